@@ -1,0 +1,106 @@
+import type {ValidationDetail} from './schemas/common.js';
+
+/**
+ * Typed failures of both APIs. Messages are written for the person at the terminal and never
+ * contain a credential: they are built from the method, the URL path and the server's words.
+ */
+export class ApiError extends Error {
+	override name = 'ApiError';
+	constructor(
+		message: string,
+		readonly status?: number,
+		readonly url?: string,
+	) {
+		super(message);
+	}
+}
+
+/** 401/403: retrying will not help; the user must fix the key. */
+export class KeyRejectedError extends ApiError {
+	override name = 'KeyRejectedError';
+}
+
+export class NotFoundError extends ApiError {
+	override name = 'NotFoundError';
+}
+
+/** 400/409/410 and other refusals the server explains in words. */
+export class RequestRefusedError extends ApiError {
+	override name = 'RequestRefusedError';
+}
+
+export class ValidationError extends ApiError {
+	override name = 'ValidationError';
+	constructor(
+		message: string,
+		readonly detail: ValidationDetail[],
+		status?: number,
+		url?: string,
+	) {
+		super(message, status, url);
+	}
+}
+
+export class RateLimitedError extends ApiError {
+	override name = 'RateLimitedError';
+	constructor(
+		message: string,
+		readonly retryAfterMs: number | undefined,
+		url?: string,
+	) {
+		super(message, 429, url);
+	}
+}
+
+export class ServerError extends ApiError {
+	override name = 'ServerError';
+}
+
+/** Could not reach the server at all (refused, DNS, reset, TLS). */
+export class NetworkError extends ApiError {
+	override name = 'NetworkError';
+	constructor(
+		message: string,
+		readonly code?: string,
+		url?: string,
+	) {
+		super(message, undefined, url);
+	}
+}
+
+export class TimeoutError extends ApiError {
+	override name = 'TimeoutError';
+}
+
+/** A 200 whose body is a web page: the base URL points at the web app, not its API. */
+export class NotApiError extends ApiError {
+	override name = 'NotApiError';
+}
+
+/** The server answered, but not with what the API promises (bad JSON, wrong envelope, too big). */
+export class ProtocolError extends ApiError {
+	override name = 'ProtocolError';
+}
+
+/**
+ * A POST whose connection broke before an answer: it may have taken effect. Never retried
+ * automatically; the message says so.
+ */
+export class OutcomeUnknownError extends ApiError {
+	override name = 'OutcomeUnknownError';
+}
+
+/** Whether an error is worth retrying later (network trouble, rate limits, 5xx, timeouts). */
+export function isTransient(error: unknown): boolean {
+	return (
+		error instanceof NetworkError ||
+		error instanceof TimeoutError ||
+		error instanceof RateLimitedError ||
+		(error instanceof ServerError && (error.status ?? 500) >= 500)
+	);
+}
+
+export function errorMessage(error: unknown): string {
+	if (error instanceof Error) return error.message;
+	return String(error);
+}

@@ -1,0 +1,288 @@
+import {Agent, errors as undiciErrors, request, type Dispatcher} from 'undici';
+import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
+import {
+	ApiError,
+	KeyRejectedError,
+	NetworkError,
+	NotApiError,
+	NotFoundError,
+	OutcomeUnknownError,
+	ProtocolError,
+	RateLimitedError,
+	RequestRefusedError,
+	ServerError,
+	TimeoutError,
+	ValidationError,
+} from './errors.js';
+import {validationDetail} from './schemas/common.js';
+
+/**
+ * JSON over HTTP for both APIs. One undici Agent for the whole process keeps one keep-alive pool
+ * per origin. Every request has a headers timeout, a body timeout and a size cap; errors come
+ * back typed (errors.ts). GETs are retried on transient failures; POSTs never are, because a
+ * create that went through must not be sent twice.
+ */
+
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+
+export type RequestOptions = {
+	method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+	/** Joined onto the client's base URL; a base path prefix is kept. */
+	path: string;
+	/** Arrays repeat the key (`ids=a&ids=b`); null and undefined are left out. */
+	query?: Record<string, QueryValue>;
+	body?: unknown;
+	signal?: AbortSignal;
+	headersTimeoutMs?: number;
+	bodyTimeoutMs?: number;
+	maxBytes?: number;
+	/** Retry transient failures. Defaults to true for GET and false otherwise. */
+	retry?: boolean;
+};
+
+export type RetryInfo = {attempt: number; delayMs: number; reason: string; url: string};
+
+export type HttpClientOptions = {
+	baseUrl: string;
+	/** Called per request so a credential is read at the last moment and never stored in options. */
+	headers: () => Record<string, string>;
+	maxRetries?: number;
+	onRetry?: (info: RetryInfo) => void;
+	dispatcher?: Dispatcher;
+};
+
+const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 30_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4};
+
+let sharedAgent: Agent | undefined;
+
+/** The process-wide dispatcher: keep-alive pools per origin, bounded connection reuse. */
+export function httpAgent(): Agent {
+	sharedAgent ??= new Agent({keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8});
+	return sharedAgent;
+}
+
+export async function closeHttpAgent(): Promise<void> {
+	const agent = sharedAgent;
+	sharedAgent = undefined;
+	await agent?.close();
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
+	const base = new URL(baseUrl);
+	const prefix = base.pathname.replace(/\/+$/, '');
+	const url = new URL(base.origin + prefix + (path.startsWith('/') ? path : `/${path}`));
+	for (const [key, value] of Object.entries(query ?? {})) {
+		if (value == null) continue;
+		if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+		else url.searchParams.append(key, String(value));
+	}
+	return url;
+}
+
+type RawResponse = {status: number; headers: Record<string, string | string[] | undefined>; text: string};
+
+export class HttpClient {
+	readonly baseUrl: string;
+	readonly #options: HttpClientOptions;
+
+	constructor(options: HttpClientOptions) {
+		this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+		this.#options = options;
+	}
+
+	/** Sends a request and returns the parsed JSON body (undefined for an empty body). */
+	async json(options: RequestOptions): Promise<unknown> {
+		const method = options.method ?? 'GET';
+		const retry = options.retry ?? method === 'GET';
+		const maxRetries = this.#options.maxRetries ?? defaults.maxRetries;
+		const url = buildUrl(this.baseUrl, options.path, options.query);
+		for (let attempt = 0; ; attempt++) {
+			try {
+				const response = await this.#send(method, url, options);
+				return interpret(method, url, response);
+			} catch (error) {
+				const delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
+				if (delayMs === undefined) throw error;
+				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
+				await sleep(delayMs, options.signal);
+			}
+		}
+	}
+
+	/**
+	 * Opens a request whose body is read incrementally (stream-start). Non-2xx answers are
+	 * turned into the same typed errors as `json()`.
+	 */
+	async stream(options: RequestOptions): Promise<AsyncIterable<Uint8Array>> {
+		const method = options.method ?? 'POST';
+		const url = buildUrl(this.baseUrl, options.path, options.query);
+		let response: Dispatcher.ResponseData;
+		try {
+			response = await request(url, this.#requestOptions(method, options));
+		} catch (error) {
+			throw networkError(method, url, error);
+		}
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			const text = await readCapped(response.body, 64 * 1024).catch(() => '');
+			interpret(method, url, {status: response.statusCode, headers: response.headers, text});
+		}
+		const contentType = String(response.headers['content-type'] ?? '');
+		if (contentType.includes('text/html')) {
+			await response.body.dump();
+			throw notApi(url);
+		}
+		return response.body;
+	}
+
+	#requestOptions(method: string, options: RequestOptions) {
+		const headers: Record<string, string> = {accept: 'application/json', ...this.#options.headers()};
+		if (options.body !== undefined) headers['content-type'] = 'application/json';
+		return {
+			method: method as Dispatcher.HttpMethod,
+			headers,
+			body: options.body === undefined ? null : JSON.stringify(options.body),
+			signal: options.signal,
+			headersTimeout: options.headersTimeoutMs ?? defaults.headersTimeoutMs,
+			bodyTimeout: options.bodyTimeoutMs ?? defaults.bodyTimeoutMs,
+			dispatcher: this.#options.dispatcher ?? httpAgent(),
+		};
+	}
+
+	async #send(method: string, url: URL, options: RequestOptions): Promise<RawResponse> {
+		let response: Dispatcher.ResponseData;
+		try {
+			response = await request(url, this.#requestOptions(method, options));
+		} catch (error) {
+			throw networkError(method, url, error);
+		}
+		try {
+			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes);
+			return {status: response.statusCode, headers: response.headers, text};
+		} catch (error) {
+			if (error instanceof ApiError) {
+				throw new ProtocolError(`${method} ${url.pathname}: ${error.message}`, response.statusCode, url.pathname);
+			}
+			throw networkError(method, url, error, true);
+		}
+	}
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		size += (chunk as Buffer).length;
+		if (size > maxBytes) {
+			body.destroy();
+			throw new ApiError(`the response is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB; stopped reading`);
+		}
+		chunks.push(chunk as Buffer);
+	}
+	// Invalid UTF-8 becomes U+FFFD rather than an exception.
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+function retryDelay(error: unknown, attempt: number): number | undefined {
+	if (error instanceof RateLimitedError) return error.retryAfterMs ?? fullJitterDelay(attempt, {baseMs: 1000});
+	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0)) {
+		return (error as ServerError & {retryAfterMs?: number}).retryAfterMs ?? fullJitterDelay(attempt);
+	}
+	if (error instanceof NetworkError || error instanceof TimeoutError) return fullJitterDelay(attempt);
+	return undefined;
+}
+
+function notApi(url: URL): NotApiError {
+	return new NotApiError(
+		`${url.origin} answered with a web page instead of JSON: this URL is not the API (check the base URL)`,
+		200,
+		url.pathname,
+	);
+}
+
+/** The server's own words from a FastAPI `{detail}` or SaaS `{error}` body, shortened. */
+function serverWords(body: unknown, text: string): string {
+	if (body && typeof body === 'object') {
+		const record = body as Record<string, unknown>;
+		for (const key of ['detail', 'error', 'message']) {
+			const value = record[key];
+			if (typeof value === 'string') return value.slice(0, 300);
+		}
+	}
+	return text.trim().slice(0, 200);
+}
+
+function interpret(method: string, url: URL, response: RawResponse): unknown {
+	const {status, headers, text} = response;
+	const where = `${method} ${url.pathname}`;
+	const contentType = String(headers['content-type'] ?? '');
+	const looksHtml = contentType.includes('text/html') || /^\s*<(!doctype|html)/i.test(text);
+	let body: unknown;
+	let parsed = false;
+	if (!looksHtml && text.trim().length > 0) {
+		try {
+			body = JSON.parse(text);
+			parsed = true;
+		} catch {
+			// Reported below, depending on the status.
+		}
+	}
+	if (status >= 200 && status < 300) {
+		if (looksHtml) throw notApi(url);
+		if (text.trim().length === 0) return undefined;
+		if (!parsed) throw new ProtocolError(`${where}: the server sent a body that is not JSON`, status, url.pathname);
+		return body;
+	}
+	const words = serverWords(body, looksHtml ? '' : text);
+	if (status === 401 || status === 403) {
+		throw new KeyRejectedError(
+			`${where}: key rejected (${status}${words ? `: ${words}` : ''}); check the API key or session key`,
+			status,
+			url.pathname,
+		);
+	}
+	if (status === 404) throw new NotFoundError(`${where}: not found${words && words !== 'Not Found' ? ` (${words})` : ''}`, status, url.pathname);
+	if (status === 422) {
+		const detail = Array.isArray((body as {detail?: unknown})?.detail)
+			? ((body as {detail: unknown[]}).detail.flatMap((entry) => {
+					const result = validationDetail.safeParse(entry);
+					return result.success ? [result.data] : [];
+				}))
+			: [];
+		const summary = detail.map((entry) => `${entry.loc.join('.')}: ${entry.msg}`).join('; ') || words;
+		throw new ValidationError(`${where}: the server refused the request: ${summary}`, detail, status, url.pathname);
+	}
+	if (status === 429) {
+		const retryAfterMs = parseRetryAfter(headers['retry-after']);
+		const wait = retryAfterMs === undefined ? '' : `; retry in ${Math.ceil(retryAfterMs / 1000)} s`;
+		throw new RateLimitedError(`${where}: rate limited${wait}`, retryAfterMs, url.pathname);
+	}
+	if (status >= 500) {
+		const error = new ServerError(`${where}: server error ${status}${words ? `: ${words}` : ''}`, status, url.pathname);
+		const retryAfterMs = parseRetryAfter(headers['retry-after']);
+		if (retryAfterMs !== undefined) Object.assign(error, {retryAfterMs});
+		throw error;
+	}
+	throw new RequestRefusedError(`${where}: refused (${status}${words ? `: ${words}` : ''})`, status, url.pathname);
+}
+
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
+
+function networkError(method: string, url: URL, error: unknown, midBody = false): ApiError {
+	const where = `${method} ${url.pathname}`;
+	if (error instanceof ApiError) return error;
+	const err = error as {name?: string; code?: string; message?: string; cause?: {code?: string}};
+	if (err?.name === 'AbortError') return new ApiError(`${where}: cancelled`, undefined, url.pathname);
+	if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+		return new TimeoutError(`${where}: ${url.host} did not answer in time`, undefined, url.pathname);
+	}
+	const code = err?.code ?? err?.cause?.code;
+	if (method !== 'GET' && !notSentCodes.has(code ?? '')) {
+		return new OutcomeUnknownError(
+			`${where}: the connection broke${midBody ? ' while reading the answer' : ''}; the request may have gone through, check before trying again`,
+			undefined,
+			url.pathname,
+		);
+	}
+	const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : (code ?? err?.message ?? 'network error');
+	return new NetworkError(`${where}: cannot reach ${url.host} (${reason})`, code, url.pathname);
+}

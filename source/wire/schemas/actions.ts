@@ -1,0 +1,116 @@
+import {z} from 'zod';
+import {optionalString} from './common.js';
+
+/**
+ * Action kinds (the `action` of an ActionEvent). Fields per openhands-wire.md §4; the seed lists
+ * the browser ones. An unknown kind, or a known kind with an unexpected shape, becomes
+ * `UnknownAction` with its raw JSON: shown, never dropped.
+ */
+
+const base = <K extends string>(kind: K) => z.looseObject({kind: z.literal(kind)});
+
+const fileEditorFields = {
+	command: z.string(),
+	path: z.string(),
+	file_text: optionalString,
+	old_str: optionalString,
+	new_str: optionalString,
+	insert_line: z.number().nullish(),
+	view_range: z.array(z.number()).nullish(),
+};
+
+const terminalFields = {
+	command: z.string(),
+	is_input: z.boolean().optional(),
+	timeout: z.number().nullish(),
+	reset: z.boolean().optional(),
+};
+
+export const actionSchemas = {
+	TerminalAction: base('TerminalAction').extend(terminalFields),
+	// Servers before SDK 1.5 use the old name with the same fields.
+	ExecuteBashAction: base('ExecuteBashAction').extend(terminalFields),
+	FileEditorAction: base('FileEditorAction').extend(fileEditorFields),
+	PlanningFileEditorAction: base('PlanningFileEditorAction').extend(fileEditorFields),
+	TaskTrackerAction: base('TaskTrackerAction').extend({
+		command: z.string(),
+		task_list: z
+			.array(z.looseObject({title: z.string(), notes: optionalString, status: z.string().optional()}))
+			.nullish(),
+	}),
+	ReadFileAction: base('ReadFileAction').extend({
+		file_path: z.string(),
+		offset: z.number().nullish(),
+		limit: z.number().nullish(),
+	}),
+	WriteFileAction: base('WriteFileAction').extend({file_path: z.string(), content: z.string()}),
+	EditAction: base('EditAction').extend({
+		file_path: z.string(),
+		old_string: z.string(),
+		new_string: z.string(),
+		expected_replacements: z.number().optional(),
+	}),
+	ListDirectoryAction: base('ListDirectoryAction').extend({
+		dir_path: z.string().optional(),
+		recursive: z.boolean().optional(),
+	}),
+	GlobAction: base('GlobAction').extend({pattern: z.string(), path: optionalString}),
+	GrepAction: base('GrepAction').extend({pattern: z.string(), path: optionalString, include: optionalString}),
+	MCPToolAction: base('MCPToolAction').extend({data: z.record(z.string(), z.unknown()).optional()}),
+	FinishAction: base('FinishAction').extend({message: z.string()}),
+	ThinkAction: base('ThinkAction').extend({thought: z.string()}),
+	BrowserAction: base('BrowserAction'),
+	BrowserNavigateAction: base('BrowserNavigateAction').extend({url: z.string(), new_tab: z.boolean().optional()}),
+	BrowserClickAction: base('BrowserClickAction').extend({
+		index: z.number().int().min(0),
+		new_tab: z.boolean().optional(),
+	}),
+	BrowserTypeAction: base('BrowserTypeAction').extend({index: z.number().int().min(0), text: z.string()}),
+	BrowserGetStateAction: base('BrowserGetStateAction').extend({include_screenshot: z.boolean().optional()}),
+	BrowserGetContentAction: base('BrowserGetContentAction').extend({
+		extract_links: z.boolean().optional(),
+		start_from_char: z.number().int().min(0).optional(),
+	}),
+	BrowserScrollAction: base('BrowserScrollAction').extend({direction: z.string().optional()}),
+	BrowserGoBackAction: base('BrowserGoBackAction'),
+	BrowserListTabsAction: base('BrowserListTabsAction'),
+	BrowserSwitchTabAction: base('BrowserSwitchTabAction').extend({tab_id: z.string()}),
+	BrowserCloseTabAction: base('BrowserCloseTabAction').extend({tab_id: z.string()}),
+	BrowserGetStorageAction: base('BrowserGetStorageAction'),
+	BrowserSetStorageAction: base('BrowserSetStorageAction').extend({
+		storage_state: z.record(z.string(), z.unknown()),
+	}),
+	BrowserStartRecordingAction: base('BrowserStartRecordingAction'),
+	BrowserStopRecordingAction: base('BrowserStopRecordingAction'),
+} as const;
+
+type ActionSchemas = typeof actionSchemas;
+export type KnownActionKind = keyof ActionSchemas;
+export type KnownAction = {[K in KnownActionKind]: z.infer<ActionSchemas[K]>}[KnownActionKind];
+
+export type UnknownAction = {
+	kind: 'UnknownAction';
+	/** The kind the server sent (may be a known kind whose fields did not validate). */
+	originalKind: string;
+	problem: string;
+	raw: Record<string, unknown>;
+};
+
+export type Action = KnownAction | UnknownAction;
+
+export const actionKinds = Object.keys(actionSchemas) as KnownActionKind[];
+
+export function parseAction(raw: unknown): Action {
+	const record = (raw !== null && typeof raw === 'object' ? raw : {value: raw}) as Record<string, unknown>;
+	const kind = typeof record.kind === 'string' ? record.kind : '';
+	const schema = Object.hasOwn(actionSchemas, kind) ? actionSchemas[kind as KnownActionKind] : undefined;
+	if (!schema) return {kind: 'UnknownAction', originalKind: kind || '(no kind)', problem: 'unknown action kind', raw: record};
+	const result = schema.safeParse(record);
+	if (result.success) return result.data as KnownAction;
+	return {kind: 'UnknownAction', originalKind: kind, problem: result.error.issues[0]?.message ?? 'invalid', raw: record};
+}
+
+export function actionKindName(action: Action | null | undefined): string {
+	if (!action) return 'none';
+	return action.kind === 'UnknownAction' ? action.originalKind : action.kind;
+}

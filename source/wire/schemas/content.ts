@@ -1,0 +1,86 @@
+import {z} from 'zod';
+import {optionalString} from './common.js';
+
+/** Nested content types shared by events, actions and observations (seed 001, "Nested types"). */
+
+export const textContentSchema = z.looseObject({
+	type: z.literal('text').optional(),
+	text: z.string(),
+	cache_prompt: z.boolean().optional(),
+});
+
+export const imageContentSchema = z.looseObject({
+	type: z.literal('image'),
+	image_urls: z.array(z.string()).nullish(),
+});
+
+/** Text, image, or a content type we do not know yet (kept, shown as its type). */
+export const contentSchema = z.union([
+	textContentSchema,
+	imageContentSchema,
+	z.looseObject({type: z.string()}),
+]);
+export type Content = z.infer<typeof contentSchema>;
+
+export function contentText(content: readonly Content[] | null | undefined): string {
+	if (!content) return '';
+	return content
+		.map((part) => {
+			if ('text' in part && typeof part.text === 'string') return part.text;
+			if (part.type === 'image') return '[image]';
+			return `[${String(part.type)}]`;
+		})
+		.join('\n');
+}
+
+export const thinkingBlockSchema = z.union([
+	z.looseObject({type: z.literal('thinking'), thinking: z.string(), signature: optionalString}),
+	z.looseObject({type: z.literal('redacted_thinking'), data: z.string()}),
+	z.looseObject({type: z.string()}),
+]);
+
+/**
+ * `encrypted_content` is deliberately absent: the parser scrubs it before validation and the
+ * schema would strip it anyway. Only whether one was present is kept.
+ */
+export const reasoningItemSchema = z.object({
+	id: optionalString,
+	summary: z.array(z.string()).nullish(),
+	content: z.array(z.string()).nullish(),
+	status: optionalString,
+});
+
+export const messageToolCallSchema = z.looseObject({
+	id: z.string(),
+	name: z.string(),
+	arguments: z.string(),
+	origin: z.string().optional(),
+	responses_item_id: optionalString,
+});
+export type MessageToolCall = z.infer<typeof messageToolCallSchema>;
+
+export const criticResultSchema = z.looseObject({
+	score: z.number(),
+	message: optionalString,
+	metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const llmMessageSchema = z.looseObject({
+	role: z.string(),
+	content: z.array(contentSchema).nullish(),
+	tool_calls: z.array(messageToolCallSchema).nullish(),
+	tool_call_id: optionalString,
+	name: optionalString,
+	reasoning_content: optionalString,
+	thinking_blocks: z.array(thinkingBlockSchema).nullish(),
+	responses_reasoning_item: reasoningItemSchema.nullish(),
+});
+export type LlmMessage = z.infer<typeof llmMessageSchema>;
+
+/** Error classification carried by agent and conversation errors on newer servers. */
+export const errorClassificationSchema = z.looseObject({
+	kind: z.string().optional(),
+	retryable: z.boolean().optional(),
+	user_action: z.string().optional(),
+	error_id: optionalString,
+});

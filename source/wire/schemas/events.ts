@@ -1,0 +1,266 @@
+import {z} from 'zod';
+import {shortEventKind} from '../event-kinds.js';
+import {type Action, parseAction} from './actions.js';
+import {describeIssues, dropEncryptedContent, optionalString, type InvalidItem} from './common.js';
+import {
+	contentSchema,
+	criticResultSchema,
+	errorClassificationSchema,
+	llmMessageSchema,
+	messageToolCallSchema,
+	reasoningItemSchema,
+	textContentSchema,
+	thinkingBlockSchema,
+} from './content.js';
+import {type Observation, parseObservation} from './observations.js';
+
+/**
+ * Events of a conversation (seed 001 plus openhands-wire.md §4). Parsing is two steps, because
+ * a discriminated union fails on any kind it does not know: read the envelope (id, kind,
+ * timestamp, source), then validate by kind. Anything unknown or invalid becomes an
+ * `UnknownEvent` that keeps its raw JSON, so one odd event never costs the rest of a page.
+ */
+
+export const eventSources = ['agent', 'user', 'environment', 'hook'] as const;
+
+const envelopeFields = {
+	id: z.string(),
+	timestamp: z.string(),
+	source: z.string(),
+	parent_id: optionalString,
+};
+
+const event = <K extends string>(kind: K, shape: z.ZodRawShape = {}) =>
+	z.looseObject({...envelopeFields, kind: z.literal(kind), ...shape});
+
+const textList = z.array(textContentSchema).nullish().transform((value) => value ?? []);
+const stringList = z.array(z.string()).nullish().transform((value) => value ?? []);
+const actionField = z.unknown().transform((value): Action | null => (value == null ? null : parseAction(value)));
+const observationField = z.unknown().transform((value): Observation => parseObservation(value));
+
+export const eventSchemas = {
+	ActionEvent: event('ActionEvent', {
+		thought: textList,
+		reasoning_content: optionalString,
+		thinking_blocks: z.array(thinkingBlockSchema).nullish(),
+		responses_reasoning_item: reasoningItemSchema.nullish(),
+		action: actionField,
+		tool_name: z.string(),
+		tool_call_id: z.string(),
+		tool_call: messageToolCallSchema.nullish(),
+		llm_response_id: optionalString,
+		security_risk: z.string().nullish().transform((value) => value ?? 'UNKNOWN'),
+		critic_result: criticResultSchema.nullish(),
+		summary: optionalString,
+	}),
+	MessageEvent: event('MessageEvent', {
+		llm_message: llmMessageSchema,
+		llm_response_id: optionalString,
+		activated_skills: stringList,
+		extended_content: z.array(contentSchema).nullish(),
+		sender: optionalString,
+		critic_result: criticResultSchema.nullish(),
+	}),
+	ObservationEvent: event('ObservationEvent', {
+		tool_name: z.string(),
+		tool_call_id: z.string(),
+		observation: observationField,
+		action_id: z.string(),
+		extended_content: z.array(contentSchema).nullish(),
+	}),
+	UserRejectObservation: event('UserRejectObservation', {
+		tool_name: z.string(),
+		tool_call_id: z.string(),
+		action_id: z.string(),
+		rejection_reason: z.string().nullish().transform((value) => value ?? 'User rejected the action'),
+		rejection_source: z.string().nullish().transform((value) => value ?? 'user'),
+	}),
+	AgentErrorEvent: event('AgentErrorEvent', {
+		tool_name: z.string(),
+		tool_call_id: z.string(),
+		error: z.string(),
+		classification: errorClassificationSchema.nullish(),
+	}),
+	ConversationErrorEvent: event('ConversationErrorEvent', {
+		code: z.string(),
+		detail: z.string(),
+		classification: errorClassificationSchema.nullish(),
+	}),
+	SystemPromptEvent: event('SystemPromptEvent', {
+		system_prompt: textContentSchema,
+		tools: z.array(z.unknown()).nullish(),
+		dynamic_context: textContentSchema.nullish(),
+	}),
+	Condensation: event('Condensation', {
+		forgotten_event_ids: stringList,
+		summary: optionalString,
+		summary_offset: z.number().int().min(0).nullish(),
+		llm_response_id: optionalString,
+	}),
+	CondensationRequest: event('CondensationRequest'),
+	CondensationSummaryEvent: event('CondensationSummaryEvent', {summary: z.string()}),
+	ConversationStateUpdateEvent: event('ConversationStateUpdateEvent', {
+		key: z.string().nullish().transform((value) => value ?? ''),
+		value: z.unknown(),
+	}),
+	PauseEvent: event('PauseEvent'),
+	InterruptEvent: event('InterruptEvent'),
+	HookExecutionEvent: event('HookExecutionEvent', {
+		hook_event_type: z.string(),
+		hook_command: optionalString,
+		tool_name: optionalString,
+		success: z.boolean().nullish(),
+		blocked: z.boolean().nullish(),
+		exit_code: z.number().nullish(),
+		stdout: optionalString,
+		stderr: optionalString,
+		reason: optionalString,
+		additional_context: optionalString,
+		error: optionalString,
+		action_id: optionalString,
+		message_id: optionalString,
+		hook_input: z.unknown().optional(),
+	}),
+	LLMCompletionLogEvent: event('LLMCompletionLogEvent', {
+		filename: z.string(),
+		log_data: z.string(),
+		model_name: z.string().nullish().transform((value) => value ?? 'unknown'),
+		usage_id: z.string().nullish().transform((value) => value ?? 'default'),
+	}),
+	TokenEvent: event('TokenEvent', {
+		prompt_token_ids: z.array(z.number()).nullish(),
+		response_token_ids: z.array(z.number()).nullish(),
+	}),
+	ACPToolCallEvent: event('ACPToolCallEvent', {
+		tool_call_id: z.string(),
+		title: optionalString,
+		status: optionalString,
+		tool_kind: optionalString,
+		raw_input: z.unknown().optional(),
+		raw_output: z.unknown().optional(),
+		content: z.array(z.unknown()).nullish(),
+		is_error: z.boolean().nullish(),
+	}),
+	// Only ever sent over the WebSocket.
+	StreamingDeltaEvent: event('StreamingDeltaEvent', {content: optionalString, reasoning_content: optionalString}),
+	ServerErrorEvent: event('ServerErrorEvent', {code: optionalString, detail: optionalString}),
+} as const;
+
+type EventSchemas = typeof eventSchemas;
+export type KnownEventKindName = keyof EventSchemas;
+export type KnownEvent = {[K in KnownEventKindName]: z.infer<EventSchemas[K]>}[KnownEventKindName];
+export type EventOf<K extends KnownEventKindName> = Extract<KnownEvent, {kind: K}>;
+
+export type UnknownEvent = {
+	kind: 'UnknownEvent';
+	/** What the server sent as `kind` (may be a known kind whose fields did not validate). */
+	originalKind: string;
+	problem: string;
+	id: string;
+	timestamp: string;
+	source: string;
+	raw: Record<string, unknown>;
+};
+
+export type WireEvent = KnownEvent | UnknownEvent;
+
+/** Sources the seed gives each kind when the field is absent. */
+const defaultSource: Partial<Record<string, string>> = {
+	Condensation: 'environment',
+	CondensationRequest: 'environment',
+	CondensationSummaryEvent: 'environment',
+	ConversationStateUpdateEvent: 'environment',
+	LLMCompletionLogEvent: 'environment',
+	ActionEvent: 'agent',
+	AgentErrorEvent: 'agent',
+	ObservationEvent: 'environment',
+	UserRejectObservation: 'environment',
+	SystemPromptEvent: 'agent',
+	PauseEvent: 'user',
+	InterruptEvent: 'user',
+	ServerErrorEvent: 'environment',
+	StreamingDeltaEvent: 'agent',
+};
+
+export const eventKindNames = Object.keys(eventSchemas) as KnownEventKindName[];
+
+/** FNV-1a, to give an event that arrived without an id a stable one (so it still dedupes). */
+function fingerprint(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash ^= text.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+function stringField(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+/** Parses one event. Never throws. */
+export function parseEvent(input: unknown): WireEvent {
+	const raw = (input !== null && typeof input === 'object' && !Array.isArray(input)
+		? dropEncryptedContent(input)
+		: {value: input}) as Record<string, unknown>;
+	const originalKind = stringField(raw.kind) ?? '';
+	const kind = shortEventKind(originalKind);
+	const timestamp = stringField(raw.timestamp) ?? '';
+	const id = stringField(raw.id) ?? `missing-id:${fingerprint(safeStringify(raw))}`;
+	const source = stringField(raw.source) ?? defaultSource[kind] ?? 'unknown';
+	const unknown = (problem: string): UnknownEvent => ({
+		kind: 'UnknownEvent',
+		originalKind: originalKind || '(no kind)',
+		problem,
+		id,
+		timestamp,
+		source,
+		raw,
+	});
+	if (!Object.hasOwn(eventSchemas, kind)) return unknown(originalKind ? 'unknown event kind' : 'event has no kind');
+	const schema = eventSchemas[kind as KnownEventKindName];
+	const result = schema.safeParse({...raw, kind, id, timestamp, source});
+	if (!result.success) return unknown(`invalid ${kind}: ${describeIssues(result.error)}`);
+	return result.data as KnownEvent;
+}
+
+function safeStringify(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? '';
+	} catch {
+		return String(value);
+	}
+}
+
+/** Parses a list of events; invalid ones are kept as UnknownEvent and also reported. */
+export function parseEvents(items: readonly unknown[]): {events: WireEvent[]; invalid: InvalidItem[]} {
+	const events: WireEvent[] = [];
+	const invalid: InvalidItem[] = [];
+	items.forEach((item, index) => {
+		const parsed = parseEvent(item);
+		events.push(parsed);
+		if (parsed.kind === 'UnknownEvent' && parsed.problem !== 'unknown event kind') {
+			invalid.push({index, message: parsed.problem, raw: item});
+		}
+	});
+	return {events, invalid};
+}
+
+/** The kind to show and to filter on: the server's own name, also for unknown kinds. */
+export function eventKindName(event: WireEvent): string {
+	return event.kind === 'UnknownEvent' ? shortEventKind(event.originalKind) : event.kind;
+}
+
+/** Total order used everywhere events are merged: timestamp (string), then id. */
+export function compareEvents(a: {timestamp: string; id: string}, b: {timestamp: string; id: string}): number {
+	if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+	if (a.id === b.id) return 0;
+	return a.id < b.id ? -1 : 1;
+}
+
+export const eventPageSchema = z.looseObject({
+	items: z.array(z.unknown()),
+	next_page_id: optionalString,
+});
