@@ -1,0 +1,135 @@
+import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+
+/**
+ * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
+ * view layer (Ink components). Components read a `DashboardSnapshot` through
+ * `useSyncExternalStore(store.subscribe, store.getSnapshot)` and act only through
+ * `DashboardController`; they never fetch. Snapshots are immutable: a change produces a new
+ * object for the part that changed, so memoised rows can compare by reference.
+ */
+
+export type ConnectionHealth = 'live' | 'reconnecting' | 'polling' | 'stale' | 'offline';
+
+export type ConnectionState = {
+	health: ConnectionHealth;
+	/** When the conversation list was last refreshed successfully (ms since epoch). */
+	lastSuccessAt: number | null;
+	/** Short, sanitized, secret-free message of the last failure, if the last attempt failed. */
+	lastError: string | null;
+	/** Set when the server rejected the key: polling stops until the user fixes it. */
+	keyRejected: boolean;
+	/** Next scheduled retry while failing (ms since epoch), to show "retrying in 8 s". */
+	nextRetryAt: number | null;
+	/** Requests sent in the last 60 s, against the budget (shown in the header when near it). */
+	requestsLastMinute: number;
+	budgetPerMinute: number;
+};
+
+/** Why a conversation needs a person; computed by the state layer, shown as a reason. */
+export type AttentionReason =
+	| {kind: 'waiting_for_confirmation'; since: number | null}
+	| {kind: 'error'; since: number | null}
+	| {kind: 'stuck'; since: number | null}
+	| {kind: 'sandbox_error'; status: string; since: number | null}
+	| {kind: 'quiet'; quietForMs: number}
+	| {kind: 'repeating'; count: number; tool: string};
+
+export type ConversationRow = {
+	/** Normalized (32-hex) id: the key everywhere in the store. */
+	key: string;
+	conversation: AppConversation;
+	/** Attention reasons, most urgent first; empty when nothing needs a person. */
+	attention: AttentionReason[];
+	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
+	lastActivityAt: number | null;
+	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
+	unseenEvents: number;
+};
+
+export type SandboxActionState = {
+	kind: 'pausing' | 'resuming';
+	startedAt: number;
+	/** The server refused or failed: the reason stays on screen until the next action. */
+	error?: string;
+};
+
+export type SandboxRow = {
+	key: string;
+	sandbox: Sandbox;
+	/** Keys of the conversations that use this sandbox. */
+	conversationKeys: string[];
+	pending: SandboxActionState | null;
+	/** The service paused this sandbox itself (running-sandbox cap), noticed by the state layer. */
+	pausedByCap: boolean;
+};
+
+export type StreamHealth = {
+	state: 'idle' | 'backfilling' | 'live' | 'reconnecting' | 'failed' | 'closed';
+	attempt: number;
+	nextRetryInMs?: number;
+	lastError?: string;
+};
+
+export type TimelineState = {
+	conversationKey: string;
+	/** All events known for the open conversation, in (timestamp, id) order, deduplicated. */
+	events: readonly WireEvent[];
+	/** Increments whenever `events` changes (cheap change detection for memoised views). */
+	version: number;
+	stream: StreamHealth;
+	/** Execution status from the stream's state updates (newer than the polled one). */
+	executionStatus: string | null;
+	/** A resync could not prove there is no gap (shown as a marker). */
+	gap: boolean;
+};
+
+export type StartProgress = {
+	state: 'idle' | 'starting' | 'ready' | 'error';
+	/** Every start-task snapshot received so far, oldest first. */
+	phases: StartTask[];
+	error: string | null;
+	conversationKey: string | null;
+};
+
+export type DashboardSnapshot = {
+	/** Increments on every published change. */
+	version: number;
+	serverLabel: string;
+	demo: boolean;
+	connection: ConnectionState;
+	/** Every known conversation by key; order and filtering are view-model concerns (selectors). */
+	conversations: ReadonlyMap<string, ConversationRow>;
+	sandboxes: ReadonlyMap<string, SandboxRow>;
+	specs: readonly SandboxSpec[];
+	/** Items the server sent that failed validation, for a visible warning. */
+	invalidItems: number;
+	timeline: TimelineState | null;
+	start: StartProgress;
+	/** One transient message for the footer (action results, refusals), with its time. */
+	notice: {text: string; level: 'info' | 'warn' | 'error'; at: number} | null;
+};
+
+export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'title';
+
+export interface DashboardController {
+	/** Force a refresh now (ctrl-r), within the request budget. */
+	refresh(): void;
+	/** Tell the poller which conversation keys are on screen, so they are refreshed first. */
+	setVisibleConversations(keys: readonly string[]): void;
+	/** Open a conversation's timeline: backfill history, then follow live. Closes the previous one. */
+	openTimeline(conversationKey: string): void;
+	closeTimeline(): void;
+	pauseSandbox(sandboxKey: string): Promise<void>;
+	resumeSandbox(sandboxKey: string): Promise<void>;
+	startConversation(request: {message: string; repository?: string; plugins?: Array<{source: string; ref?: string; repo_path?: string}>}): Promise<void>;
+	resetStart(): void;
+	dismissNotice(): void;
+	/** Stops polling and streams; leaves no timers or sockets. */
+	close(): Promise<void>;
+}
+
+export interface DashboardStore {
+	subscribe(listener: () => void): () => void;
+	getSnapshot(): DashboardSnapshot;
+}
