@@ -30,8 +30,15 @@ const envelopeFields = {
 	parent_id: optionalString,
 };
 
-const event = <K extends string>(kind: K, shape: z.ZodRawShape = {}) =>
-	z.looseObject({...envelopeFields, kind: z.literal(kind), ...shape});
+function event<K extends string>(kind: K): ReturnType<typeof eventWith<K, {}>>;
+function event<K extends string, S extends z.ZodRawShape>(kind: K, shape: S): ReturnType<typeof eventWith<K, S>>;
+function event(kind: string, shape: z.ZodRawShape = {}) {
+	return eventWith(kind, shape);
+}
+
+function eventWith<K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
+	return z.looseObject({...envelopeFields, kind: z.literal(kind), ...shape});
+}
 
 const textList = z.array(textContentSchema).nullish().transform((value) => value ?? []);
 const stringList = z.array(z.string()).nullish().transform((value) => value ?? []);
