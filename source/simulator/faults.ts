@@ -1,0 +1,163 @@
+import type {World} from './world.js';
+
+/**
+ * Switches that make the simulator misbehave on purpose, for the fault suite
+ * (reference/reliability-security.md §6). Also settable over HTTP (`POST /_sim/faults`) so a
+ * simulator in another process, under tmux, can be steered.
+ */
+export type FaultSwitches = {
+	dropSockets(): void;
+	rateLimit(opts: {count: number; retryAfterSeconds: number}): void;
+	serverErrors(opts: {count: number; status?: number}): void;
+	setLatency(ms: number): void;
+	malformedFrames(count: number): void;
+	invalidUtf8Frames(count: number): void;
+	silentSockets(on: boolean): void;
+	hostileText(on: boolean): void;
+	reset(): void;
+};
+
+export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number} | {kind: 'server-error'; status: number};
+export type FrameFault = 'malformed' | 'invalid-utf8';
+
+export class FaultState {
+	private rateLimited = 0;
+	private retryAfterSeconds = 1;
+	private failing = 0;
+	private failStatus = 503;
+	latencyMs = 0;
+	private malformed = 0;
+	private invalidUtf8 = 0;
+	silent = false;
+	/** Set by the socket layer. */
+	onDropSockets: () => void = () => {};
+
+	constructor(private readonly world: World) {}
+
+	/** The object handed to tests: plain functions, safe to destructure. */
+	readonly switches: FaultSwitches = {
+		dropSockets: () => this.onDropSockets(),
+		rateLimit: ({count, retryAfterSeconds}) => {
+			this.rateLimited = Math.max(0, Math.floor(count));
+			this.retryAfterSeconds = Math.max(0, retryAfterSeconds);
+		},
+		serverErrors: ({count, status}) => {
+			this.failing = Math.max(0, Math.floor(count));
+			this.failStatus = status && status >= 500 && status <= 599 ? status : 503;
+		},
+		setLatency: (ms) => {
+			this.latencyMs = Math.max(0, ms);
+		},
+		malformedFrames: (count) => {
+			this.malformed = Math.max(0, Math.floor(count));
+		},
+		invalidUtf8Frames: (count) => {
+			this.invalidUtf8 = Math.max(0, Math.floor(count));
+		},
+		silentSockets: (on) => {
+			this.silent = on;
+		},
+		hostileText: (on) => {
+			this.world.hostile = on;
+		},
+		reset: () => {
+			this.rateLimited = 0;
+			this.failing = 0;
+			this.latencyMs = 0;
+			this.malformed = 0;
+			this.invalidUtf8 = 0;
+			this.silent = false;
+			this.world.hostile = false;
+		},
+	};
+
+	/** Consumes one HTTP fault, rate limiting first (a gateway answers before the service does). */
+	takeHttpFault(): HttpFault | null {
+		if (this.rateLimited > 0) {
+			this.rateLimited--;
+			return {kind: 'rate-limit', retryAfterSeconds: this.retryAfterSeconds};
+		}
+		if (this.failing > 0) {
+			this.failing--;
+			return {kind: 'server-error', status: this.failStatus};
+		}
+		return null;
+	}
+
+	takeFrameFault(): FrameFault | null {
+		if (this.malformed > 0) {
+			this.malformed--;
+			return 'malformed';
+		}
+		if (this.invalidUtf8 > 0) {
+			this.invalidUtf8--;
+			return 'invalid-utf8';
+		}
+		return null;
+	}
+
+	/**
+	 * Applies a JSON body of `POST /_sim/faults`: the same names as the switches, e.g.
+	 * `{"rateLimit": {"count": 3, "retryAfterSeconds": 2}, "hostileText": true, "dropSockets": true}`.
+	 * `latency` is accepted as an alias of `setLatency`. `reset` runs first.
+	 */
+	applyJson(body: Record<string, unknown>): string[] {
+		const applied: string[] = [];
+		const s = this.switches;
+		const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value));
+		if (body.reset === true) {
+			s.reset();
+			applied.push('reset');
+		}
+		const rate = body.rateLimit as {count?: unknown; retryAfterSeconds?: unknown} | undefined;
+		if (rate && typeof rate === 'object') {
+			s.rateLimit({count: number(rate.count) || 0, retryAfterSeconds: number(rate.retryAfterSeconds ?? 1) || 0});
+			applied.push('rateLimit');
+		}
+		const errors = body.serverErrors as {count?: unknown; status?: unknown} | undefined;
+		if (errors && typeof errors === 'object') {
+			s.serverErrors({count: number(errors.count) || 0, status: errors.status === undefined ? undefined : number(errors.status)});
+			applied.push('serverErrors');
+		}
+		const latency = body.setLatency ?? body.latency;
+		if (latency !== undefined) {
+			s.setLatency(number(latency) || 0);
+			applied.push('setLatency');
+		}
+		if (body.malformedFrames !== undefined) {
+			s.malformedFrames(number(body.malformedFrames) || 0);
+			applied.push('malformedFrames');
+		}
+		if (body.invalidUtf8Frames !== undefined) {
+			s.invalidUtf8Frames(number(body.invalidUtf8Frames) || 0);
+			applied.push('invalidUtf8Frames');
+		}
+		if (typeof body.silentSockets === 'boolean') {
+			s.silentSockets(body.silentSockets);
+			applied.push('silentSockets');
+		}
+		if (typeof body.hostileText === 'boolean') {
+			s.hostileText(body.hostileText);
+			applied.push('hostileText');
+		}
+		if (body.dropSockets === true) {
+			s.dropSockets();
+			applied.push('dropSockets');
+		}
+		return applied;
+	}
+
+	snapshot(): Record<string, unknown> {
+		return {
+			rateLimitRemaining: this.rateLimited,
+			retryAfterSeconds: this.retryAfterSeconds,
+			serverErrorsRemaining: this.failing,
+			serverErrorStatus: this.failStatus,
+			latencyMs: this.latencyMs,
+			malformedFramesRemaining: this.malformed,
+			invalidUtf8FramesRemaining: this.invalidUtf8,
+			silentSockets: this.silent,
+			hostileText: this.world.hostile,
+		};
+	}
+}

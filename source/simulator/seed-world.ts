@@ -1,0 +1,130 @@
+import {scenarios} from './agent-scripts.js';
+import type {Rng} from './rng.js';
+import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
+import type {World} from './world.js';
+
+/**
+ * The initial population. The newest conversations are live, one per scenario, so a newcomer
+ * sees every behaviour at once; after them come a few paused, one errored and one missing
+ * sandbox, then a long tail of older, finished work. Only cheap fields are set here: event
+ * histories are built on first use, which keeps 10,000 conversations fast to start.
+ */
+
+const liveOrder: ScenarioName[] = ['coding', 'confirmation', 'long-runner', 'agent-error', 'stuck', 'condensing', 'hook-blocked', 'crash', 'quiet', 'legacy'];
+
+/** Older conversations: mostly ordinary coding runs, with every ending scenario now and then. */
+const tailScenarios: ScenarioName[] = ['coding', 'coding', 'coding', 'coding', 'agent-error', 'crash', 'stuck', 'condensing', 'hook-blocked', 'legacy', 'confirmation'];
+
+const models = [
+	'litellm_proxy/claude-sonnet-4-5-20250929',
+	'litellm_proxy/claude-sonnet-4-5-20250929',
+	'litellm_proxy/claude-sonnet-4-5-20250929',
+	'litellm_proxy/gpt-5-2025-08-07',
+	'litellm_proxy/claude-opus-4-1-20250805',
+	'litellm_proxy/qwen3-coder-480b-a35b-instruct',
+];
+
+type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: BuildPlan};
+
+function layoutFor(index: number, live: number, rng: Rng): Layout {
+	if (index < live) {
+		const scenario = liveOrder[index]!;
+		return {scenario, sandbox: 'RUNNING', plan: {until: scenarios[scenario].livePlan}};
+	}
+	const rest = index - live;
+	if (rest === 0) return {scenario: 'coding', sandbox: 'PAUSED', plan: {until: 'checkpoint'}};
+	if (rest === 1) return {scenario: 'condensing', sandbox: 'PAUSED', plan: {until: 'complete'}};
+	if (rest === 2) return {scenario: 'long-runner', sandbox: 'PAUSED', plan: {until: 'checkpoint', thenPause: true}};
+	if (rest === 3) return {scenario: 'coding', sandbox: 'ERROR', plan: {until: 'checkpoint'}};
+	if (rest === 4) return {scenario: 'legacy', sandbox: 'MISSING', plan: {until: 'complete'}};
+	if (rest === 5) return {scenario: 'confirmation', sandbox: 'MISSING', plan: {until: 'complete', thenReject: 'Not now: the release branch is frozen until the 2.4.3 hotfix ships.'}};
+	return {scenario: rng.pick(tailScenarios), sandbox: rng.chance(0.25) ? 'PAUSED' : 'MISSING', plan: {until: 'complete'}};
+}
+
+function seedSpecs(world: World): void {
+	const created = world.epoch - 40 * 24 * 3600_000;
+	const baseEnv = {OPENVSCODE_SERVER_ROOT: '/openhands/.openvscode-server', LOG_JSON: 'true', OH_ENABLE_VNC: 'false'};
+	world.specs.push(
+		{
+			id: 'ghcr.io/openhands/agent-server:1.4.1-python',
+			command: ['--port', '8000'],
+			createdAt: created,
+			initialEnv: {...baseEnv, PYTHONUNBUFFERED: '1'},
+			workingDir: '/home/openhands/workspace',
+		},
+		{
+			id: 'ghcr.io/openhands/agent-server:1.4.1-nodejs',
+			command: ['--port', '8000'],
+			createdAt: created + 3600_000,
+			initialEnv: {...baseEnv, NODE_OPTIONS: '--max-old-space-size=4096'},
+			workingDir: '/home/openhands/workspace',
+		},
+		{
+			id: 'ghcr.io/openhands/agent-server:1.4.1-cuda12',
+			command: ['--port', '8000', '--gpus', 'all'],
+			createdAt: created + 7200_000,
+			initialEnv: {...baseEnv, NVIDIA_VISIBLE_DEVICES: 'all'},
+			workingDir: '/home/openhands/workspace',
+		},
+	);
+}
+
+export function seedWorld(world: World): void {
+	seedSpecs(world);
+	const rng = world.rng.fork('population');
+	const count = Math.max(0, Math.floor(world.options.conversations));
+	const live = Math.min(world.options.maxRunningSandboxes, liveOrder.length, count);
+	let createdAt = world.epoch - rng.int(3, 8) * 60_000;
+	for (let index = 0; index < count; index++) {
+		const layout = layoutFor(index, live, rng);
+		const definition = scenarios[layout.scenario];
+		// The first live coding run uses the browser task and a Responses-API model, so the
+		// demo shows browser calls and reasoning items (with ciphertext that must stay hidden).
+		const template = index === 0 ? 1 : rng.int(0, definition.templates.length - 1);
+		const chosen = definition.templates[template % definition.templates.length]!;
+		const model = index === 0 ? 'litellm_proxy/gpt-5-2025-08-07' : rng.pick(models);
+		const updatedAt = updatedAtFor(world, layout, createdAt, rng);
+		const sandbox = world.addSandbox({
+			specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,
+			status: layout.sandbox,
+			createdAt: createdAt - rng.int(5, 40) * 1000,
+		});
+		const trigger = rng.pick(['gui', 'gui', 'gui', 'gui', 'openhands_api', 'resolver', 'slack']);
+		const conversation: SimConversation = {
+			id: world.ids.uuidHex(),
+			sandboxId: sandbox.id,
+			createdByUserId: world.userId,
+			title: chosen.title,
+			repository: chosen.repository,
+			branch: chosen.branch,
+			gitProvider: rng.chance(0.9) ? 'github' : 'gitlab',
+			trigger,
+			prNumber: trigger === 'resolver' ? [rng.int(20, 900)] : [],
+			llmModel: model,
+			publicShare: false,
+			tags: trigger === 'resolver' ? {resolver: 'github'} : {},
+			createdAt,
+			updatedAt,
+			scenario: layout.scenario,
+			template,
+			initialMessage: null,
+			plan: layout.plan,
+			executionStatus: 'idle',
+			confirmationPolicy:
+				layout.scenario === 'confirmation' ? {kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true} : {kind: 'NeverConfirm'},
+			agent: null,
+			usage: null,
+		};
+		world.addConversation(conversation);
+		createdAt -= (index < 30 ? rng.int(8, 45) : rng.int(5, 240)) * 60_000;
+	}
+}
+
+function updatedAtFor(world: World, layout: Layout, createdAt: number, rng: Rng): number {
+	if (layout.sandbox === 'RUNNING') {
+		// A quiet agent has said nothing for a while: exactly what a triage view should flag.
+		const ago = layout.scenario === 'quiet' ? rng.int(20, 35) * 60_000 : rng.int(5, 90) * 1000;
+		return Math.max(createdAt + 60_000, world.epoch - ago);
+	}
+	return Math.min(createdAt + rng.int(3, 50) * 60_000, world.epoch - 60_000);
+}

@@ -1,0 +1,129 @@
+import {createServer, type Server} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {registerAgentRoutes} from './agent-routes.js';
+import {registerAppEventRoutes} from './app-event-routes.js';
+import {registerAppRoutes} from './app-routes.js';
+import {SocketHub} from './event-socket.js';
+import {FaultState, type FaultSwitches} from './faults.js';
+import {createRequestHandler} from './http-handler.js';
+import {createRequestStats, type RequestStats} from './request-stats.js';
+import {Router} from './router.js';
+import {registerSandboxRoutes} from './sandbox-routes.js';
+import {registerStartRoutes} from './start-routes.js';
+import {registerV0Routes} from './v0-routes.js';
+import {World} from './world.js';
+
+export type {FaultSwitches} from './faults.js';
+export type {World} from './world.js';
+
+export type SimulatorOptions = {
+	/** Default 0 (any free port). */
+	port?: number;
+	/** Default '127.0.0.1'. */
+	host?: string;
+	/** Default 1; the same seed gives the same conversations, titles, scripts, event contents and order. */
+	seed?: number;
+	/** Seeded conversations at start (default 24). Histories are built on first use, so 10,000 start fast. */
+	conversations?: number;
+	/** Default 'demo-key'. */
+	apiKey?: string;
+	/** Interval between scripted agent steps in live mode (default 700); 0 = no ticking (tests call step()). */
+	tickMs?: number;
+	/** Default 12; starting or resuming past it pauses the oldest other running sandbox. */
+	maxRunningSandboxes?: number;
+	/** Delay between start-task phases (default 400). */
+	startTaskPhaseMs?: number;
+	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
+	sandboxTransitionMs?: number;
+};
+
+export type Simulator = {
+	/** App server base URL; the V1 API is under `/api/v1`. */
+	baseUrl: string;
+	/** Same as baseUrl (kept for callers that read `url`). */
+	url: string;
+	apiKey: string;
+	faults: FaultSwitches;
+	world: World;
+	step(n?: number): void;
+	stats: RequestStats;
+	restart(): Promise<void>;
+	close(): Promise<void>;
+};
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve((server.address() as AddressInfo).port);
+		});
+	});
+}
+
+function shutDown(server: Server): Promise<void> {
+	return new Promise((resolve) => {
+		server.close(() => resolve());
+		server.closeAllConnections();
+	});
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	const host = options.host ?? '127.0.0.1';
+	const apiKey = options.apiKey ?? 'demo-key';
+	const tickMs = options.tickMs ?? 700;
+	const world = new World({
+		seed: options.seed ?? 1,
+		conversations: options.conversations ?? 24,
+		maxRunningSandboxes: Math.max(1, options.maxRunningSandboxes ?? 12),
+		startTaskPhaseMs: options.startTaskPhaseMs ?? 400,
+		sandboxTransitionMs: options.sandboxTransitionMs ?? 300,
+	});
+	const faults = new FaultState(world);
+	const stats = createRequestStats();
+	const router = new Router();
+	registerStartRoutes(router);
+	registerAppRoutes(router);
+	registerAppEventRoutes(router);
+	registerSandboxRoutes(router);
+	registerV0Routes(router);
+	registerAgentRoutes(router, Date.now());
+	const hub = new SocketHub(world, faults, (key) => stats.count(key));
+	const handler = createRequestHandler({world, faults, router, apiKey, count: (key) => stats.count(key)});
+	const makeServer = () => {
+		const server = createServer(handler);
+		server.on('upgrade', (request, socket, head) => hub.handleUpgrade(request, socket, head));
+		return server;
+	};
+
+	let server = makeServer();
+	const port = await listen(server, options.port ?? 0, host);
+	const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	world.baseUrl = baseUrl;
+	if (tickMs > 0) world.timers.every(tickMs, () => world.tick());
+	let closed = false;
+
+	return {
+		baseUrl,
+		url: baseUrl,
+		apiKey,
+		faults: faults.switches,
+		world,
+		stats,
+		step: (n = 1) => world.step(n),
+		async restart() {
+			if (closed) throw new Error('simulator is closed');
+			hub.terminateAll();
+			await shutDown(server);
+			server = makeServer();
+			await listen(server, port, host);
+		},
+		async close() {
+			if (closed) return;
+			closed = true;
+			world.close();
+			hub.terminateAll();
+			await shutDown(server);
+		},
+	};
+}
