@@ -1,0 +1,139 @@
+import {compareEvents, type WireEvent} from '../wire/schemas/events.js';
+
+/**
+ * One conversation's events: deduplicated by id and kept in (timestamp, id) order.
+ *
+ * Delivery is at-least-once (history pages, socket replay and resync searches overlap), so the
+ * log is where duplicates die. The common case, a live event newer than everything so far, is
+ * a push. An older event (a resync reaching back) is placed by binary search, and a large batch
+ * of older events is merged in one linear pass, so the array is never re-sorted per event and
+ * 100,000 events stay cheap.
+ */
+
+/** Above this many out-of-order events in one batch, one linear merge beats repeated splices. */
+const mergeThreshold = 32;
+
+export class EventLog {
+	#events: WireEvent[] = [];
+	readonly #byId = new Map<string, WireEvent>();
+	#version = 0;
+
+	/**
+	 * Every event with a timestamp below this is known to be in the log (null: nothing is known).
+	 * Kept by the StreamSupervisor that fills the log, so a new supervisor on the same log (the
+	 * sandbox came back under a new URL or key) resumes from here: no full re-read, and a gap the
+	 * previous one could not close is not papered over.
+	 */
+	syncedThrough: string | null = null;
+
+	/** Number of distinct events. */
+	get size(): number {
+		return this.#events.length;
+	}
+
+	/** Increments on every change, so a view can tell "same events" without comparing arrays. */
+	get version(): number {
+		return this.#version;
+	}
+
+	/** The newest event's own timestamp string (server time, never ours), or null when empty. */
+	get lastTimestamp(): string | null {
+		return this.#events.at(-1)?.timestamp ?? null;
+	}
+
+	get last(): WireEvent | undefined {
+		return this.#events.at(-1);
+	}
+
+	/** The live, ordered array. Read-only for callers; use toArray() for a copy that stays put. */
+	get events(): readonly WireEvent[] {
+		return this.#events;
+	}
+
+	at(index: number): WireEvent | undefined {
+		return this.#events.at(index);
+	}
+
+	has(id: string): boolean {
+		return this.#byId.has(id);
+	}
+
+	get(id: string): WireEvent | undefined {
+		return this.#byId.get(id);
+	}
+
+	toArray(): WireEvent[] {
+		return this.#events.slice();
+	}
+
+	[Symbol.iterator](): Iterator<WireEvent> {
+		return this.#events[Symbol.iterator]();
+	}
+
+	/** Adds events; returns how many were new. */
+	add(events: Iterable<WireEvent>): number {
+		return this.addNew(events).length;
+	}
+
+	/**
+	 * Adds events and returns the ones that were new, in (timestamp, id) order. Duplicates (by id,
+	 * against the log and within the batch) are dropped: the first copy seen wins.
+	 */
+	addNew(events: Iterable<WireEvent>): WireEvent[] {
+		const fresh: WireEvent[] = [];
+		let sorted = true;
+		for (const event of events) {
+			if (this.#byId.has(event.id)) continue;
+			this.#byId.set(event.id, event);
+			const previous = fresh.at(-1);
+			if (previous && compareEvents(previous, event) > 0) sorted = false;
+			fresh.push(event);
+		}
+		if (fresh.length === 0) return fresh;
+		if (!sorted) fresh.sort(compareEvents);
+
+		const last = this.#events.at(-1);
+		if (!last || compareEvents(last, fresh[0]!) < 0) {
+			// In order: the usual live case, and every history page.
+			for (const event of fresh) this.#events.push(event);
+		} else if (fresh.length <= mergeThreshold) {
+			for (const event of fresh) this.#insert(event);
+		} else {
+			this.#events = mergeSorted(this.#events, fresh);
+		}
+		this.#version++;
+		return fresh;
+	}
+
+	#insert(event: WireEvent): void {
+		const events = this.#events;
+		const last = events.at(-1);
+		if (!last || compareEvents(last, event) < 0) {
+			events.push(event);
+			return;
+		}
+		// First position whose event sorts after the new one.
+		let low = 0;
+		let high = events.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (compareEvents(events[middle]!, event) <= 0) low = middle + 1;
+			else high = middle;
+		}
+		events.splice(low, 0, event);
+	}
+}
+
+/** Merges two arrays that are each in (timestamp, id) order. */
+function mergeSorted(left: readonly WireEvent[], right: readonly WireEvent[]): WireEvent[] {
+	const out: WireEvent[] = new Array(left.length + right.length);
+	let i = 0;
+	let j = 0;
+	let k = 0;
+	while (i < left.length && j < right.length) {
+		out[k++] = compareEvents(left[i]!, right[j]!) <= 0 ? left[i++]! : right[j++]!;
+	}
+	while (i < left.length) out[k++] = left[i++]!;
+	while (j < right.length) out[k++] = right[j++]!;
+	return out;
+}

@@ -1,0 +1,549 @@
+import type {AgentClient} from '../wire/agent-client.js';
+import {fullJitterDelay} from '../wire/backoff.js';
+import {errorMessage, KeyRejectedError, NotFoundError} from '../wire/errors.js';
+import {EventSocket, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
+import type {InvalidItem} from '../wire/schemas/common.js';
+import {compareEvents, type WireEvent} from '../wire/schemas/events.js';
+import {EventLog} from './event-log.js';
+import {shiftNaiveTimestamp} from './naive-timestamp.js';
+import {executionStatusOf, isTransientEvent} from './stream-events.js';
+
+/**
+ * Keeps one conversation's EventLog complete and live (reliability-security.md §3, "Resume
+ * without loss or duplicates"; openhands-wire.md §2, "Recommended").
+ *
+ * One connection cycle:
+ *   1. first cycle only: backfill the history over REST, ascending, every page ("backfilling");
+ *   2. open the socket with `resend_mode=since&after_timestamp=<watermark>` and hold its frames;
+ *   3. once the server has subscribed us (first frame), page `events/search` from the watermark
+ *      (minus a small overlap) to the end; merge it with the held frames; dedupe by id ("live").
+ * Delivery is at-least-once everywhere (replay, overlap, live frames during the replay), so the
+ * EventLog dedupes by id and keeps (timestamp, id) order.
+ *
+ * The watermark (`log.syncedThrough`) is the timestamp below which the log is known complete. It
+ * only moves when a connection that had a successful resync ends (or the supervisor closes), so a failed resync (shown as a gap) is repaired
+ * by the next successful one: in the background while the socket stays up, or on reconnect.
+ *
+ * Reconnects go on forever with full-jitter backoff. The attempt counter resets only after a
+ * connection stayed up for `healthyAfterMs`, so a server that accepts and drops at once keeps
+ * backing off. A refused key (4001, HTTP 401/403) or an unknown conversation (4004, HTTP 404)
+ * stops everything: retrying cannot fix either.
+ */
+
+export type StreamState = 'backfilling' | 'live' | 'reconnecting' | 'failed' | 'closed';
+
+export type StreamStatus = {
+	state: StreamState;
+	/** Reconnect attempts since a connection last stayed up for `healthyAfterMs`. */
+	attempt: number;
+	/** When reconnecting: the wait before the next attempt. */
+	nextRetryInMs?: number;
+	/** Why the last connection or resync failed; never contains a key. */
+	lastError?: string;
+	/** Our clock (ms) when the newest new event arrived. */
+	lastEventAt?: number;
+	/** The newest event's own timestamp (server time). */
+	lastEventTimestamp?: string;
+	/** From ConversationStateUpdateEvents (`execution_status`, or `full_state.execution_status`). */
+	executionStatus?: string;
+	/** A resync failed: events may be missing until the next successful one. */
+	gap: boolean;
+	/** Events in the log. */
+	events: number;
+};
+
+export type StreamProblem = {
+	kind: SocketProblem['kind'] | 'invalid-item' | 'oversized-frame' | 'invalid-utf8' | 'server-error' | 'resync-failed';
+	message: string;
+};
+
+/** What the supervisor needs of an AgentClient (tests may pass a stand-in). */
+export type StreamClient = Pick<AgentClient, 'allEvents' | 'socketUrl' | 'sessionApiKey'>;
+
+export type StreamSupervisorOptions = {
+	client: StreamClient;
+	/** Defaults to a new, empty log. */
+	log?: EventLog;
+	/** New events only (deduplicated), in order, one call per page or per burst of frames. */
+	onEvents?: (events: readonly WireEvent[]) => void;
+	onStatus?: (status: StreamStatus) => void;
+	/** A bad frame, item or resync; reported once each. The stream carries on. */
+	onProblem?: (problem: StreamProblem) => void;
+	/** Socket-only events that are never stored: full_state, streaming deltas, server errors. */
+	onTransient?: (event: WireEvent) => void;
+	backoff?: {baseMs?: number; capMs?: number};
+	/**
+	 * Ask the socket to replay events since the watermark (default true). The REST resync alone
+	 * also closes every gap; turn this off for servers without `resend_mode`.
+	 */
+	replay?: boolean;
+	/** A connection up this long resets the attempt counter. Default 30 s. */
+	healthyAfterMs?: number;
+	/** How far before the watermark a resync search starts (server timestamps may be stamped out of order). Default 1 s. */
+	resyncOverlapMs?: number;
+	handshakeTimeoutMs?: number;
+	firstFrameTimeoutMs?: number;
+	heartbeatIntervalMs?: number;
+	heartbeatGraceMs?: number;
+	maxPayloadBytes?: number;
+	now?: () => number;
+	random?: () => number;
+};
+
+type Connection = {
+	generation: number;
+	abort: AbortController;
+	socket: EventSocket | null;
+	/** Socket frames are held (not yet in the log) until the resync has merged. */
+	holding: boolean;
+	/** A resync of this connection succeeded: the log is complete while it stays up (repairs aside). */
+	complete: boolean;
+	readyAt: number | null;
+	/**
+	 * Where a follow-up REST check must start (a failed resync, or a frame we could not read, which
+	 * is an event we lost). undefined: none wanted; null: from the very beginning.
+	 */
+	repairFrom: string | null | undefined;
+	/** The start of the repair in flight, if any. */
+	repairing: string | null | undefined;
+	repairTimer: NodeJS.Timeout | undefined;
+	repairAttempt: number;
+	ready: Promise<void>;
+	markReady: () => void;
+	markEnded: (error: Error) => void;
+};
+
+const defaultBackoff = {baseMs: 500, capMs: 30_000};
+
+export class StreamSupervisor {
+	readonly log: EventLog;
+	readonly #client: StreamClient;
+	readonly #options: StreamSupervisorOptions;
+	readonly #now: () => number;
+	readonly #random: () => number;
+	#status: StreamStatus;
+	#connection: Connection | null = null;
+	#generation = 0;
+	#attempt = 0;
+	#backfilled = false;
+	/** After an oversized frame, replays would send it again: rely on REST instead (also the `replay: false` option). */
+	#avoidReplay = false;
+	#retryTimer: NodeJS.Timeout | undefined;
+	#pending: WireEvent[] = [];
+	#flush: NodeJS.Immediate | undefined;
+	#statusFrom: {timestamp: string; id: string} | null = null;
+	#started = false;
+	#stopped = false;
+
+	constructor(options: StreamSupervisorOptions) {
+		this.#options = options;
+		this.#client = options.client;
+		this.log = options.log ?? new EventLog();
+		this.#now = options.now ?? Date.now;
+		this.#random = options.random ?? Math.random;
+		this.#status = {state: 'backfilling', attempt: 0, gap: false, events: this.log.size};
+		this.#avoidReplay = options.replay === false;
+	}
+
+	get status(): StreamStatus {
+		return this.#status;
+	}
+
+	/** Starts the first cycle. Calling it again does nothing. */
+	start(): this {
+		if (this.#started || this.#stopped) return this;
+		this.#started = true;
+		void this.#connect();
+		return this;
+	}
+
+	/** Stops everything: no timer, request or socket is left behind. */
+	async close(): Promise<void> {
+		if (this.#stopped) {
+			await this.#connection?.socket?.closed;
+			return;
+		}
+		this.#stopped = true;
+		const socket = this.#teardown();
+		this.#setStatus({state: 'closed', nextRetryInMs: undefined});
+		await socket?.close();
+	}
+
+	// One connection cycle
+
+	async #connect(): Promise<void> {
+		this.#retryTimer = undefined;
+		if (this.#stopped) return;
+		const connection = this.#newConnection();
+		const {signal} = connection.abort;
+		try {
+			if (!this.#backfilled) {
+				this.#setStatus({state: 'backfilling', nextRetryInMs: undefined});
+				await this.#backfill(signal);
+				this.#backfilled = true;
+			} else {
+				this.#setStatus({state: 'reconnecting', nextRetryInMs: undefined});
+			}
+			if (!this.#current(connection)) return;
+
+			const from = this.log.syncedThrough;
+			const resend: ResendMode = this.#avoidReplay ? {mode: 'none'} : from === null ? {mode: 'all'} : {mode: 'since', afterTimestamp: from};
+			connection.socket = this.#openSocket(connection, resend);
+			// The server subscribes us before its first frame: from then on nothing can slip between REST and socket.
+			await connection.ready;
+			if (!this.#current(connection)) return;
+
+			const resynced = await this.#resync(connection, from);
+			if (!this.#current(connection)) return;
+			connection.holding = false;
+			this.#merge(resynced ?? []);
+			// A failed resync is retried in the background; frames lost meanwhile are checked now.
+			if (resynced === null) this.#requestRepair(connection, from, this.#delay(connection.repairAttempt++));
+			else this.#requestRepair(connection, undefined, 0);
+			// A gap, if the resync failed, keeps its message; otherwise the trouble is over.
+			this.#setStatus(this.#status.gap ? {state: 'live'} : {state: 'live', lastError: undefined});
+		} catch (error) {
+			if (!this.#current(connection) || signal.aborted) return;
+			this.#connectionFailed(connection, error);
+		}
+	}
+
+	#newConnection(): Connection {
+		let markReady!: () => void;
+		let markEnded!: (error: Error) => void;
+		const ready = new Promise<void>((resolve, reject) => {
+			markReady = resolve;
+			markEnded = reject;
+		});
+		// Nobody may be awaiting yet when the socket ends; that is not an unhandled rejection.
+		ready.catch(() => {});
+		const connection: Connection = {
+			generation: ++this.#generation,
+			abort: new AbortController(),
+			socket: null,
+			holding: true,
+			complete: false,
+			readyAt: null,
+			repairFrom: undefined,
+			repairing: undefined,
+			repairTimer: undefined,
+			repairAttempt: 0,
+			ready,
+			markReady,
+			markEnded,
+		};
+		this.#connection = connection;
+		return connection;
+	}
+
+	#current(connection: Connection): boolean {
+		return !this.#stopped && this.#connection === connection && !connection.abort.signal.aborted;
+	}
+
+	/** History, ascending, page by page, each page shown as it lands. */
+	async #backfill(signal: AbortSignal): Promise<void> {
+		// A log handed over by an earlier supervisor resumes where it was complete (with the overlap).
+		const synced = this.log.syncedThrough;
+		const from = synced === null ? undefined : shiftNaiveTimestamp(synced, -(this.#options.resyncOverlapMs ?? 1000));
+		let page: WireEvent[] = [];
+		const pageSize = 100;
+		const stored = () => {
+			const last = page.at(-1);
+			this.#store(page);
+			page = [];
+			// Ascending pages are complete from `from` up to their last event, so a failed backfill
+			// resumes where it stopped. (Not log.lastTimestamp: a handed-over log may hold newer
+			// events beyond a range nobody has verified.)
+			if (last && (this.log.syncedThrough === null || last.timestamp > this.log.syncedThrough)) this.log.syncedThrough = last.timestamp;
+		};
+		for await (const event of this.#client.allEvents({sortOrder: 'TIMESTAMP', timestampGte: from, signal, onInvalid: (items) => this.#invalid(items)})) {
+			page.push(event);
+			if (page.length >= pageSize) stored();
+		}
+		stored();
+	}
+
+	/**
+	 * Pages `events/search` from `from` (minus the overlap) to the end. Returns the events, or null
+	 * when the search failed: the gap is then shown, and the caller schedules a retry.
+	 */
+	async #resync(connection: Connection, from: string | null): Promise<WireEvent[] | null> {
+		const overlap = this.#options.resyncOverlapMs ?? 1000;
+		const gte = from === null ? undefined : shiftNaiveTimestamp(from, -overlap);
+		const {signal} = connection.abort;
+		try {
+			const events: WireEvent[] = [];
+			for await (const event of this.#client.allEvents({sortOrder: 'TIMESTAMP', timestampGte: gte, signal, onInvalid: (items) => this.#invalid(items)})) {
+				events.push(event);
+			}
+			if (!this.#current(connection)) return null;
+			connection.complete = true;
+			connection.repairAttempt = 0;
+			// Proven complete again: the gap and the error that caused it are over.
+			if (this.#status.gap && connection.repairFrom === undefined) this.#setStatus({gap: false, lastError: undefined});
+			return events;
+		} catch (error) {
+			if (!this.#current(connection) || signal.aborted) return null;
+			if (isFatal(error)) throw error;
+			const message = `could not check for missed events: ${errorMessage(error)}`;
+			this.#problem({kind: 'resync-failed', message});
+			this.#setGap(true, message);
+			return null;
+		}
+	}
+
+	/**
+	 * Asks for a REST check from `from` (merged with any already wanted: the earliest wins). One
+	 * runs at a time, and none while the connection's own resync is still holding frames.
+	 */
+	#requestRepair(connection: Connection, from: string | null | undefined, delayMs: number): void {
+		if (from !== undefined) connection.repairFrom = earliest(connection.repairFrom, from);
+		if (connection.repairFrom === undefined || connection.holding || connection.repairTimer || connection.repairing !== undefined) return;
+		if (!this.#current(connection)) return;
+		connection.repairTimer = setTimeout(() => void this.#runRepair(connection), delayMs);
+	}
+
+	async #runRepair(connection: Connection): Promise<void> {
+		connection.repairTimer = undefined;
+		if (!this.#current(connection) || connection.repairFrom === undefined) return;
+		const from = connection.repairFrom;
+		connection.repairFrom = undefined;
+		connection.repairing = from;
+		let events: WireEvent[] | null;
+		try {
+			events = await this.#resync(connection, from);
+		} catch (error) {
+			connection.repairing = undefined;
+			if (this.#current(connection)) this.#connectionFailed(connection, error);
+			return;
+		}
+		connection.repairing = undefined;
+		if (!this.#current(connection)) return;
+		if (events) {
+			this.#merge(events);
+			this.#requestRepair(connection, undefined, 0);
+		} else {
+			this.#requestRepair(connection, from, this.#delay(connection.repairAttempt++));
+		}
+	}
+
+	/** The newest timestamp received so far (log or frames not yet merged); null when nothing is. */
+	#tip(): string | null {
+		let tip = this.log.lastTimestamp;
+		for (const event of this.#pending) if (tip === null || event.timestamp > tip) tip = event.timestamp;
+		return tip;
+	}
+
+	// The socket
+
+	#openSocket(connection: Connection, resend: ResendMode): EventSocket {
+		const options = this.#options;
+		return new EventSocket({
+			url: this.#client.socketUrl(),
+			sessionApiKey: this.#client.sessionApiKey,
+			resend,
+			handshakeTimeoutMs: options.handshakeTimeoutMs,
+			firstFrameTimeoutMs: options.firstFrameTimeoutMs,
+			heartbeatIntervalMs: options.heartbeatIntervalMs,
+			heartbeatGraceMs: options.heartbeatGraceMs,
+			maxPayloadBytes: options.maxPayloadBytes,
+			handlers: {
+				onReady: () => {
+					if (!this.#current(connection)) return;
+					connection.readyAt = this.#now();
+					connection.markReady();
+				},
+				onEvent: (event) => {
+					if (this.#current(connection)) this.#receive(connection, event);
+				},
+				onProblem: (problem) => {
+					if (!this.#current(connection)) return;
+					this.#problem(problem);
+					// An unreadable frame was an event we lost: fetch what came after the last one we have.
+					if (problem.kind === 'malformed-frame') this.#requestRepair(connection, this.#tip(), 0);
+				},
+				onEnd: (end) => this.#socketEnded(connection, end),
+			},
+		});
+	}
+
+	#receive(connection: Connection, event: WireEvent): void {
+		if (isTransientEvent(event)) {
+			this.#trackStatus([event]);
+			if (event.kind === 'ServerErrorEvent') {
+				this.#problem({kind: 'server-error', message: `the agent server reported: ${[event.code, event.detail].filter(Boolean).join(': ').slice(0, 300)}`});
+			}
+			this.#options.onTransient?.(event);
+			return;
+		}
+		this.#pending.push(event);
+		// Frames of one burst arrive in one I/O turn: one log update and one notification for all of them.
+		if (!connection.holding) this.#flush ??= setImmediate(() => this.#flushPending());
+	}
+
+	#flushPending(): void {
+		this.#flush = undefined;
+		if (this.#stopped) return;
+		this.#merge([]);
+	}
+
+	#socketEnded(connection: Connection, end: SocketEnd): void {
+		connection.markEnded(new Error(end.message));
+		if (this.#connection !== connection || this.#stopped) return;
+		if (end.kind === 'oversized-frame') {
+			this.#avoidReplay = true;
+			this.#problem({kind: 'oversized-frame', message: end.message});
+		} else if (end.kind === 'invalid-utf8') {
+			this.#problem({kind: 'invalid-utf8', message: end.message});
+		}
+		if (end.fatal) {
+			this.#fail(end.message);
+			return;
+		}
+		this.#connectionFailed(connection, new Error(end.message));
+	}
+
+	// Outcomes
+
+	#connectionFailed(connection: Connection, error: unknown): void {
+		if (this.#connection !== connection || this.#stopped) return;
+		if (isFatal(error)) {
+			this.#fail(errorMessage(error));
+			return;
+		}
+		const socket = this.#endConnection(connection);
+		void socket?.terminate();
+		const now = this.#now();
+		if (connection.readyAt !== null && now - connection.readyAt >= (this.#options.healthyAfterMs ?? 30_000)) this.#attempt = 0;
+		const delay = this.#delay(this.#attempt);
+		this.#attempt++;
+		this.#setStatus({state: 'reconnecting', attempt: this.#attempt, nextRetryInMs: delay, lastError: errorMessage(error)});
+		this.#retryTimer = setTimeout(() => void this.#connect(), delay);
+	}
+
+	#fail(message: string): void {
+		const socket = this.#teardown();
+		void socket?.terminate();
+		this.#stopped = true;
+		this.#setStatus({state: 'failed', nextRetryInMs: undefined, lastError: message});
+	}
+
+	/**
+	 * Detaches the current connection and cancels its work; returns its socket to close. Frames
+	 * that did arrive are real events and are kept. The watermark moves only if this connection
+	 * proved the log complete, and never past a repair still outstanding.
+	 */
+	#endConnection(connection: Connection): EventSocket | null {
+		this.#merge([]);
+		if (connection.complete && this.#connection === connection) {
+			const outstanding = earliest(connection.repairFrom, connection.repairing);
+			this.log.syncedThrough = outstanding !== undefined ? outstanding : (this.log.lastTimestamp ?? this.log.syncedThrough);
+		}
+		connection.abort.abort();
+		clearTimeout(connection.repairTimer);
+		connection.repairTimer = undefined;
+		if (this.#connection === connection) this.#connection = null;
+		return connection.socket;
+	}
+
+	#teardown(): EventSocket | null {
+		clearTimeout(this.#retryTimer);
+		this.#retryTimer = undefined;
+		if (this.#flush) clearImmediate(this.#flush);
+		this.#flush = undefined;
+		const connection = this.#connection;
+		if (!connection) return null;
+		return this.#endConnection(connection);
+	}
+
+	// The log
+
+	/** Adds events (plus any frames waiting) to the log and tells the listener about the new ones. */
+	#merge(events: readonly WireEvent[]): void {
+		const waiting = this.#pending;
+		this.#pending = [];
+		if (this.#flush) clearImmediate(this.#flush);
+		this.#flush = undefined;
+		const fresh = this.log.addNew(waiting.length === 0 ? events : [...events, ...waiting]);
+		if (fresh.length > 0) this.#announce(fresh);
+	}
+
+	/** Backfill pages go straight into the log (nothing else is running yet). */
+	#store(events: readonly WireEvent[]): void {
+		const fresh = this.log.addNew(events);
+		if (fresh.length > 0) this.#announce(fresh);
+	}
+
+	#announce(fresh: readonly WireEvent[]): void {
+		this.#trackStatus(fresh);
+		this.#setStatus({lastEventAt: this.#now(), lastEventTimestamp: this.log.lastTimestamp ?? undefined});
+		this.#options.onEvents?.(fresh);
+	}
+
+	/** The newest state update (by event order, not arrival) decides the execution status. */
+	#trackStatus(events: readonly WireEvent[]): void {
+		for (const event of events) {
+			const status = executionStatusOf(event);
+			if (status === undefined) continue;
+			if (this.#statusFrom && compareEvents(event, this.#statusFrom) < 0) continue;
+			this.#statusFrom = {timestamp: event.timestamp, id: event.id};
+			if (status !== this.#status.executionStatus) this.#setStatus({executionStatus: status});
+		}
+	}
+
+	// Reporting
+
+	#invalid(items: InvalidItem[]): void {
+		for (const item of items) this.#problem({kind: 'invalid-item', message: `an event in a history page is invalid (kept as unknown): ${item.message}`});
+	}
+
+	#problem(problem: StreamProblem): void {
+		this.#options.onProblem?.(problem);
+	}
+
+	#setGap(gap: boolean, message: string): void {
+		this.#setStatus({gap, lastError: message});
+	}
+
+	#setStatus(patch: Partial<StreamStatus>): void {
+		if (this.#status.state === 'failed' || (this.#status.state === 'closed' && patch.state !== undefined)) return;
+		const next: StreamStatus = {...this.#status, ...patch, events: this.log.size};
+		if (next.state !== 'reconnecting') delete next.nextRetryInMs;
+		if (next.lastError === undefined) delete next.lastError;
+		if (sameStatus(this.#status, next)) return;
+		this.#status = next;
+		this.#options.onStatus?.(next);
+	}
+
+	#delay(attempt: number): number {
+		const backoff = {...defaultBackoff, ...this.#options.backoff};
+		return fullJitterDelay(attempt, {baseMs: backoff.baseMs, capMs: backoff.capMs, random: this.#random});
+	}
+}
+
+/** The earlier of two resync starts; undefined is "none", null is "the very beginning". */
+function earliest(a: string | null | undefined, b: string | null | undefined): string | null | undefined {
+	if (a === undefined) return b;
+	if (b === undefined) return a;
+	if (a === null || b === null) return null;
+	return a < b ? a : b;
+}
+
+/** Retrying cannot fix a refused key or a conversation that is not there. */
+function isFatal(error: unknown): boolean {
+	return error instanceof KeyRejectedError || error instanceof NotFoundError;
+}
+
+function sameStatus(a: StreamStatus, b: StreamStatus): boolean {
+	return (
+		a.state === b.state &&
+		a.attempt === b.attempt &&
+		a.nextRetryInMs === b.nextRetryInMs &&
+		a.lastError === b.lastError &&
+		a.lastEventAt === b.lastEventAt &&
+		a.lastEventTimestamp === b.lastEventTimestamp &&
+		a.executionStatus === b.executionStatus &&
+		a.gap === b.gap &&
+		a.events === b.events
+	);
+}

@@ -1,0 +1,207 @@
+import type {Dispatcher} from 'undici';
+import {z} from 'zod';
+import {agentBaseUrl, eventSocketUrl} from './agent-base-url.js';
+import {ProtocolError, RequestRefusedError} from './errors.js';
+import {qualifyEventKind} from './event-kinds.js';
+import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
+import {type ConversationInfo, conversationInfoSchema, successSchema} from './schemas/app.js';
+import {describeIssues, type InvalidItem} from './schemas/common.js';
+import {eventPageSchema, parseEvents, type WireEvent} from './schemas/events.js';
+import type {Secret} from './secret.js';
+
+export {agentBaseUrl} from './agent-base-url.js';
+
+/**
+ * One conversation's agent server (openhands-wire.md §2, §3): REST over the shared HttpClient
+ * (typed errors, GET retries, timeouts, size caps) with `X-Session-API-Key`, and the URL of its
+ * event socket. Every answer is validated; a bad event becomes an UnknownEvent plus an
+ * InvalidItem, never a lost page.
+ */
+
+export type AgentClientOptions = {
+	/** GET retries inside one call (HttpClient default 4). A supervisor with its own backoff may want fewer. */
+	maxRetries?: number;
+	onRetry?: (info: RetryInfo) => void;
+	dispatcher?: Dispatcher;
+};
+
+export type ConversationRef = {id: string; conversation_url?: string | null; session_api_key?: Secret | null};
+
+export type EventSortOrder = 'TIMESTAMP' | 'TIMESTAMP_DESC';
+
+export type EventFilterParams = {
+	/** Short (`ActionEvent`) or fully-qualified; sent qualified, which is all the real server matches. */
+	kind?: string;
+	source?: string;
+	/** Case-insensitive substring of MessageEvent text. */
+	body?: string;
+	/** The server's own naive timestamp strings; compared as strings by the server. */
+	timestampGte?: string;
+	timestampLt?: string;
+};
+
+export type EventSearchParams = EventFilterParams & {
+	sortOrder?: EventSortOrder;
+	/** 1..100, default 100 (the real server answers 500 above 100). */
+	limit?: number;
+	pageId?: string;
+	signal?: AbortSignal;
+};
+
+export type EventPage = {events: WireEvent[]; invalid: InvalidItem[]; nextPageId: string | null};
+
+export type AllEventsParams = Omit<EventSearchParams, 'pageId'> & {
+	/** Invalid items of each page (they are still yielded, as UnknownEvent). */
+	onInvalid?: (invalid: InvalidItem[]) => void;
+};
+
+export type CallOptions = {signal?: AbortSignal};
+
+const maxLimit = 100;
+const countSchema = z.number().int().nonnegative();
+
+export class AgentClient {
+	/** The agent server base, path prefix kept, no trailing slash. */
+	readonly baseUrl: string;
+	readonly conversationId: string;
+	/** Wrapped: printing it shows `[redacted]`; the socket reveals it only to build the auth frame. */
+	readonly sessionApiKey: Secret | null;
+	readonly #http: HttpClient;
+
+	constructor(init: {baseUrl: string; conversationId: string; sessionApiKey: Secret | null} & AgentClientOptions) {
+		this.baseUrl = init.baseUrl.replace(/\/+$/, '');
+		this.conversationId = init.conversationId;
+		this.sessionApiKey = init.sessionApiKey;
+		const key = init.sessionApiKey;
+		this.#http = new HttpClient({
+			baseUrl: this.baseUrl,
+			// Revealed per request, at the last moment, and only into the header.
+			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
+			maxRetries: init.maxRetries,
+			onRetry: init.onRetry,
+			dispatcher: init.dispatcher,
+		});
+	}
+
+	/** The client for an app-server conversation; throws if its sandbox exposes no agent server. */
+	static fromConversation(conversation: ConversationRef, appBaseUrl: string, options: AgentClientOptions = {}): AgentClient {
+		if (!conversation.conversation_url) {
+			throw new Error(
+				`conversation ${conversation.id} has no agent server URL: its sandbox is not running (resume it first)`,
+			);
+		}
+		return new AgentClient({
+			baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl),
+			conversationId: conversation.id,
+			sessionApiKey: conversation.session_api_key ?? null,
+			...options,
+		});
+	}
+
+	get #path(): string {
+		return `/api/conversations/${encodeURIComponent(this.conversationId)}`;
+	}
+
+	async getInfo(options: CallOptions = {}): Promise<ConversationInfo> {
+		const raw = await this.#http.json({path: this.#path, query: {include_skills: false}, signal: options.signal});
+		return this.#validate(conversationInfoSchema, raw, 'conversation info');
+	}
+
+	/** One page of `events/search`. */
+	async searchEvents(params: EventSearchParams = {}): Promise<EventPage> {
+		const limit = params.limit ?? maxLimit;
+		if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+			throw new RangeError(`limit must be an integer from 1 to ${maxLimit} (got ${limit})`);
+		}
+		const raw = await this.#http.json({
+			path: `${this.#path}/events/search`,
+			query: {
+				...filterQuery(params),
+				sort_order: params.sortOrder,
+				limit,
+				page_id: params.pageId,
+			},
+			signal: params.signal,
+		});
+		const page = this.#validate(eventPageSchema, raw, 'event page');
+		const {events, invalid} = parseEvents(page.items);
+		return {events, invalid, nextPageId: page.next_page_id ?? null};
+	}
+
+	/** Every matching event, page after page. Stops with a ProtocolError if the server's paging goes round in circles. */
+	async *allEvents(params: AllEventsParams = {}): AsyncGenerator<WireEvent, void, undefined> {
+		const {onInvalid, ...search} = params;
+		const seenPages = new Set<string>();
+		let pageId: string | undefined;
+		for (;;) {
+			const page = await this.searchEvents({...search, pageId});
+			if (page.invalid.length > 0) onInvalid?.(page.invalid);
+			yield* page.events;
+			if (page.nextPageId === null) return;
+			// An unknown page id makes the real server start over; never follow a cursor twice.
+			if (seenPages.has(page.nextPageId) || page.events.length === 0) {
+				throw new ProtocolError(
+					`GET ${this.#path}/events/search: the server's paging repeats (page ${page.nextPageId.slice(0, 40)}); stopped`,
+					200,
+					`${this.#path}/events/search`,
+				);
+			}
+			seenPages.add(page.nextPageId);
+			pageId = page.nextPageId;
+		}
+	}
+
+	async countEvents(params: EventFilterParams & CallOptions = {}): Promise<number> {
+		const raw = await this.#http.json({path: `${this.#path}/events/count`, query: filterQuery(params), signal: params.signal});
+		return this.#validate(countSchema, raw, 'event count');
+	}
+
+	/** Waits for the current model call, then pauses. */
+	async pause(options: CallOptions = {}): Promise<void> {
+		await this.#post('pause', undefined, options);
+	}
+
+	/** Starts or resumes the agent (the server has no /resume). 409 "already running" is a RequestRefusedError. */
+	async run(options: CallOptions = {}): Promise<void> {
+		await this.#post('run', undefined, options);
+	}
+
+	async respondToConfirmation(accept: boolean, reason?: string, options: CallOptions = {}): Promise<void> {
+		await this.#post('events/respond_to_confirmation', reason === undefined ? {accept} : {accept, reason}, options);
+	}
+
+	/** A user message. The server's `run` defaults to false (the agent would not start), so we send true unless told. */
+	async sendMessage(text: string, options: {run?: boolean} & CallOptions = {}): Promise<void> {
+		await this.#post('events', {role: 'user', content: [{type: 'text', text}], run: options.run ?? true}, options);
+	}
+
+	/** `ws(s)://<base>/sockets/events/<id>`, scheme from the base. The key never goes in it. */
+	socketUrl(): string {
+		return eventSocketUrl(this.baseUrl, this.conversationId);
+	}
+
+	async #post(action: string, body: unknown, options: CallOptions): Promise<void> {
+		const path = `${this.#path}/${action}`;
+		const raw = await this.#http.json({method: 'POST', path, body, signal: options.signal});
+		// Some servers answer an empty body; `{"success": false}` is a refusal in the server's words.
+		if (raw === undefined || raw === null) return;
+		const result = this.#validate(successSchema, raw, `${action} answer`);
+		if (!result.success) throw new RequestRefusedError(`POST ${path}: the server answered success=false`, 200, path);
+	}
+
+	#validate<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+		const result = schema.safeParse(raw);
+		if (result.success) return result.data;
+		throw new ProtocolError(`${this.#path}: unexpected ${what} from the agent server: ${describeIssues(result.error)}`, 200, this.#path);
+	}
+}
+
+function filterQuery(params: EventFilterParams): Record<string, QueryValue> {
+	return {
+		kind: params.kind ? qualifyEventKind(params.kind) : undefined,
+		source: params.source || undefined,
+		body: params.body || undefined,
+		timestamp__gte: params.timestampGte || undefined,
+		timestamp__lt: params.timestampLt || undefined,
+	};
+}

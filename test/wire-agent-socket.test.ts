@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import {createServer as createHttpServer} from 'node:http';
+import {createServer as createNetServer, type AddressInfo, type Socket} from 'node:net';
+import {test, type TestContext} from 'node:test';
+import {WebSocketServer, type WebSocket as ServerSocket} from 'ws';
+import {EventSocket, type EventSocketOptions, type SocketEnd, type SocketProblem} from '../source/wire/event-socket.js';
+import type {WireEvent} from '../source/wire/schemas/events.js';
+import {Secret} from '../source/wire/secret.js';
+import {clientFor, delay, startSim, waitUntil} from './wire-agent-fixtures.js';
+
+type Probe = {
+	socket: EventSocket;
+	events: WireEvent[];
+	problems: SocketProblem[];
+	ready: () => boolean;
+	ended: Promise<SocketEnd>;
+};
+
+function probe(options: Omit<EventSocketOptions, 'handlers'>): Probe {
+	const events: WireEvent[] = [];
+	const problems: SocketProblem[] = [];
+	let isReady = false;
+	let resolveEnd!: (end: SocketEnd) => void;
+	const ended = new Promise<SocketEnd>((resolve) => (resolveEnd = resolve));
+	const socket = new EventSocket({
+		...options,
+		handlers: {
+			onReady: () => (isReady = true),
+			onEvent: (event) => events.push(event),
+			onProblem: (problem) => problems.push(problem),
+			onEnd: resolveEnd,
+		},
+	});
+	return {socket, events, problems, ready: () => isReady, ended};
+}
+
+/** A purpose-built ws server, for the faults the simulator does not make. */
+async function tinyServer(t: TestContext, onConnection: (ws: ServerSocket, url: string) => void, options: {autoPong?: boolean} = {}): Promise<string> {
+	const server = new WebSocketServer({port: 0, host: '127.0.0.1', autoPong: options.autoPong ?? true});
+	server.on('connection', (ws, request) => onConnection(ws, request.url ?? ''));
+	await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+	t.after(async () => {
+		for (const client of server.clients) client.terminate();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+	return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/runtime/1/sockets/events/abc`;
+}
+
+const event = (id: string, timestamp = '2025-01-01T00:00:00.000001') => JSON.stringify({kind: 'PauseEvent', id, timestamp, source: 'user'});
+
+test('simulator: the key goes in a first auth frame; full_state first, then the replay since a timestamp, then live events', async (t) => {
+	const sim = await startSim(t);
+	const {conversation, client} = await clientFor(t, sim, 'long-runner');
+	const history = sim.world.events(conversation);
+	const middle = history[Math.floor(history.length / 2)]!;
+	const socket = probe({url: client.socketUrl(), sessionApiKey: client.sessionApiKey, resend: {mode: 'since', afterTimestamp: middle.timestamp}});
+	t.after(() => socket.socket.close());
+	const expected = history.slice(history.indexOf(middle)).map((entry) => entry.id);
+	await waitUntil(() => socket.events.length >= expected.length + 1, 3000, 'the replay');
+	assert.ok(socket.ready());
+	const first = socket.events[0]!;
+	assert.equal(first.kind, 'ConversationStateUpdateEvent');
+	assert.equal(first.kind === 'ConversationStateUpdateEvent' && first.key, 'full_state');
+	assert.deepEqual(socket.events.slice(1).map((entry) => entry.id), expected);
+	const before = sim.world.events(conversation).length;
+	sim.step(2);
+	const added = sim.world.events(conversation).slice(before).map((entry) => entry.id);
+	await waitUntil(() => socket.events.length >= expected.length + 1 + added.length, 3000, 'live events');
+	assert.deepEqual(socket.events.slice(-added.length).map((entry) => entry.id), added);
+	assert.deepEqual(socket.problems, []);
+	await socket.socket.close();
+	const end = await socket.ended;
+	assert.equal(end.kind, 'client-closed');
+	assert.equal(end.wasReady, true);
+});
+
+test('simulator: a wrong key ends with a fatal 4001, an unknown conversation with a fatal 4004', async (t) => {
+	const sim = await startSim(t);
+	const {client} = await clientFor(t, sim, 'coding');
+	const wrong = probe({url: client.socketUrl(), sessionApiKey: new Secret('sk-oh-wrong-key')});
+	const wrongEnd = await wrong.ended;
+	assert.equal(wrongEnd.kind, 'auth-rejected');
+	assert.equal(wrongEnd.fatal, true);
+	assert.equal(wrongEnd.code, 4001);
+	assert.ok(!wrongEnd.message.includes('wrong-key'), 'the key is not in the message');
+
+	const unknownUrl = client.socketUrl().replace(/[^/]+$/, '0123456789abcdef0123456789abcdef');
+	const unknown = probe({url: unknownUrl, sessionApiKey: client.sessionApiKey});
+	const unknownEnd = await unknown.ended;
+	assert.equal(unknownEnd.kind, 'not-found');
+	assert.equal(unknownEnd.fatal, true);
+	assert.equal(unknownEnd.code, 4004);
+});
+
+test('the URL carries resend_mode and after_timestamp, never the key; the first frame is the auth frame', async (t) => {
+	const received: {url: string; first: string}[] = [];
+	const url = await tinyServer(t, (ws, requestUrl) => {
+		ws.once('message', (data) => {
+			received.push({url: requestUrl, first: String(data)});
+			ws.send(event('x'));
+		});
+	});
+	const since = probe({url, sessionApiKey: new Secret('sk-top-secret'), resend: {mode: 'since', afterTimestamp: '2025-11-22T12:00:00.123456'}});
+	t.after(() => since.socket.close());
+	await waitUntil(() => since.events.length === 1);
+	const query = new URL(received[0]!.url, 'ws://x').searchParams;
+	assert.equal(query.get('resend_mode'), 'since');
+	assert.equal(query.get('after_timestamp'), '2025-11-22T12:00:00.123456');
+	assert.ok(!received[0]!.url.includes('top-secret'));
+	assert.deepEqual(JSON.parse(received[0]!.first), {type: 'auth', session_api_key: 'sk-top-secret'});
+
+	const all = probe({url, sessionApiKey: new Secret('k'), resend: {mode: 'all'}});
+	t.after(() => all.socket.close());
+	await waitUntil(() => all.events.length === 1);
+	assert.equal(new URL(received[1]!.url, 'ws://x').searchParams.get('resend_mode'), 'all');
+	assert.equal(new URL(received[1]!.url, 'ws://x').searchParams.get('after_timestamp'), null);
+});
+
+test('a malformed frame is reported once and the socket stays open', async (t) => {
+	const url = await tinyServer(t, (ws) => {
+		ws.once('message', () => {
+			ws.send(event('a'));
+			ws.send('{"kind": "PauseEvent", "id": "trunc');
+			ws.send('[1, 2]');
+			ws.send(Buffer.from([1, 2, 3]), {binary: true});
+			ws.send(event('b'));
+		});
+	});
+	const socket = probe({url, sessionApiKey: new Secret('k')});
+	t.after(() => socket.socket.close());
+	await waitUntil(() => socket.events.length === 2);
+	assert.deepEqual(socket.events.map((entry) => entry.id), ['a', 'b']);
+	assert.deepEqual(socket.problems.map((problem) => problem.kind), ['malformed-frame', 'malformed-frame', 'malformed-frame']);
+	assert.ok(socket.problems.every((problem) => !problem.message.includes('trunc')), 'server text is not echoed');
+	await delay(30);
+	assert.equal(socket.problems.length, 3);
+});
+
+test('invalid UTF-8 ends the connection at once (terminate, not the 30 s close timeout)', async (t) => {
+	const url = await tinyServer(t, (ws) => {
+		ws.once('message', () => ws.send(Buffer.from([0x7b, 0xc3, 0x28, 0x7d]), {binary: false}));
+	});
+	const started = Date.now();
+	const socket = probe({url, sessionApiKey: new Secret('k')});
+	const end = await socket.ended;
+	assert.equal(end.kind, 'invalid-utf8');
+	assert.equal(end.fatal, false);
+	assert.ok(Date.now() - started < 2000);
+});
+
+test('a frame over maxPayload ends the connection as oversized-frame', async (t) => {
+	const url = await tinyServer(t, (ws) => {
+		ws.once('message', () => ws.send(JSON.stringify({kind: 'PauseEvent', id: 'big', timestamp: 't', source: 'user', pad: 'x'.repeat(10_000)})));
+	});
+	const socket = probe({url, sessionApiKey: new Secret('k'), maxPayloadBytes: 4096});
+	const end = await socket.ended;
+	assert.equal(end.kind, 'oversized-frame');
+	assert.equal(end.fatal, false);
+	assert.equal(socket.events.length, 0);
+});
+
+test('heartbeat: a socket that stops answering pings is terminated within interval + grace', async (t) => {
+	// The server speaks once, then neither sends nor answers pings.
+	const url = await tinyServer(t, (ws) => ws.once('message', () => ws.send(event('only'))), {autoPong: false});
+	const socket = probe({url, sessionApiKey: new Secret('k'), heartbeatIntervalMs: 80, heartbeatGraceMs: 80});
+	await waitUntil(() => socket.events.length === 1);
+	const quietSince = Date.now();
+	const end = await socket.ended;
+	const waited = Date.now() - quietSince;
+	assert.equal(end.kind, 'heartbeat-timeout');
+	assert.equal(end.wasReady, true);
+	assert.ok(waited >= 120 && waited < 1000, `detected after ${waited} ms`);
+});
+
+test('heartbeat: pongs keep a quiet socket open', async (t) => {
+	const url = await tinyServer(t, (ws) => ws.once('message', () => ws.send(event('only'))));
+	const socket = probe({url, sessionApiKey: new Secret('k'), heartbeatIntervalMs: 30, heartbeatGraceMs: 30});
+	t.after(() => socket.socket.close());
+	await waitUntil(() => socket.events.length === 1);
+	await delay(300);
+	const raced = await Promise.race([socket.ended, delay(1).then(() => 'open')]);
+	assert.equal(raced, 'open');
+});
+
+test('a server that accepts but never speaks is given up on (first-frame timeout)', async (t) => {
+	const url = await tinyServer(t, () => {});
+	const socket = probe({url, sessionApiKey: new Secret('k'), firstFrameTimeoutMs: 100});
+	const end = await socket.ended;
+	assert.equal(end.kind, 'handshake-timeout');
+	assert.equal(end.wasReady, false);
+});
+
+test('a peer that accepts TCP but never answers the handshake times out', async (t) => {
+	const sockets: Socket[] = [];
+	const server = createNetServer((socket) => sockets.push(socket));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	t.after(async () => {
+		for (const socket of sockets) socket.destroy();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+	const started = Date.now();
+	const socket = probe({url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/sockets/events/x`, sessionApiKey: null, handshakeTimeoutMs: 150});
+	const end = await socket.ended;
+	assert.equal(end.kind, 'handshake-timeout');
+	assert.ok(Date.now() - started < 2000);
+});
+
+test('an HTTP refusal of the upgrade: 401 is fatal, 503 is not', async (t) => {
+	let status = 401;
+	const server = createHttpServer((_request, response) => response.end());
+	server.on('upgrade', (_request, socket) => {
+		socket.end(`HTTP/1.1 ${status} Nope\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/sockets/events/x`;
+	const refused = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.deepEqual([refused.kind, refused.fatal, refused.httpStatus], ['auth-rejected', true, 401]);
+	status = 503;
+	const busy = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.deepEqual([busy.kind, busy.fatal, busy.httpStatus], ['http-error', false, 503]);
+	status = 404;
+	const missing = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.deepEqual([missing.kind, missing.fatal], ['not-found', true]);
+});
+
+test('connection refused is a non-fatal network error', async () => {
+	const server = createNetServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	const end = await probe({url: `ws://127.0.0.1:${port}/sockets/events/x`, sessionApiKey: null}).ended;
+	assert.equal(end.kind, 'network-error');
+	assert.equal(end.fatal, false);
+	assert.match(end.message, /connection refused/);
+});
