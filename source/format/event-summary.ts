@@ -1,0 +1,333 @@
+import type {Action} from '../wire/schemas/actions.js';
+import {contentText} from '../wire/schemas/content.js';
+import {type EventOf, eventKindName, type WireEvent} from '../wire/schemas/events.js';
+import {type Observation, observationIsError, observationText} from '../wire/schemas/observations.js';
+import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
+import {formatCost} from './numbers.js';
+import {sanitizeLine} from './sanitize.js';
+import {formatClock} from './time.js';
+
+/**
+ * One line per event for the timeline: what happened, in the words a person scanning a run looks
+ * for (`$ pytest -q`, `edit src/app.py (str_replace)`, `exit 1 · 3 lines`). Pure and cheap: it
+ * reads a bounded prefix of any text, so a 5 MB observation costs one newline count. Every string
+ * it returns is sanitized.
+ */
+
+export type SummaryTone = 'normal' | 'error' | 'warn' | 'muted';
+
+export type EventSummary = {
+	kind: string;
+	source: string;
+	time: string;
+	text: string;
+	tone: SummaryTone;
+};
+
+type Line = {text: string; tone: SummaryTone};
+
+const line = (text: string, tone: SummaryTone = 'normal'): Line => ({text, tone});
+
+export function eventSummary(event: WireEvent): EventSummary {
+	const {text, tone} = describe(event);
+	return {
+		kind: sanitizeLine(eventKindName(event)),
+		source: sanitizeLine(event.source),
+		time: sanitizeLine(formatClock(event.timestamp)),
+		text: sanitizeLine(text),
+		tone,
+	};
+}
+
+function describe(event: WireEvent): Line {
+	switch (event.kind) {
+		case 'ActionEvent': {
+			return describeActionEvent(event);
+		}
+
+		case 'ObservationEvent': {
+			return describeObservation(event.observation, event.tool_name);
+		}
+
+		case 'MessageEvent': {
+			const text = firstLine(contentText(event.llm_message.content));
+			const who = event.sender ? `${event.llm_message.role} (${event.sender})` : event.llm_message.role;
+			const skills = event.activated_skills.length > 0 ? ` [${plural(event.activated_skills.length, 'skill')}]` : '';
+			return line(`${who}: ${text || '(no text)'}${skills}`);
+		}
+
+		case 'UserRejectObservation': {
+			const by = event.rejection_source === 'hook' ? 'blocked by hook' : `rejected by ${event.rejection_source}`;
+			return line(`${by}: ${event.tool_name} · ${firstLine(event.rejection_reason)}`, 'warn');
+		}
+
+		case 'AgentErrorEvent': {
+			return line(`${event.tool_name} error: ${firstLine(event.error)}`, 'error');
+		}
+
+		case 'ConversationErrorEvent': {
+			return line(`${event.code}: ${firstLine(event.detail)}`, 'error');
+		}
+
+		case 'SystemPromptEvent': {
+			return line(`system prompt · ${plural(event.tools?.length ?? 0, 'tool')}`, 'muted');
+		}
+
+		case 'Condensation': {
+			return describeCondensation(event);
+		}
+
+		case 'CondensationRequest': {
+			return line('condensation requested', 'muted');
+		}
+
+		case 'CondensationSummaryEvent': {
+			return line(`condensation summary: ${firstLine(event.summary)}`, 'muted');
+		}
+
+		case 'ConversationStateUpdateEvent': {
+			return describeStateUpdate(event);
+		}
+
+		case 'PauseEvent': {
+			return line(`paused by ${event.source}`, 'warn');
+		}
+
+		case 'InterruptEvent': {
+			return line(`interrupted by ${event.source}`, 'warn');
+		}
+
+		case 'HookExecutionEvent': {
+			return describeHook(event);
+		}
+
+		case 'LLMCompletionLogEvent': {
+			return line(`llm log ${event.model_name} · ${event.filename}`, 'muted');
+		}
+
+		case 'TokenEvent': {
+			const prompt = event.prompt_token_ids?.length ?? 0;
+			const response = event.response_token_ids?.length ?? 0;
+			return line(`tokens: ${prompt.toLocaleString('en-US')} prompt, ${response.toLocaleString('en-US')} response`, 'muted');
+		}
+
+		case 'ACPToolCallEvent': {
+			const status = event.status ? ` · ${event.status}` : '';
+			return line(`${event.title ?? event.tool_kind ?? 'tool call'}${status}`, event.is_error ? 'error' : 'normal');
+		}
+
+		case 'StreamingDeltaEvent': {
+			return line(`streaming: ${firstLine(event.content ?? event.reasoning_content ?? '')}`, 'muted');
+		}
+
+		case 'ServerErrorEvent': {
+			return line(`server error ${event.code ?? ''}: ${firstLine(event.detail ?? '')}`, 'error');
+		}
+
+		case 'UnknownEvent': {
+			const invalid = event.problem === 'unknown event kind' ? '' : ` (${event.problem})`;
+			return line(`unknown: ${eventKindName(event)}${invalid}`, 'warn');
+		}
+	}
+}
+
+function describeActionEvent(event: EventOf<'ActionEvent'>): Line {
+	if (!event.action) {
+		const text = event.summary ?? (firstLine(event.tool_call?.arguments ?? '', 80) || 'no action');
+		return line(`${event.tool_name} (not executable): ${text}`, 'warn');
+	}
+
+	const described = describeAction(event.action);
+	if (described !== null) return line(described);
+	return line(`${event.tool_name}: ${event.summary ?? event.action.originalKind}`);
+}
+
+/** The action in a few words, or null for an unknown action kind. */
+export function describeAction(action: Action): string | null {
+	switch (action.kind) {
+		case 'TerminalAction':
+		case 'ExecuteBashAction': {
+			const command = firstLine(action.command, 160);
+			const more = action.command.trim().includes('\n') ? ' …' : '';
+			return action.is_input ? `input: ${command}${more}` : `$ ${command}${more}`;
+		}
+
+		case 'FileEditorAction':
+		case 'PlanningFileEditorAction': {
+			if (action.command === 'view') return `view ${action.path}`;
+			if (action.command === 'create') return `create ${action.path}`;
+			return `edit ${action.path} (${action.command})`;
+		}
+
+		case 'TaskTrackerAction': {
+			if (!action.task_list || action.command === 'view') return `tasks: ${action.command}`;
+			const done = action.task_list.filter((task) => task.status === 'done').length;
+			const doing = action.task_list.filter((task) => task.status === 'in_progress').length;
+			return `tasks: ${action.command} ${plural(action.task_list.length, 'task')} (${done} done, ${doing} in progress)`;
+		}
+
+		case 'ReadFileAction': {
+			return `read ${action.file_path}`;
+		}
+
+		case 'WriteFileAction': {
+			return `write ${action.file_path}`;
+		}
+
+		case 'EditAction': {
+			return `edit ${action.file_path}`;
+		}
+
+		case 'ListDirectoryAction': {
+			return `ls ${action.dir_path ?? '.'}${action.recursive ? ' (recursive)' : ''}`;
+		}
+
+		case 'GlobAction': {
+			return `glob ${action.pattern}${action.path ? ` in ${action.path}` : ''}`;
+		}
+
+		case 'GrepAction': {
+			return `grep ${action.pattern}${action.path ? ` in ${action.path}` : ''}${action.include ? ` (${action.include})` : ''}`;
+		}
+
+		case 'MCPToolAction': {
+			return `mcp ${compactJson(action.data ?? {}, 100)}`;
+		}
+
+		case 'FinishAction': {
+			return `finish: ${firstLine(action.message)}`;
+		}
+
+		case 'ThinkAction': {
+			return `think: ${firstLine(action.thought)}`;
+		}
+
+		case 'BrowserNavigateAction': {
+			return `browse ${action.url}${action.new_tab ? ' (new tab)' : ''}`;
+		}
+
+		case 'BrowserClickAction': {
+			return `browser click #${action.index}`;
+		}
+
+		case 'BrowserTypeAction': {
+			return `browser type #${action.index} ${JSON.stringify(firstLine(action.text, 60))}`;
+		}
+
+		case 'BrowserScrollAction': {
+			return `browser scroll ${action.direction ?? 'down'}`;
+		}
+
+		case 'BrowserGetContentAction': {
+			return 'browser get content';
+		}
+
+		case 'BrowserGetStateAction': {
+			return `browser get state${action.include_screenshot ? ' (screenshot)' : ''}`;
+		}
+
+		case 'BrowserSwitchTabAction':
+		case 'BrowserCloseTabAction': {
+			return `browser ${action.kind === 'BrowserSwitchTabAction' ? 'switch to' : 'close'} tab ${action.tab_id}`;
+		}
+
+		case 'BrowserAction':
+		case 'BrowserGoBackAction':
+		case 'BrowserListTabsAction':
+		case 'BrowserGetStorageAction':
+		case 'BrowserSetStorageAction':
+		case 'BrowserStartRecordingAction':
+		case 'BrowserStopRecordingAction': {
+			// BrowserGoBackAction -> "browser go back"
+			return action.kind
+				.replace(/Action$/, '')
+				.replaceAll(/([a-z])([A-Z])/g, '$1 $2')
+				.toLowerCase();
+		}
+
+		case 'UnknownAction': {
+			return null;
+		}
+	}
+}
+
+/** `exit 1 · 3 lines · first line`, or the first line of output, by observation kind. */
+function describeObservation(observation: Observation, toolName: string): Line {
+	const text = observationText(observation);
+	const isError = observationIsError(observation);
+	const first = firstLine(text);
+	const lines = countLines(text);
+	const size = lines > 1 ? ` · ${plural(lines, 'line')}` : '';
+	const tail = first ? ` · ${first}` : '';
+	switch (observation.kind) {
+		case 'TerminalObservation':
+		case 'ExecuteBashObservation': {
+			const code = observation.exit_code ?? (observation.metadata?.exit_code as number | undefined);
+			if (code === -1) return line(`still running${size}${tail}`, 'warn');
+			if (observation.timeout) return line(`timed out${size}${tail}`, 'error');
+			const status = typeof code === 'number' ? `exit ${code}` : 'done';
+			return line(`${status}${size}${tail}`, isError || (typeof code === 'number' && code !== 0) ? 'error' : 'normal');
+		}
+
+		case 'FileEditorObservation':
+		case 'PlanningFileEditorObservation': {
+			const target = [observation.command, observation.path].filter(Boolean).join(' ');
+			if (isError) return line(`${target || toolName} failed: ${first}`, 'error');
+			return line(`${target || toolName}${observation.command === 'view' ? size : ' ok'}`);
+		}
+
+		case 'TaskTrackerObservation': {
+			return line(`tasks: ${plural(observation.task_list?.length ?? 0, 'task')}${tail}`, isError ? 'error' : 'normal');
+		}
+
+		default: {
+			if (isError) return line(`error${tail || ` in ${toolName}`}`, 'error');
+			const kind = observation.kind === 'UnknownObservation' ? `${observation.originalKind}: ` : '';
+			return line(first ? `${kind}${first}${lines > 1 ? ` (+${plural(lines - 1, 'line')})` : ''}` : `${kind}${toolName} (no output)`);
+		}
+	}
+}
+
+function describeCondensation(event: EventOf<'Condensation'>): Line {
+	const forgot = `forgot ${plural(event.forgotten_event_ids.length, 'event')}`;
+	return line(event.summary ? `${forgot} · ${firstLine(event.summary)}` : forgot, 'warn');
+}
+
+const urgentStatuses: Record<string, SummaryTone> = {
+	error: 'error',
+	stuck: 'error',
+	waiting_for_confirmation: 'warn',
+	paused: 'warn',
+};
+
+function describeStateUpdate(event: EventOf<'ConversationStateUpdateEvent'>): Line {
+	const {key, value} = event;
+	if (key === 'execution_status' && typeof value === 'string') {
+		return line(`execution_status → ${value}`, urgentStatuses[value] ?? 'muted');
+	}
+
+	if (key === 'stats') {
+		const cost = statsCost(value);
+		return line(cost === null ? `stats: ${compactJson(value, 80)}` : `stats: ${formatCost(cost)}`, 'muted');
+	}
+
+	if (key === 'full_state') {
+		const status = stringAt(value, 'execution_status');
+		return line(`full state${status ? ` · execution_status ${status}` : ''}`, 'muted');
+	}
+
+	return line(`${key || '(no key)'} → ${compactJson(value, 100)}`, 'muted');
+}
+
+function describeHook(event: EventOf<'HookExecutionEvent'>): Line {
+	const tool = event.tool_name ? ` ${event.tool_name}` : '';
+	const command = event.hook_command ? ` · ${firstLine(event.hook_command, 80)}` : '';
+	if (event.blocked) return line(`hook ${event.hook_event_type}${tool} blocked${event.reason ? `: ${firstLine(event.reason)}` : ''}`, 'warn');
+	if (event.success === false || event.error) {
+		const why = event.error ?? event.stderr ?? '';
+		const code = typeof event.exit_code === 'number' ? ` exit ${event.exit_code}` : '';
+		return line(`hook ${event.hook_event_type}${tool} failed${code}${why ? `: ${firstLine(why)}` : ''}`, 'error');
+	}
+
+	return line(`hook ${event.hook_event_type}${tool} ok${command}`, 'muted');
+}

@@ -1,0 +1,130 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {eventSummary} from '../source/format/event-summary.js';
+import {message, stateUpdate, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
+
+const text = (event: Parameters<typeof eventSummary>[0]) => eventSummary(event).text;
+
+test('a terminal call shows the command; its observation shows exit code, lines and first line', () => {
+	const action = terminalAction('pytest -q');
+	const summary = eventSummary(action);
+	assert.equal(summary.text, '$ pytest -q');
+	assert.equal(summary.kind, 'ActionEvent');
+	assert.equal(summary.source, 'agent');
+	assert.match(summary.time, /^\d\d:\d\d:\d\d/);
+	assert.equal(summary.tone, 'normal');
+	const failed = eventSummary(terminalObservation(action, 'F.\nFAILED test_x\n1 failed', 1));
+	assert.equal(failed.text, 'exit 1 · 3 lines · F.');
+	assert.equal(failed.tone, 'error');
+	const ok = eventSummary(terminalObservation(action, 'all good\n', 0));
+	assert.equal(ok.text, 'exit 0 · all good');
+	assert.equal(ok.tone, 'normal');
+	assert.equal(text(terminalObservation(action, 'partial', -1)), 'still running · partial');
+	assert.equal(text(terminalAction('cd /x &&\n  make')), '$ cd /x && …');
+	assert.equal(text(terminalAction('y', {action: {kind: 'TerminalAction', command: 'y', is_input: true}})), 'input: y');
+});
+
+test('legacy ExecuteBash* and output-style observations read like the new ones', () => {
+	const action = wire({
+		kind: 'ActionEvent',
+		tool_name: 'execute_bash',
+		tool_call_id: 'c1',
+		action: {kind: 'ExecuteBashAction', command: 'ls -la'},
+		thought: [],
+	});
+	assert.equal(text(action), '$ ls -la');
+	const observation = wire({
+		kind: 'ObservationEvent',
+		tool_name: 'execute_bash',
+		tool_call_id: 'c1',
+		action_id: action.id,
+		observation: {kind: 'ExecuteBashObservation', output: 'a\nb\n', exit_code: 2},
+	});
+	assert.equal(text(observation), 'exit 2 · 2 lines · a');
+	assert.equal(eventSummary(observation).tone, 'error');
+});
+
+test('file edits, task lists, browsing, think and finish', () => {
+	const act = (action: Record<string, unknown>, tool = 'file_editor') => text(wire({kind: 'ActionEvent', tool_name: tool, tool_call_id: 'c', action, thought: []}));
+	assert.equal(act({kind: 'FileEditorAction', command: 'str_replace', path: 'src/app.py', old_str: 'a', new_str: 'b'}), 'edit src/app.py (str_replace)');
+	assert.equal(act({kind: 'FileEditorAction', command: 'view', path: 'src'}), 'view src');
+	assert.equal(act({kind: 'FileEditorAction', command: 'create', path: 'new.py', file_text: ''}), 'create new.py');
+	assert.equal(
+		act({kind: 'TaskTrackerAction', command: 'plan', task_list: [{title: 'a', status: 'done'}, {title: 'b', status: 'in_progress'}, {title: 'c', status: 'todo'}]}, 'task_tracker'),
+		'tasks: plan 3 tasks (1 done, 1 in progress)',
+	);
+	assert.equal(act({kind: 'BrowserNavigateAction', url: 'https://example.com/docs'}, 'browser_navigate'), 'browse https://example.com/docs');
+	assert.equal(act({kind: 'BrowserGoBackAction'}, 'browser_go_back'), 'browser go back');
+	assert.equal(act({kind: 'ThinkAction', thought: 'Maybe the fixture\nis stale'}, 'think'), 'think: Maybe the fixture');
+	assert.equal(act({kind: 'FinishAction', message: 'Done: all tests pass.'}, 'finish'), 'finish: Done: all tests pass.');
+	assert.equal(act({kind: 'GrepAction', pattern: 'TODO', path: 'src'}, 'grep'), 'grep TODO in src');
+	const editObs = wire({
+		kind: 'ObservationEvent',
+		tool_name: 'file_editor',
+		tool_call_id: 'c',
+		action_id: 'a',
+		observation: {kind: 'FileEditorObservation', content: [{type: 'text', text: 'edited'}], command: 'str_replace', path: 'src/app.py'},
+	});
+	assert.equal(text(editObs), 'str_replace src/app.py ok');
+});
+
+test('messages, rejections, errors, condensations, state updates, hooks, pause', () => {
+	assert.equal(text(message('user', '\n\nFix the tests\nplease')), 'user: Fix the tests');
+	assert.equal(text(message('assistant', 'Hi', {sender: 'planner', activated_skills: ['github']})), 'assistant (planner): Hi [1 skill]');
+	const rejectedByUser = eventSummary(wire({kind: 'UserRejectObservation', tool_name: 'terminal', tool_call_id: 'c', action_id: 'a', rejection_reason: 'too risky'}));
+	assert.equal(rejectedByUser.text, 'rejected by user: terminal · too risky');
+	assert.equal(rejectedByUser.tone, 'warn');
+	const blocked = text(wire({kind: 'UserRejectObservation', tool_name: 'terminal', tool_call_id: 'c', action_id: 'a', rejection_reason: 'rm -rf blocked', rejection_source: 'hook'}));
+	assert.equal(blocked, 'blocked by hook: terminal · rm -rf blocked');
+	const agentError = eventSummary(wire({kind: 'AgentErrorEvent', tool_name: 'terminal', tool_call_id: 'c', error: 'Invalid JSON in arguments'}));
+	assert.deepEqual([agentError.text, agentError.tone], ['terminal error: Invalid JSON in arguments', 'error']);
+	const convError = eventSummary(wire({kind: 'ConversationErrorEvent', source: 'environment', code: 'LLMRateLimitError', detail: 'rate limited\nretry later'}));
+	assert.deepEqual([convError.text, convError.tone], ['LLMRateLimitError: rate limited', 'error']);
+	const condensation = wire({kind: 'Condensation', forgotten_event_ids: Array.from({length: 12}, (_, i) => `e${i}`), summary: 'User wants tests fixed.\nMore.', llm_response_id: 'r'});
+	assert.equal(text(condensation), 'forgot 12 events · User wants tests fixed.');
+	assert.equal(text(stateUpdate('execution_status', 'running')), 'execution_status → running');
+	assert.equal(eventSummary(stateUpdate('execution_status', 'waiting_for_confirmation')).tone, 'warn');
+	assert.equal(text(stateUpdate('stats', {usage_to_metrics: {agent: {accumulated_cost: 0.3}, condenser: {accumulated_cost: 0.12}}})), 'stats: $0.42');
+	assert.equal(text(stateUpdate('full_state', {execution_status: 'idle', agent: {}})), 'full state · execution_status idle');
+	assert.equal(text(stateUpdate('confirmation_policy', {kind: 'AlwaysConfirm'})), 'confirmation_policy → {"kind":"AlwaysConfirm"}');
+	const hook = eventSummary(wire({kind: 'HookExecutionEvent', source: 'hook', hook_event_type: 'PreToolUse', tool_name: 'terminal', blocked: true, reason: 'dangerous command'}));
+	assert.deepEqual([hook.text, hook.tone, hook.source], ['hook PreToolUse terminal blocked: dangerous command', 'warn', 'hook']);
+	const hookFailed = text(wire({kind: 'HookExecutionEvent', hook_event_type: 'PostToolUse', success: false, exit_code: 3, stderr: 'lint failed'}));
+	assert.equal(hookFailed, 'hook PostToolUse failed exit 3: lint failed');
+	assert.equal(text(wire({kind: 'PauseEvent'})), 'paused by user');
+	assert.equal(text(wire({kind: 'SystemPromptEvent', system_prompt: {type: 'text', text: 'You are…'}, tools: [{}, {}]})), 'system prompt · 2 tools');
+});
+
+test('unknown kinds, unknown actions and invalid known kinds are named, not dropped', () => {
+	const unknown = eventSummary(wire({kind: 'openhands.sdk.event.future.TeleportEvent', where: 'mars'}));
+	assert.deepEqual([unknown.kind, unknown.text, unknown.tone], ['TeleportEvent', 'unknown: TeleportEvent', 'warn']);
+	const invalid = text(wire({kind: 'ObservationEvent'}));
+	assert.match(invalid, /^unknown: ObservationEvent \(invalid ObservationEvent: /);
+	const odd = text(wire({kind: 'ActionEvent', tool_name: 'teleport', tool_call_id: 'c', action: {kind: 'TeleportAction'}, summary: 'beam me up'}));
+	assert.equal(odd, 'teleport: beam me up');
+	const nonExecutable = eventSummary(wire({kind: 'ActionEvent', tool_name: 'terminal', tool_call_id: 'c', action: null, tool_call: {id: 'c', name: 'terminal', arguments: '{bad json', origin: 'completion'}}));
+	assert.equal(nonExecutable.text, 'terminal (not executable): {bad json');
+});
+
+test('hostile text stays escaped and every field is one line', () => {
+	const hostile = 'ls \u001B]52;c;ZXZpbA==\u0007 \u001B[2J\rEVIL\u009B31m \u202E';
+	const summary = eventSummary(terminalAction(hostile));
+	for (const value of Object.values(summary)) {
+		assert.ok(!/[\u0000-\u001F\u007F-\u009F]/.test(value), `control character in ${JSON.stringify(value)}`);
+		assert.ok(!value.includes('\n'));
+	}
+
+	assert.match(summary.text, /EVIL/, 'both halves of a carriage-return trick stay visible');
+	const spoofedKind = eventSummary(wire({kind: 'Evil\u001B[31mKind', source: 'agent\u0007'}));
+	assert.ok(!/[\u0000-\u001F]/.test(spoofedKind.kind + spoofedKind.source + spoofedKind.text));
+});
+
+test('a 5 MB one-line observation is summarised from a bounded prefix', () => {
+	const action = terminalAction('cat big.log');
+	const big = terminalObservation(action, 'x'.repeat(5 * 1024 * 1024), 0);
+	const started = performance.now();
+	const summary = eventSummary(big);
+	const elapsed = performance.now() - started;
+	assert.ok(summary.text.length < 300, `summary is ${summary.text.length} chars`);
+	assert.ok(elapsed < 100, `took ${elapsed.toFixed(1)} ms`);
+});
