@@ -1,0 +1,184 @@
+import {Box, Text} from 'ink';
+import {useMemo, useState} from 'react';
+import {sanitizeLine} from '../../format/sanitize.js';
+import {truncateToWidth} from '../../format/width.js';
+import type {TimelineState} from '../../state/dashboard-types.js';
+import {distinctKinds, selectTimelineEvents} from '../../state/timeline-query.js';
+import type {WireEvent} from '../../wire/schemas/events.js';
+import {EventDetails} from '../details/EventDetails.js';
+import {useKeyHandlers} from '../use-key-dispatch.js';
+import {filterLineRows, TimelineFilterLine} from './TimelineFilterLine.js';
+import {TimelineHeader} from './TimelineHeader.js';
+import {TimelineRow} from './TimelineRow.js';
+import {timelineColumns} from './timeline-columns.js';
+import {useForgottenIds} from './use-forgotten-ids.js';
+import {useTimelineCursor} from './use-timeline-cursor.js';
+
+export type TimelinePaneProps = {
+	/** The open conversation's timeline (snapshot.timeline); null when none is open. */
+	timeline: TimelineState | null;
+	width: number;
+	height: number;
+	/** The pane has the keyboard: it answers the `timeline` context (and `details` while open). */
+	focused: boolean;
+	/** The applied filter line (ViewState.timelineFilter). */
+	filter: string;
+	/** The filter line has the keyboard (ViewState.editing === 'timeline'). */
+	editingFilter: boolean;
+	/** Event details are shown in place of the list (ViewState.overlay?.kind === 'details'). */
+	detailsOpen: boolean;
+	onFilterChange(text: string): void;
+	/** `/`: start editing the filter line. */
+	onEditFilter(): void;
+	/** Enter on the filter line: keep the filter, stop editing. */
+	onFilterDone(): void;
+	/** `enter` on a row. */
+	onOpenDetails(): void;
+	/** `esc` in the details. */
+	onCloseDetails(): void;
+	/** `esc` with no filter set: back to the conversation list. */
+	onBack(): void;
+};
+
+/**
+ * The events of one conversation, one line each, windowed: only the visible rows are rendered,
+ * and the filtered list is memoised on the events array and version, so 100,000 events cost a
+ * binary search and a slice per frame. The details of the selected event open in place.
+ */
+export function TimelinePane(props: TimelinePaneProps) {
+	const {timeline, width, height} = props;
+	if (!timeline) {
+		return (
+			<Box height={height} width={width} flexDirection="column">
+				<Text dimColor wrap="truncate">
+					{truncateToWidth('No conversation open: select one and press enter.', width)}
+				</Text>
+			</Box>
+		);
+	}
+
+	// A different conversation starts with a fresh cursor (following its newest event).
+	return <OpenTimeline key={timeline.conversationKey} {...props} timeline={timeline} />;
+}
+
+function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
+	const {timeline, width, height, focused, filter, editingFilter, detailsOpen} = props;
+	const [descending, setDescending] = useState(false);
+	const [pickerOpen, setPickerOpen] = useState(false);
+	const rows = useMemo(
+		() => selectTimelineEvents(timeline, filter, descending ? 'desc' : 'asc'),
+		[timeline.events, timeline.version, filter, descending],
+	);
+	const kinds = useMemo(() => (editingFilter ? distinctKinds(timeline.events) : []), [timeline.events, editingFilter]);
+	const forgotten = useForgottenIds(timeline.events);
+	const filterRows = filterLineRows({editing: editingFilter, value: filter, pickerOpen});
+	const listHeight = Math.max(1, height - 1 - filterRows);
+	const cursor = useTimelineCursor(rows, descending, listHeight);
+	const selected: WireEvent | undefined = cursor.selected >= 0 ? rows[cursor.selected] : undefined;
+	const columns = useMemo(() => timelineColumns(width), [width]);
+
+	useKeyHandlers(
+		'timeline',
+		focused && !detailsOpen && !editingFilter
+			? {
+				up: () => cursor.move(-1),
+				down: () => cursor.move(1),
+				pageUp: () => cursor.page(-1),
+				pageDown: () => cursor.page(1),
+				top: () => cursor.first(),
+				bottom: () => cursor.last(),
+				follow: () => cursor.toggleFollow(),
+				order: () => setDescending((value) => !value),
+				filter: () => props.onEditFilter(),
+				open: () => {
+					if (!selected) return;
+					// Reading an event while new ones stream in must not move the selection.
+					cursor.pause();
+					props.onOpenDetails();
+				},
+				back: () => (filter ? props.onFilterChange('') : props.onBack()),
+			}
+			: {},
+	);
+
+	const header = (
+		<TimelineHeader
+			executionStatus={timeline.executionStatus}
+			stream={timeline.stream}
+			gap={timeline.gap}
+			total={timeline.events.length}
+			width={width}
+			shown={rows.length}
+			descending={descending}
+			follow={cursor.follow}
+			newSincePause={cursor.newSincePause}
+		/>
+	);
+
+	if (detailsOpen && selected) {
+		return (
+			<Box height={height} width={width} flexDirection="column">
+				{header}
+				<EventDetails
+					event={selected}
+					events={timeline.events}
+					width={width}
+					height={Math.max(1, height - 1)}
+					active={focused}
+					onBack={props.onCloseDetails}
+				/>
+			</Box>
+		);
+	}
+
+	const visible = rows.slice(cursor.offset, cursor.offset + listHeight);
+	return (
+		<Box height={height} width={width} flexDirection="column">
+			{header}
+			<TimelineFilterLine
+				value={filter}
+				editing={editingFilter}
+				width={width}
+				kinds={kinds}
+				matches={rows.length}
+				pickerOpen={editingFilter && pickerOpen}
+				onPickerOpenChange={setPickerOpen}
+				onChange={props.onFilterChange}
+				onDone={() => {
+					setPickerOpen(false);
+					props.onFilterDone();
+				}}
+				onCancel={() => {
+					setPickerOpen(false);
+					props.onFilterChange('');
+					props.onFilterDone();
+				}}
+			/>
+			<Box height={listHeight} flexDirection="column" overflow="hidden">
+				{visible.length === 0 ? (
+					<Text dimColor wrap="truncate">
+						{truncateToWidth(emptyText(timeline, filter), width)}
+					</Text>
+				) : (
+					visible.map((event, index) => (
+						<TimelineRow
+							key={event.id}
+							event={event}
+							columns={columns}
+							selected={focused && cursor.offset + index === cursor.selected}
+							forgotten={forgotten.has(event.id)}
+						/>
+					))
+				)}
+			</Box>
+		</Box>
+	);
+}
+
+function emptyText(timeline: TimelineState, filter: string): string {
+	if (timeline.events.length === 0) {
+		return timeline.stream.state === 'backfilling' || timeline.stream.state === 'idle' ? 'Loading events…' : 'No events yet.';
+	}
+
+	return `No events match "${sanitizeLine(filter)}" (esc clears the filter).`;
+}

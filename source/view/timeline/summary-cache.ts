@@ -1,0 +1,19 @@
+import {type EventSummary, eventSummary} from '../../format/event-summary.js';
+import type {WireEvent} from '../../wire/schemas/events.js';
+
+/**
+ * Summaries per event object. Events are immutable and the log keeps the same objects across
+ * versions, so each event is summarised once, when its row first becomes visible; rows that
+ * never scroll into view are never summarised at all.
+ */
+const cache = new WeakMap<WireEvent, EventSummary>();
+
+export function summaryOf(event: WireEvent): EventSummary {
+	let summary = cache.get(event);
+	if (!summary) {
+		summary = eventSummary(event);
+		cache.set(event, summary);
+	}
+
+	return summary;
+}

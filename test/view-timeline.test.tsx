@@ -1,0 +1,229 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import type {TimelineState} from '../source/state/dashboard-types.js';
+import type {WireEvent} from '../source/wire/schemas/events.js';
+import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {message, sampleRun, stateUpdate, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
+import {TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
+import {cellWidth} from '../source/format/width.js';
+import {World} from '../source/simulator/world.js';
+import {parseEvent} from '../source/wire/schemas/events.js';
+
+function timelineOf(events: readonly WireEvent[], change: Partial<TimelineState> = {}): TimelineState {
+	return {
+		conversationKey: 'c0ffee00c0ffee00c0ffee00c0ffee00',
+		events,
+		version: 1,
+		stream: {state: 'live', attempt: 0},
+		executionStatus: 'running',
+		gap: false,
+		...change,
+	};
+}
+
+function mount(source: TimelineSource, columns = 80, rows = 16) {
+	return renderSized(<TimelineHarness source={source} width={columns} height={rows} />, {columns, rows: rows + 2});
+}
+
+function assertFits(frame: string, width: number): void {
+	for (const line of frame.split('\n')) assert.ok(cellWidth(line) <= width, `line wider than ${width}: ${JSON.stringify(line)}`);
+}
+
+/**
+ * Press, wait for the frame, then let React flush effects: handlers (ours and Ink's useInput in
+ * text fields) register in effects, which run just after the frame they belong to is written.
+ */
+async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
+	const frame = await pressOnly(...args);
+	await settle(25);
+	return frame;
+}
+
+/** Our own colours (SGR) are allowed through; nothing else from the data may be. */
+const withoutColour = (frame: string) => frame.replaceAll(/\u001B\[[\d;]*m/g, '');
+
+const selectedLine = (frame: string) => frame.split('\n').find((line) => line.startsWith('›')) ?? '';
+
+test('one line per event with time, source, kind and summary; header with status, stream and counts', async (t) => {
+	const events = sampleRun();
+	const view = mount(new TimelineSource(timelineOf(events)));
+	t.after(() => view.unmount());
+	const frame = await waitForFrame(view.lastFrame, (text) => text.includes('All tests pass now.'));
+	assert.match(frame, /running · live · 12 events · oldest first · following/);
+	assert.match(frame, /\d\d:\d\d:\d\d user  message +user: Fix the failing tests in src\/app\.py/);
+	assert.match(frame, /agent action +\$ pytest -q tests\/test_0\.py/);
+	assert.match(frame, /env +observation exit 1 · 3 lines · F\./);
+	assert.match(frame, /≡ .*condensed +── forgot 4 events · The user asked to fix tests/);
+	assert.match(frame, /state +stats: \$0\.42/);
+	// Following: the newest event is the selected one.
+	assert.match(selectedLine(frame), /execution_status → finished/);
+	assertFits(frame, 80);
+	// Events the condensation forgot are marked in the gutter.
+	assert.match(frame, /^· .*user: Fix the failing tests/m);
+});
+
+test('narrow panes keep every line within the width', async (t) => {
+	for (const columns of [40, 52, 66]) {
+		const view = mount(new TimelineSource(timelineOf(sampleRun())), columns, 12);
+		const frame = await waitForFrame(view.lastFrame, (text) => text.includes('events'));
+		assertFits(frame, columns);
+		view.unmount();
+	}
+
+	t.diagnostic('checked 40, 52 and 66 columns');
+});
+
+test('scrolling up pauses follow and counts new events; f resumes and jumps to the newest', async (t) => {
+	const source = new TimelineSource(timelineOf(sampleRun()));
+	const view = mount(source);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await settle(25);
+	let frame = await press(view, 'k', (text) => text.includes('paused'));
+	assert.match(selectedLine(frame), /All tests pass now\./);
+	const more = [message('assistant', 'One more thing'), stateUpdate('execution_status', 'running')];
+	source.update({events: [...source.get().events, ...more]});
+	frame = await waitForFrame(view.lastFrame, (text) => text.includes('2 new'));
+	assert.match(frame, /paused · 2 new \(f to follow\)/);
+	// The selection stays on the event it was on.
+	assert.match(selectedLine(frame), /All tests pass now\./);
+	frame = await press(view, 'f', (text) => text.includes('following'));
+	assert.match(selectedLine(frame), /execution_status → running/);
+	frame = await press(view, 'g', (text) => selectedLine(text).includes('Fix the failing tests'));
+	frame = await press(view, 'j', (text) => selectedLine(text).includes('execution_status → running'));
+	frame = await press(view, 'G', (text) => selectedLine(text).includes('execution_status → running') && text.includes('paused'));
+	frame = await press(view, 'O', (text) => text.includes('newest first'));
+	// Descending: the newest row is on top.
+	const rows = frame.split('\n').slice(1);
+	assert.match(rows[0] ?? '', /execution_status → running/);
+});
+
+test('the filter line takes kind:, source: and words; the kind picker offers the kinds present', async (t) => {
+	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await settle(25);
+	let frame = await press(view, '/', (text) => text.includes('pick a kind'));
+	view.stdin.write('source:agent ');
+	frame = await waitForFrame(view.lastFrame, (text) => /\/ source:agent/.test(text) && text.includes('4 matches'));
+	// ↓ opens the picker; choosing fills in `kind:…`.
+	frame = await press(view, keys.down, (text) => text.includes('MessageEvent') && text.includes('ConversationStateUpdateEvent'));
+	assert.match(frame, /ActionEvent/);
+	frame = await press(view, keys.enter, (text) => text.includes('kind:ActionEvent'));
+	frame = await waitForFrame(view.lastFrame, (text) => text.includes('3 matches'));
+	frame = await press(view, keys.enter, (text) => !text.includes('pick a kind') && text.includes('3 of 12 events'));
+	assert.match(frame, /\/ source:agent kind:ActionEvent/);
+	assert.doesNotMatch(frame, /observation/);
+	assert.equal((frame.match(/\$ pytest/g) ?? []).length, 3);
+	// Free text narrows further; esc in the list clears the filter.
+	frame = await press(view, '/', (text) => text.includes('pick a kind'));
+	view.stdin.write('test_1');
+	frame = await waitForFrame(view.lastFrame, (text) => text.includes('1 match'));
+	frame = await press(view, keys.enter, (text) => text.includes('1 of 12 events'));
+	assert.match(frame, /\$ pytest -q tests\/test_1\.py/);
+	frame = await press(view, keys.escape, (text) => /live · 12 events ·/.test(text));
+	assert.doesNotMatch(frame, /\/ source:agent/);
+});
+
+test('enter opens the details of the selected event in place; esc returns to the same row', async (t) => {
+	const action = terminalAction('pytest -q');
+	const events = [message('user', 'Run the tests'), action, terminalObservation(action, 'F.\nFAILED test_x\n1 failed', 1)];
+	const view = mount(new TimelineSource(timelineOf(events)), 80, 20);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await settle(25);
+	await press(view, 'k', (text) => selectedLine(text).includes('$ pytest -q'));
+	let frame = await press(view, keys.enter, (text) => text.includes('arguments'));
+	assert.match(frame, /tool +terminal \(TerminalAction\)/);
+	assert.match(frame, /thought/);
+	frame = await press(view, 'G', (text) => text.includes('FAILED test_x'));
+	assert.match(frame, /exit code +1/);
+	assertFits(frame, 80);
+	frame = await press(view, keys.escape, (text) => selectedLine(text).includes('$ pytest -q'));
+	assert.match(frame, /paused/);
+});
+
+test('stream health, gap marker and an unknown status show in the header', async (t) => {
+	const source = new TimelineSource(timelineOf(sampleRun(), {stream: {state: 'reconnecting', attempt: 3, nextRetryInMs: 4000}, gap: true, executionStatus: 'waiting_for_confirmation'}));
+	const view = mount(source, 120, 10);
+	t.after(() => view.unmount());
+	let frame = await waitForFrame(view.lastFrame, (text) => text.includes('reconnecting'));
+	assert.match(frame, /waiting_for_confirmation · reconnecting \(attempt 3, retry in 4s\) · ⚠ gap: events may be missing/);
+	source.update({stream: {state: 'failed', attempt: 9, lastError: 'HTTP 401: key rejected'}, gap: false, executionStatus: null});
+	frame = await waitForFrame(view.lastFrame, (text) => text.includes('stream failed'));
+	assert.match(frame, /status unknown · stream failed: HTTP 401: key rejected/);
+	source.update({events: [], stream: {state: 'backfilling', attempt: 0}});
+	await waitForFrame(view.lastFrame, (text) => text.includes('Loading events…'));
+});
+
+test('hostile event text is shown escaped: nothing reaches the terminal as a control sequence', async (t) => {
+	const hostile = 'echo \u001B]52;c;ZXZpbA==\u0007 \u001B]0;pwned\u0007 \u001B[2J\rEVIL \u009B1A';
+	const events = [terminalAction(hostile), wire({kind: 'Sneaky\u001B[5AKind', payload: 1})];
+	const view = mount(new TimelineSource(timelineOf(events)));
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('EVIL'));
+	const raw = withoutColour(view.stdout.frames.at(-1) ?? '');
+	assert.ok(!raw.includes('\u001B'), 'an escape sequence reached the output');
+	assert.ok(!raw.includes('\u001B]'), 'an OSC sequence reached the output');
+	assert.ok(!raw.includes('\u0007'), 'a BEL reached the output');
+	assert.ok(!raw.includes('\u009B'), 'a C1 CSI reached the output');
+	assert.ok(!raw.includes('\u001B[2J'), 'a clear-screen reached the output');
+	assert.ok(!raw.includes('\r'), 'a carriage return reached the output');
+});
+
+test('100,000 events: only the visible rows render and keys stay instant', async (t) => {
+	const events: WireEvent[] = [];
+	for (let index = 0; index < 50_000; index++) {
+		const action = terminalAction(`step ${index}`);
+		events.push(action, terminalObservation(action, `ok ${index}`, 0));
+	}
+
+	const source = new TimelineSource(timelineOf(events));
+	let started = performance.now();
+	const view = mount(source, 100, 30);
+	t.after(() => view.unmount());
+	let frame = await waitForFrame(view.lastFrame, (text) => text.includes('100,000 events'));
+	const firstRender = performance.now() - started;
+	await settle(25);
+	assert.match(frame, /ok 49999/);
+	assert.doesNotMatch(frame, /step 0\b/);
+	assert.ok(frame.split('\n').length <= 32, `frame has ${frame.split('\n').length} lines`);
+	started = performance.now();
+	frame = await press(view, 'g', (text) => text.includes('$ step 0'));
+	const jump = performance.now() - started;
+	started = performance.now();
+	for (let index = 0; index < 5; index++) {
+		frame = await press(view, keys.pageDown, (text) => text.includes(`$ step ${14 * (index + 1)}`) || text.includes(`ok ${14 * (index + 1)}`));
+	}
+
+	const paging = (performance.now() - started) / 5;
+	// A live event while paused: the list is not rebuilt per event beyond one filter pass.
+	started = performance.now();
+	source.update({events: [...events, message('assistant', 'still here')]});
+	frame = await waitForFrame(view.lastFrame, (text) => text.includes('1 new'));
+	const append = performance.now() - started;
+	t.diagnostic(`first render ${firstRender.toFixed(0)} ms, jump ${jump.toFixed(0)} ms, page ${paging.toFixed(0)} ms, append ${append.toFixed(0)} ms`);
+	assert.ok(firstRender < 2000, `first render took ${firstRender.toFixed(0)} ms`);
+	assert.ok(jump < 300 && paging < 300 && append < 300, 'keys and appends must stay fast');
+	await settle(20);
+});
+
+test('every conversation of the simulator (hostile text on) renders within the pane', async (t) => {
+	const world = new World({seed: 11, conversations: 24, maxRunningSandboxes: 5, startTaskPhaseMs: 0, sandboxTransitionMs: 0});
+	world.hostile = true;
+	let rendered = 0;
+	for (const conversation of world.conversationList()) {
+		// Through JSON, as the client receives them.
+		const events = world.events(conversation).map((event) => parseEvent(JSON.parse(JSON.stringify(event))));
+		const view = mount(new TimelineSource(timelineOf(events)), 80, 20);
+		const frame = await waitForFrame(view.lastFrame, (text) => text.includes(' events ·'));
+		assertFits(frame, 80);
+		assert.ok(frame.split('\n').length <= 22);
+		const raw = withoutColour(view.stdout.frames.at(-1) ?? '');
+		assert.ok(!/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/.test(raw), 'a control character reached the output');
+		view.unmount();
+		rendered++;
+	}
+
+	t.diagnostic(`${rendered} simulated conversations rendered`);
+});
