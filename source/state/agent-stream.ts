@@ -1,0 +1,32 @@
+import {AgentClient} from '../wire/agent-client.js';
+import {StreamSupervisor} from './stream-supervisor.js';
+import type {OpenTimelineStream} from './timeline-session.js';
+
+/**
+ * The dashboard's default timeline stream: a StreamSupervisor (REST backfill, then the live
+ * socket with resync) over the conversation's own agent server. Throws, like
+ * `AgentClient.fromConversation`, when the sandbox exposes no agent server (it is not running);
+ * the session shows that as a failed stream with the reason.
+ */
+export const openAgentStream: OpenTimelineStream = (conversation, handlers, {appBaseUrl, log}) => {
+	// One GET retry inside a call: the supervisor has its own backoff around whole cycles.
+	const client = AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1});
+	const supervisor = new StreamSupervisor({
+		client,
+		log,
+		onEvents: (events) => handlers.events(events),
+		onStatus: (status) =>
+			handlers.status({
+				health: {
+					state: status.state,
+					attempt: status.attempt,
+					...(status.nextRetryInMs === undefined ? {} : {nextRetryInMs: status.nextRetryInMs}),
+					...(status.lastError === undefined ? {} : {lastError: status.lastError}),
+				},
+				executionStatus: status.executionStatus ?? null,
+				gap: status.gap,
+			}),
+	});
+	supervisor.start();
+	return supervisor;
+};

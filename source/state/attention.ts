@@ -1,0 +1,178 @@
+import type {AppConversation} from '../wire/schemas/app.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+import type {AttentionReason} from './dashboard-types.js';
+
+/**
+ * Why a conversation needs a person, most urgent first. Pure: the store calls it whenever a row's
+ * inputs change and keeps the result on the row, so views and selectors never recompute it.
+ *
+ * Order (the triage order of DESIGN.md): waiting_for_confirmation > error > stuck > sandbox
+ * ERROR/MISSING > quiet > repeating. A conversation can have several reasons (an errored run in a
+ * sandbox that then went missing); all are listed, the first decides its rank.
+ */
+
+export const defaultQuietAfterMs = 10 * 60_000;
+export const defaultRepeatThreshold = 3;
+
+export type AttentionInput = {
+	conversation: AppConversation;
+	now: number;
+	/** Execution status from a live stream, newer than the polled one; wins when set. */
+	executionStatus?: string | null;
+	/** Sandbox status from the sandbox poll, when it is newer than the conversation's copy. */
+	sandboxStatus?: string | null;
+	/** When the store saw the current execution/sandbox status appear (ms); preferred for `since`. */
+	statusSince?: number | null;
+	/** Newest activity known (updated_at or a streamed event), ms since epoch. */
+	lastActivityAt?: number | null;
+	/** The conversation's events, only when its timeline is streamed (repeating needs them). */
+	events?: readonly WireEvent[] | null;
+	quietAfterMs?: number;
+	repeatThreshold?: number;
+};
+
+/** Rank of each reason kind; lower is more urgent. Rows without reasons rank after all of them. */
+const kindRank: Record<AttentionReason['kind'], number> = {
+	waiting_for_confirmation: 0,
+	error: 1,
+	stuck: 2,
+	sandbox_error: 3,
+	quiet: 4,
+	repeating: 5,
+};
+
+export const noAttentionRank = 6;
+
+export function attentionRank(reasons: readonly AttentionReason[]): number {
+	const first = reasons[0];
+	return first ? kindRank[first.kind] : noAttentionRank;
+}
+
+/** ISO time to ms; null when absent or unreadable (never NaN, so comparisons stay sane). */
+export function parseTime(value: string | null | undefined): number | null {
+	if (!value) return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : ms;
+}
+
+export function computeAttention(input: AttentionInput): AttentionReason[] {
+	const {conversation, now} = input;
+	const reasons: AttentionReason[] = [];
+	const execution = (input.executionStatus ?? conversation.execution_status ?? '').toLowerCase();
+	const sandbox = (input.sandboxStatus ?? conversation.sandbox_status ?? '').toUpperCase();
+	// The store's own observation of the transition is exact; updated_at is the best the server gives.
+	const since = input.statusSince ?? parseTime(conversation.updated_at);
+
+	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since});
+	if (execution === 'error') reasons.push({kind: 'error', since});
+	if (execution === 'stuck') reasons.push({kind: 'stuck', since});
+	if (sandbox === 'ERROR' || sandbox === 'MISSING') reasons.push({kind: 'sandbox_error', status: sandbox, since});
+
+	const quietAfterMs = input.quietAfterMs ?? defaultQuietAfterMs;
+	const lastActivity = input.lastActivityAt ?? parseTime(conversation.updated_at);
+	if (sandbox === 'RUNNING' && execution === 'running' && lastActivity !== null) {
+		const quietFor = now - lastActivity;
+		if (quietFor >= quietAfterMs) {
+			// Whole minutes: the row only changes once a minute as the quiet period grows, so a
+			// poll that brings nothing new does not make a new row (and a re-render) every time.
+			reasons.push({kind: 'quiet', quietForMs: Math.floor(quietFor / 60_000) * 60_000});
+		}
+	}
+
+	if (input.events && input.events.length > 0) {
+		const repeat = trailingRepeat(input.events);
+		if (repeat && repeat.count >= (input.repeatThreshold ?? defaultRepeatThreshold)) {
+			reasons.push({kind: 'repeating', count: repeat.count, tool: repeat.tool});
+		}
+	}
+
+	return reasons;
+}
+
+/**
+ * The run of identical tool calls at the end of the conversation: same tool and same arguments,
+ * consecutive among the ActionEvents (observations in between do not break the run; a different
+ * action does). Walks back from the end only as far as the run goes, so 100,000 events cost the
+ * length of the run, not of the log.
+ */
+export function trailingRepeat(events: readonly WireEvent[]): {tool: string; count: number} | null {
+	let signature: string | null = null;
+	let tool = '';
+	let count = 0;
+	for (let index = events.length - 1; index >= 0; index--) {
+		const event = events[index];
+		if (!event || event.kind !== 'ActionEvent') continue;
+		const current = actionSignature(event);
+		if (signature === null) {
+			signature = current;
+			tool = event.tool_name;
+			count = 1;
+		} else if (current === signature) {
+			count++;
+		} else {
+			break;
+		}
+	}
+
+	return signature === null ? null : {tool, count};
+}
+
+function actionSignature(event: Extract<WireEvent, {kind: 'ActionEvent'}>): string {
+	// The raw arguments the model produced are the most faithful "same call" test; fall back to
+	// the parsed action when a server leaves tool_call out.
+	const args = event.tool_call?.arguments ?? safeJson(event.action);
+	return `${event.tool_name}\u0000${normalizeArguments(args)}`;
+}
+
+/** Arguments JSON with insignificant whitespace removed, so `{"a": 1}` equals `{"a":1}`. */
+function normalizeArguments(text: string): string {
+	if (text.length > 100_000) return text;
+	try {
+		return JSON.stringify(JSON.parse(text));
+	} catch {
+		return text.trim();
+	}
+}
+
+function safeJson(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? '';
+	} catch {
+		return String(value);
+	}
+}
+
+/** Structural equality of two reason lists, so the store can keep the old row when nothing changed. */
+export function sameAttention(a: readonly AttentionReason[], b: readonly AttentionReason[]): boolean {
+	if (a === b) return true;
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) {
+		const x = a[index]!;
+		const y = b[index]!;
+		if (x.kind !== y.kind) return false;
+		switch (x.kind) {
+			case 'quiet': {
+				if (x.quietForMs !== (y as typeof x).quietForMs) return false;
+				break;
+			}
+
+			case 'repeating': {
+				const other = y as typeof x;
+				if (x.count !== other.count || x.tool !== other.tool) return false;
+				break;
+			}
+
+			case 'sandbox_error': {
+				const other = y as typeof x;
+				if (x.status !== other.status || x.since !== other.since) return false;
+				break;
+			}
+
+			default: {
+				if (x.since !== (y as typeof x).since) return false;
+			}
+		}
+	}
+
+	return true;
+}

@@ -1,0 +1,224 @@
+import {attentionRank} from './attention.js';
+import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
+
+/**
+ * View-model selectors for the conversations pane and `conversations --json`: parse the filter
+ * line, filter, sort. Pure and memoised on the identity of `snapshot.conversations` (the store
+ * makes a new Map only when a row changed), so a re-render with nothing new costs a lookup.
+ *
+ * Filter language (terms are ANDed, case-insensitive; a value list `a,b` is ORed):
+ *   status:stuck            execution status; a prefix is enough (`status:waiting`), `none` = no status
+ *   status:waiting,error    either
+ *   sandbox:paused          sandbox status, same rules
+ *   repo:owner/name         selected repository contains the value
+ *   anything else           title, repository or id contains the word; "quoted words" stay together
+ * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
+ */
+
+export type ConversationFilter = {
+	statuses: string[];
+	sandboxStatuses: string[];
+	repos: string[];
+	words: string[];
+	/** The filter line normalised (trimmed); the memo key. */
+	text: string;
+};
+
+const filterCache = new Map<string, ConversationFilter>();
+
+export function parseConversationFilter(line: string): ConversationFilter {
+	const text = line.trim();
+	const cached = filterCache.get(text);
+	if (cached) return cached;
+	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], words: [], text};
+	for (const token of tokenize(text)) {
+		const colon = token.indexOf(':');
+		const field = colon > 0 ? token.slice(0, colon).toLowerCase() : '';
+		const values = () =>
+			token
+				.slice(colon + 1)
+				.split(',')
+				.map((value) => value.trim().toLowerCase())
+				.filter((value) => value.length > 0);
+		if (field === 'status' || field === 'state') filter.statuses.push(...values());
+		else if (field === 'sandbox') filter.sandboxStatuses.push(...values());
+		else if (field === 'repo' || field === 'repository') filter.repos.push(...values());
+		else filter.words.push(token.toLowerCase());
+	}
+
+	// Filter lines are typed one character at a time; keep the cache small.
+	if (filterCache.size > 200) filterCache.clear();
+	filterCache.set(text, filter);
+	return filter;
+}
+
+/** Splits on whitespace, keeping "quoted phrases" (quotes removed) together. */
+export function tokenize(text: string): string[] {
+	const tokens: string[] = [];
+	const pattern = /"([^"]*)"?|(\S+)/g;
+	for (const match of text.matchAll(pattern)) {
+		const token = (match[1] ?? match[2] ?? '').trim();
+		if (token) tokens.push(token);
+	}
+
+	return tokens;
+}
+
+export function isEmptyFilter(filter: ConversationFilter): boolean {
+	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.words.length === 0;
+}
+
+/** `waiting` matches `waiting_for_confirmation`; exact raw values (known or not) always match. */
+function statusMatches(wanted: readonly string[], actual: string | null | undefined): boolean {
+	const value = (actual ?? '').toLowerCase();
+	return wanted.some((entry) => (entry === 'none' ? value === '' : value !== '' && value.startsWith(entry)));
+}
+
+export function rowMatches(row: ConversationRow, filter: ConversationFilter): boolean {
+	const conversation = row.conversation;
+	if (filter.statuses.length > 0 && !statusMatches(filter.statuses, conversation.execution_status)) return false;
+	if (filter.sandboxStatuses.length > 0 && !statusMatches(filter.sandboxStatuses, conversation.sandbox_status)) return false;
+	const repo = (conversation.selected_repository ?? '').toLowerCase();
+	if (filter.repos.length > 0 && !filter.repos.some((wanted) => repo.includes(wanted))) return false;
+	if (filter.words.length > 0) {
+		const haystack = `${(conversation.title ?? '').toLowerCase()}\n${repo}\n${row.key}\n${String(conversation.id).toLowerCase()}`;
+		for (const word of filter.words) if (!haystack.includes(word)) return false;
+	}
+
+	return true;
+}
+
+function cost(row: ConversationRow): number {
+	return row.conversation.metrics?.accumulated_cost ?? 0;
+}
+
+function created(row: ConversationRow): number {
+	const ms = Date.parse(row.conversation.created_at ?? '');
+	return Number.isNaN(ms) ? 0 : ms;
+}
+
+const byKey = (a: ConversationRow, b: ConversationRow) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const desc = (x: number, y: number) => (x === y ? 0 : x > y ? -1 : 1);
+
+/**
+ * Comparator per sort key. Every order ends with the key, so equal rows keep one stable order
+ * across refreshes (rows must not swap places while the user reads them).
+ */
+export function compareRows(sort: ConversationSortKey): (a: ConversationRow, b: ConversationRow) => number {
+	switch (sort) {
+		case 'attention': {
+			return (a, b) =>
+				attentionRank(a.attention) - attentionRank(b.attention) ||
+				desc(a.lastActivityAt ?? 0, b.lastActivityAt ?? 0) ||
+				byKey(a, b);
+		}
+
+		case 'activity': {
+			return (a, b) => desc(a.lastActivityAt ?? 0, b.lastActivityAt ?? 0) || byKey(a, b);
+		}
+
+		case 'created': {
+			return (a, b) => desc(created(a), created(b)) || byKey(a, b);
+		}
+
+		case 'cost': {
+			return (a, b) => desc(cost(a), cost(b)) || byKey(a, b);
+		}
+
+		case 'title': {
+			return (a, b) => {
+				const x = (a.conversation.title ?? '').toLowerCase();
+				const y = (b.conversation.title ?? '').toLowerCase();
+				return (x < y ? -1 : x > y ? 1 : 0) || byKey(a, b);
+			};
+		}
+	}
+}
+
+type Rows = DashboardSnapshot['conversations'];
+
+// Keyed weakly by the conversations Map: a snapshot that is dropped takes its results with it.
+const keysMemo = new WeakMap<Rows, Map<string, readonly string[]>>();
+
+/**
+ * The keys of the rows that pass `filter`, in `sort` order. Returns the same array (identity) for
+ * the same conversations Map, filter line and sort, so `useMemo`/`React.memo` consumers skip work.
+ */
+export function selectConversationKeys(
+	snapshot: Pick<DashboardSnapshot, 'conversations'>,
+	filter: string | ConversationFilter,
+	sort: ConversationSortKey = 'attention',
+): readonly string[] {
+	const rows = snapshot.conversations;
+	const parsed = typeof filter === 'string' ? parseConversationFilter(filter) : filter;
+	const memoKey = `${sort}\u0000${parsed.text}`;
+	let entries = keysMemo.get(rows);
+	const cached = entries?.get(memoKey);
+	if (cached) return cached;
+	const matching: ConversationRow[] = [];
+	const empty = isEmptyFilter(parsed);
+	for (const row of rows.values()) if (empty || rowMatches(row, parsed)) matching.push(row);
+	matching.sort(compareRows(sort));
+	const keys = matching.map((row) => row.key);
+	if (!entries) {
+		entries = new Map();
+		keysMemo.set(rows, entries);
+	}
+
+	if (entries.size > 20) entries.clear();
+	entries.set(memoKey, keys);
+	return keys;
+}
+
+export type ConversationCounts = {
+	total: number;
+	/** By execution status (raw, lower case; `none` when unknown). */
+	byStatus: ReadonlyMap<string, number>;
+	/** By sandbox status (raw, upper case). */
+	bySandbox: ReadonlyMap<string, number>;
+	/** Rows with at least one attention reason. */
+	needingAttention: number;
+};
+
+const countsMemo = new WeakMap<Rows, ConversationCounts>();
+
+/** Counts for the header; memoised on the conversations Map like the keys. */
+export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversations'>): ConversationCounts {
+	const rows = snapshot.conversations;
+	const cached = countsMemo.get(rows);
+	if (cached) return cached;
+	const byStatus = new Map<string, number>();
+	const bySandbox = new Map<string, number>();
+	let needingAttention = 0;
+	for (const row of rows.values()) {
+		const status = (row.conversation.execution_status ?? 'none').toLowerCase();
+		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+		const sandbox = (row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
+		bySandbox.set(sandbox, (bySandbox.get(sandbox) ?? 0) + 1);
+		if (row.attention.length > 0) needingAttention++;
+	}
+
+	const counts: ConversationCounts = {total: rows.size, byStatus, bySandbox, needingAttention};
+	countsMemo.set(rows, counts);
+	return counts;
+}
+
+/**
+ * The next row needing attention after `currentKey` in display order (wrapping), for the `n` key.
+ * Null when nothing needs attention.
+ */
+export function nextNeedingAttention(
+	snapshot: Pick<DashboardSnapshot, 'conversations'>,
+	keys: readonly string[],
+	currentKey: string | null,
+): string | null {
+	const start = currentKey === null ? -1 : keys.indexOf(currentKey);
+	for (let step = 1; step <= keys.length; step++) {
+		const key = keys[(start + step + keys.length) % keys.length];
+		if (key === undefined) continue;
+		const row = snapshot.conversations.get(key);
+		if (row && row.attention.length > 0) return key;
+	}
+
+	return null;
+}

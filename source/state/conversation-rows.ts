@@ -1,0 +1,98 @@
+import {normalizeId} from '../wire/ids.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+import {secretValue} from '../wire/secret.js';
+import {computeAttention, parseTime, sameAttention} from './attention.js';
+import type {ConversationRow} from './dashboard-types.js';
+
+/**
+ * Turning conversations from the server into rows. The rule that keeps rendering cheap: a row
+ * object is replaced only when something shown in it changed, so a poll that brings the same
+ * data back changes nothing, and memoised rows and selectors skip all work.
+ */
+
+export function conversationKey(conversation: Pick<AppConversation, 'id'>): string {
+	return normalizeId(String(conversation.id));
+}
+
+/**
+ * Whether two copies of a conversation are the same for the dashboard. JSON covers every field
+ * (Secret serialises as `[redacted]`), so the session key is compared on its own: when it
+ * changes (sandbox restarted) the stream must use the new one.
+ */
+export function sameConversation(a: AppConversation, b: AppConversation): boolean {
+	return sameWireObject(a, b);
+}
+
+/** Same, for any parsed resource with an optional `session_api_key` Secret (sandboxes too). */
+export function sameWireObject<T extends {session_api_key?: unknown}>(a: T, b: T): boolean {
+	if (a === b) return true;
+	const keyA = a.session_api_key as Parameters<typeof secretValue>[0];
+	const keyB = b.session_api_key as Parameters<typeof secretValue>[0];
+	if (secretValue(keyA) !== secretValue(keyB)) return false;
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What the store knows about a conversation beyond the server's copy. */
+export type RowFacts = {
+	now: number;
+	quietAfterMs: number;
+	/** Execution status from the open timeline's stream (newer than the poll), if this row is open. */
+	streamStatus?: string | null;
+	/** The open timeline's events, if this row is open (for `repeating`). */
+	events?: readonly WireEvent[] | null;
+	/** Newest activity seen on the stream (ms). */
+	streamActivityAt?: number | null;
+	/** When the store saw the current status appear (ms). */
+	statusSince?: number | null;
+	unseenEvents: number;
+};
+
+/** The row for `conversation`, or `previous` itself when nothing visible changed. */
+export function buildRow(previous: ConversationRow | undefined, conversation: AppConversation, facts: RowFacts): ConversationRow {
+	const key = previous?.key ?? conversationKey(conversation);
+	// The stream's status is newer than the poll's for the open conversation: show it.
+	const shown =
+		facts.streamStatus && facts.streamStatus !== conversation.execution_status
+			? {...conversation, execution_status: facts.streamStatus}
+			: conversation;
+	const sameData = previous !== undefined && sameConversation(previous.conversation, shown);
+	const updatedAt = parseTime(conversation.updated_at);
+	const lastActivityAt = maxOrNull(updatedAt, facts.streamActivityAt ?? null);
+	const attention = computeAttention({
+		conversation: shown,
+		now: facts.now,
+		statusSince: facts.statusSince ?? null,
+		lastActivityAt,
+		events: facts.events ?? null,
+		quietAfterMs: facts.quietAfterMs,
+	});
+	if (
+		previous &&
+		sameData &&
+		previous.lastActivityAt === lastActivityAt &&
+		previous.unseenEvents === facts.unseenEvents &&
+		sameAttention(previous.attention, attention)
+	) {
+		return previous;
+	}
+
+	return {
+		key,
+		conversation: sameData && previous ? previous.conversation : shown,
+		attention: previous && sameAttention(previous.attention, attention) ? previous.attention : attention,
+		lastActivityAt,
+		unseenEvents: facts.unseenEvents,
+	};
+}
+
+function maxOrNull(a: number | null, b: number | null): number | null {
+	if (a === null) return b;
+	if (b === null) return a;
+	return Math.max(a, b);
+}
+
+/** The status pair whose change marks a transition (for attention `since`). */
+export function statusSignature(conversation: AppConversation, streamStatus?: string | null): string {
+	return `${streamStatus ?? conversation.execution_status ?? ''}|${conversation.sandbox_status ?? ''}`;
+}

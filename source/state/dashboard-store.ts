@@ -1,0 +1,607 @@
+import {normalizeId} from '../wire/ids.js';
+import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
+import {defaultQuietAfterMs} from './attention.js';
+import {BatchedPublisher} from './batched-publisher.js';
+import {
+	ConversationPoller,
+	type PollerClient,
+	type PollerHealth,
+	type PollerIntervals,
+} from './conversation-poller.js';
+import {buildRow, conversationKey, statusSignature} from './conversation-rows.js';
+import type {
+	ConnectionHealth,
+	ConnectionState,
+	ConversationRow,
+	DashboardController,
+	DashboardSnapshot,
+	DashboardStore,
+	SandboxRow,
+	StartProgress,
+} from './dashboard-types.js';
+import {publicMessage, redact} from './redact.js';
+import {BudgetClosedError, RequestBudget, type RequestBudgetOptions} from './request-budget.js';
+import {type CapWatch, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
+import {openAgentStream} from './agent-stream.js';
+import {runStart, type StartClient, type StartInput} from './start-conversation.js';
+import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
+
+/**
+ * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
+ * a snapshot published through a batched publisher. Components read it with
+ * `useSyncExternalStore(store.subscribe, store.getSnapshot)` and act through the controller.
+ *
+ * Snapshot discipline: parts are replaced only when they changed (a new conversations Map only
+ * when a row changed, a row only when something shown in it changed), publishes are batched to
+ * one per `flushMs`, and a flush that finds nothing new publishes nothing: an idle dashboard
+ * does not re-render. Nothing in a snapshot or a notice contains a credential: messages pass
+ * through `redact()` with the secrets the store was given.
+ */
+
+/** What the store needs of the AppClient (tests may pass a stand-in). */
+export type DashboardClient = PollerClient &
+	StartClient & {
+		pauseSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
+		resumeSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
+	};
+
+export type CreateDashboardOptions = {
+	appClient: DashboardClient;
+	appBaseUrl: string;
+	serverLabel: string;
+	demo: boolean;
+	now?: () => number;
+	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
+	budget?: RequestBudget | RequestBudgetOptions;
+	quietAfterMs?: number;
+	flushMs?: number;
+	/** Polling cadence; see `defaultPollerIntervals`. */
+	intervals?: Partial<PollerIntervals>;
+	/** How long a pause/resume may wait for its status change before it is reported (default 2 min). */
+	sandboxActionTimeoutMs?: number;
+	/** How a timeline stream is opened; defaults to a StreamSupervisor over the conversation's agent server. */
+	openStream?: OpenTimelineStream;
+	/** Exact strings never to show (the API key), in addition to the credential patterns. */
+	secrets?: readonly string[];
+	random?: () => number;
+	/** Start polling at once (default). Tests may start later with `controller.refresh()`. */
+	autoStart?: boolean;
+};
+
+export type Dashboard = {
+	store: DashboardStore;
+	controller: DashboardController;
+	/** The budget every app-server request of this dashboard goes through. */
+	budget: RequestBudget;
+};
+
+const severity = {info: 0, warn: 1, error: 2} as const;
+/** A warning or error stays in front of routine notices for this long. */
+const noticeKeepMs = 10_000;
+
+const idleStart: StartProgress = {state: 'idle', phases: [], error: null, conversationKey: null};
+
+export function createDashboard(options: CreateDashboardOptions): Dashboard {
+	const model = new DashboardModel(options);
+	return {store: model.store, controller: model.controller, budget: model.budget};
+}
+
+class DashboardModel {
+	readonly budget: RequestBudget;
+	readonly store: DashboardStore;
+	readonly controller: DashboardController;
+	readonly #options: CreateDashboardOptions;
+	readonly #client: DashboardClient;
+	readonly #now: () => number;
+	readonly #quietAfterMs: number;
+	readonly #actionTimeoutMs: number;
+	readonly #secrets: readonly string[];
+	readonly #publisher: BatchedPublisher<DashboardSnapshot>;
+	readonly #poller: ConversationPoller;
+	readonly #ownsBudget: boolean;
+
+	/** Working rows; shared with the published snapshot until the first change after a flush. */
+	#rows: Map<string, ConversationRow> = new Map();
+	#rowsOwned = false;
+	#linksDirty = false;
+	#sandboxes: ReadonlyMap<string, SandboxRow> = new Map();
+	#specs: readonly SandboxSpec[] = [];
+	#invalidItems = 0;
+	#health: PollerHealth;
+	#timeline: TimelineSession | null = null;
+	#start: StartProgress = idleStart;
+	#notice: DashboardSnapshot['notice'] = null;
+	#capWatch: CapWatch | null = null;
+	/** key -> status signature and when the store saw it appear. */
+	#statusSeen = new Map<string, {signature: string; since: number | null}>();
+	#streamActivity = new Map<string, number>();
+	#unseen = new Map<string, number>();
+	#startRun = 0;
+	#startAbort: AbortController | null = null;
+	#closed = false;
+
+	constructor(options: CreateDashboardOptions) {
+		this.#options = options;
+		this.#client = options.appClient;
+		this.#now = options.now ?? (() => Date.now());
+		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
+		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
+		this.#secrets = options.secrets ?? [];
+		this.#ownsBudget = !(options.budget instanceof RequestBudget);
+		this.budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({now: this.#now, ...options.budget});
+		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
+		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), options.flushMs ?? 100);
+		this.#poller = new ConversationPoller({
+			client: this.#client,
+			budget: this.budget,
+			now: this.#now,
+			random: options.random,
+			intervals: options.intervals,
+			sink: {
+				conversations: (items) => this.#onConversations(items),
+				removed: (keys) => this.#onRemoved(keys),
+				sandboxes: (items, complete) => this.#onSandboxes(items, complete),
+				specs: (items) => this.#onSpecs(items),
+				invalid: (count) => {
+					this.#invalidItems = count;
+					this.#touch();
+				},
+				health: (health) => {
+					this.#health = health;
+					this.#touch();
+				},
+			},
+		});
+		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
+		this.controller = {
+			refresh: () => this.#poller.refresh(),
+			setVisibleConversations: (keys) => this.#poller.setVisible(keys),
+			openTimeline: (key) => this.#openTimeline(key),
+			closeTimeline: () => this.#closeTimeline(),
+			pauseSandbox: (key) => this.#sandboxAction(key, 'pausing'),
+			resumeSandbox: (key) => this.#sandboxAction(key, 'resuming'),
+			startConversation: (request) => this.#startConversation(request),
+			resetStart: () => {
+				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.
+				this.#startRun++;
+				this.#startAbort?.abort();
+				this.#startAbort = null;
+				this.#start = idleStart;
+				this.#touch();
+			},
+			dismissNotice: () => {
+				if (this.#notice === null) return;
+				this.#notice = null;
+				this.#touch();
+			},
+			close: () => this.#close(),
+		};
+		if (options.autoStart !== false) this.#poller.start();
+	}
+
+	#initialSnapshot(): DashboardSnapshot {
+		return {
+			version: 0,
+			serverLabel: redact(this.#options.serverLabel, this.#options.secrets ?? []),
+			demo: this.#options.demo,
+			connection: {
+				health: 'polling',
+				lastSuccessAt: null,
+				lastError: null,
+				keyRejected: false,
+				nextRetryAt: null,
+				requestsLastMinute: 0,
+				budgetPerMinute: this.budget.perMinute,
+			},
+			conversations: this.#rows,
+			sandboxes: this.#sandboxes,
+			specs: this.#specs,
+			invalidItems: 0,
+			timeline: null,
+			start: this.#start,
+			notice: null,
+		};
+	}
+
+	// ---- publishing ---------------------------------------------------------------------------
+
+	#touch(): void {
+		if (this.#closed) return;
+		this.#publisher.schedule(() => this.#buildSnapshot());
+	}
+
+	#mutableRows(): Map<string, ConversationRow> {
+		if (!this.#rowsOwned) {
+			this.#rows = new Map(this.#rows);
+			this.#rowsOwned = true;
+		}
+
+		return this.#rows;
+	}
+
+	#buildSnapshot(): DashboardSnapshot {
+		const previous = this.#publisher.get();
+		if (this.#linksDirty) {
+			this.#linksDirty = false;
+			this.#sandboxes = relinkSandboxes(this.#sandboxes, this.#conversationKeysBySandbox());
+		}
+
+		// From here on the published Map is shared: the next change copies it first.
+		this.#rowsOwned = false;
+		const timeline = this.#timeline?.state() ?? null;
+		const parts = {
+			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
+			sandboxes: this.#sandboxes,
+			specs: this.#specs,
+			invalidItems: this.#invalidItems,
+			timeline,
+			start: this.#start,
+			notice: this.#notice,
+		};
+		const dataChanged =
+			parts.conversations !== previous.conversations ||
+			parts.sandboxes !== previous.sandboxes ||
+			parts.specs !== previous.specs ||
+			parts.invalidItems !== previous.invalidItems ||
+			parts.timeline !== previous.timeline ||
+			parts.start !== previous.start ||
+			parts.notice !== previous.notice;
+		const connection = this.#connection(previous.connection, dataChanged);
+		if (!dataChanged && connection === previous.connection) return previous;
+		if (parts.conversations !== previous.conversations) this.#poller.setAttention(attentionKeys(parts.conversations));
+		return {...previous, ...parts, connection, version: previous.version + 1};
+	}
+
+	#connection(previous: ConnectionState, dataChanged: boolean): ConnectionState {
+		const health = this.#health;
+		const stream = this.#timeline?.state().stream.state;
+		let state: ConnectionHealth;
+		if (health.keyRejected) state = 'offline';
+		else if (!health.ok) state = health.lastSuccessAt === null ? 'offline' : 'stale';
+		else if (stream === 'live') state = 'live';
+		else if (stream === 'reconnecting' || stream === 'failed') state = 'reconnecting';
+		else state = 'polling';
+		const same =
+			previous.health === state &&
+			previous.lastError === health.lastError &&
+			previous.keyRejected === health.keyRejected &&
+			previous.nextRetryAt === health.nextRetryAt;
+		// A newer success time alone is not worth a render: polls that bring nothing new must not
+		// re-render an idle dashboard. It is published with the next change, and always together
+		// with a change of health (so "stale since" is exact).
+		if (same && !dataChanged && previous.lastSuccessAt !== null) return previous;
+		return {
+			health: state,
+			lastSuccessAt: health.lastSuccessAt,
+			lastError: health.lastError === null ? null : redact(health.lastError, this.#secrets),
+			keyRejected: health.keyRejected,
+			nextRetryAt: health.nextRetryAt,
+			requestsLastMinute: this.budget.requestsLastMinute(),
+			budgetPerMinute: this.budget.perMinute,
+		};
+	}
+
+	/**
+	 * One notice slot. A routine message does not wipe out a recent warning or error (the cap
+	 * pause must not vanish under "running again" a poll later): it is appended to it instead.
+	 */
+	#setNotice(text: string, level: 'info' | 'warn' | 'error'): void {
+		const now = this.#now();
+		const clean = redact(text, this.#secrets);
+		const previous = this.#notice;
+		if (previous && severity[previous.level] > severity[level] && now - previous.at < noticeKeepMs) {
+			const joined = `${previous.text} ${clean}`;
+			// Keeps the warning's time, so routine messages cannot hold it on screen forever.
+			this.#notice = {text: joined.length > 400 ? `${joined.slice(0, 399)}…` : joined, level: previous.level, at: previous.at};
+		} else {
+			this.#notice = {text: clean, level, at: now};
+		}
+
+		this.#touch();
+	}
+
+	// ---- conversations ------------------------------------------------------------------------
+
+	#rowFor(key: string, conversation: AppConversation, previous: ConversationRow | undefined): ConversationRow {
+		const timeline = this.#timeline?.key === key ? this.#timeline : null;
+		const streamStatus = timeline?.executionStatus ?? null;
+		const signature = statusSignature(conversation, streamStatus);
+		const seen = this.#statusSeen.get(key);
+		if (!seen) {
+			// First sight: the transition time is unknown; attention falls back to updated_at.
+			this.#statusSeen.set(key, {signature, since: null});
+		} else if (seen.signature !== signature) {
+			this.#statusSeen.set(key, {signature, since: this.#now()});
+		}
+
+		return buildRow(previous, conversation, {
+			now: this.#now(),
+			quietAfterMs: this.#quietAfterMs,
+			streamStatus,
+			events: timeline?.currentEvents ?? null,
+			streamActivityAt: this.#streamActivity.get(key) ?? null,
+			statusSince: this.#statusSeen.get(key)?.since ?? null,
+			unseenEvents: this.#unseen.get(key) ?? 0,
+		});
+	}
+
+	#onConversations(items: readonly AppConversation[]): void {
+		let changed = false;
+		for (const conversation of items) {
+			const key = conversationKey(conversation);
+			const previous = this.#rows.get(key);
+			const row = this.#rowFor(key, conversation, previous);
+			if (row === previous) continue;
+			this.#mutableRows().set(key, row);
+			changed = true;
+			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#linksDirty = true;
+			if (this.#timeline?.key === key) this.#timeline.update(conversation);
+		}
+
+		if (changed) this.#touch();
+	}
+
+	/** Recomputes one row from its current conversation (stream status, events, unseen changed). */
+	#refreshRow(key: string): void {
+		const previous = this.#rows.get(key);
+		if (!previous) return;
+		const row = this.#rowFor(key, previous.conversation, previous);
+		if (row === previous) return;
+		this.#mutableRows().set(key, row);
+		this.#touch();
+	}
+
+	/**
+	 * A look-up answered null: the server does not know the id any more (deleted, or no longer
+	 * visible to this user). The row is removed rather than kept as MISSING: MISSING is a real
+	 * sandbox status with another meaning (the conversation exists, its runtime does not), and a
+	 * ghost row would invite actions that can only fail. An open timeline stays open, with a notice.
+	 */
+	#onRemoved(keys: readonly string[]): void {
+		let removed = 0;
+		for (const key of keys) {
+			if (!this.#rows.has(key)) continue;
+			this.#mutableRows().delete(key);
+			this.#statusSeen.delete(key);
+			this.#streamActivity.delete(key);
+			this.#unseen.delete(key);
+			removed++;
+		}
+
+		if (removed === 0) return;
+		this.#linksDirty = true;
+		const open = this.#timeline?.key;
+		if (open && keys.includes(open)) {
+			this.#setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
+		}
+
+		this.#touch();
+	}
+
+	#conversationKeysBySandbox(): Map<string, string[]> {
+		const index = new Map<string, string[]>();
+		for (const row of this.#rows.values()) {
+			const sandboxId = row.conversation.sandbox_id;
+			if (!sandboxId) continue;
+			const key = normalizeId(sandboxId);
+			const list = index.get(key);
+			if (list) list.push(row.key);
+			else index.set(key, [row.key]);
+		}
+
+		for (const list of index.values()) list.sort();
+		return index;
+	}
+
+	// ---- sandboxes ----------------------------------------------------------------------------
+
+	#onSandboxes(items: readonly Sandbox[], complete: boolean): void {
+		const now = this.#now();
+		if (complete) this.#linksDirty = false;
+		if (this.#capWatch && now > this.#capWatch.until) this.#capWatch = null;
+		const merged = mergeSandboxes(this.#sandboxes, items, {
+			now,
+			conversationKeys: this.#conversationKeysBySandbox(),
+			capWatch: this.#capWatch,
+			actionTimeoutMs: this.#actionTimeoutMs,
+			complete,
+		});
+		if (merged.notices.length > 0) {
+			const level = worst(merged.notices.map((notice) => notice.level)) ?? 'info';
+			this.#setNotice(merged.notices.map((notice) => notice.text).join(' '), level);
+		}
+
+		if (merged.changed) {
+			this.#sandboxes = merged.rows;
+			this.#touch();
+		}
+
+		this.#updateWatch();
+	}
+
+	/** Tells the poller which sandboxes to look up quickly (none: back to the slow full list). */
+	#updateWatch(): void {
+		// The cap watch itself outlives the resume (the service may pause the other sandbox a bit
+		// later); the slow full list still sees that until the watch expires.
+		this.#poller.watchSandboxes(watchedSandboxIds(this.#sandboxes, this.#capWatch));
+	}
+
+	#onSpecs(items: readonly SandboxSpec[]): void {
+		const same =
+			items.length === this.#specs.length && items.every((spec, index) => JSON.stringify(spec) === JSON.stringify(this.#specs[index]));
+		if (same) return;
+		this.#specs = items;
+		this.#touch();
+	}
+
+	#setPending(key: string, pending: SandboxRow['pending']): void {
+		const row = this.#sandboxes.get(key);
+		if (!row) return;
+		const next = new Map(this.#sandboxes);
+		next.set(key, {...row, pending});
+		this.#sandboxes = next;
+		this.#touch();
+	}
+
+	async #sandboxAction(key: string, kind: 'pausing' | 'resuming'): Promise<void> {
+		const row = this.#sandboxes.get(key);
+		if (!row) {
+			this.#setNotice(`No sandbox ${shortId(key)} is known; refresh and try again.`, 'warn');
+			return;
+		}
+
+		const verb = kind === 'pausing' ? 'pause' : 'resume';
+		const pending = {kind, startedAt: this.#now()} as const;
+		this.#setPending(key, pending);
+		if (kind === 'resuming') {
+			const runningBefore = new Set<string>();
+			for (const [other, otherRow] of this.#sandboxes) {
+				if (other !== key && String(otherRow.sandbox.status).toUpperCase() === 'RUNNING') runningBefore.add(other);
+			}
+
+			this.#capWatch = {resumedKey: key, runningBefore, until: this.#now() + this.#actionTimeoutMs};
+		}
+
+		this.#updateWatch();
+		const id = String(row.sandbox.id);
+		try {
+			const result = await this.budget.schedule(
+				`sandbox-action:${key}`,
+				(signal) => (kind === 'pausing' ? this.#client.pauseSandbox(id, {signal}) : this.#client.resumeSandbox(id, {signal})),
+				'action',
+			);
+			if (this.#closed) return;
+			if (result && typeof result === 'object' && (result as {success?: unknown}).success === false) {
+				throw new Error('the server did not accept the request (success: false)');
+			}
+
+			this.#setNotice(`Asked the server to ${verb} sandbox ${shortId(key)}; waiting for its status to change.`, 'info');
+		} catch (error) {
+			if (this.#closed || error instanceof BudgetClosedError) return;
+			const reason = publicMessage(error, this.#secrets);
+			// Still ours to report only if no newer action replaced it meanwhile.
+			if (this.#sandboxes.get(key)?.pending === pending) this.#setPending(key, {...pending, error: reason});
+			this.#setNotice(`Could not ${verb} sandbox ${shortId(key)}: ${reason}`, 'error');
+			this.#updateWatch();
+		}
+	}
+
+	// ---- timeline -----------------------------------------------------------------------------
+
+	#openTimeline(key: string): void {
+		if (this.#closed) return;
+		const normalized = normalizeId(key);
+		const row = this.#rows.get(normalized);
+		if (!row) {
+			this.#setNotice(`Conversation ${shortId(normalized)} is not in the list (yet); refresh and try again.`, 'warn');
+			return;
+		}
+
+		const open = this.#timeline;
+		if (open?.key === normalized && open.state().stream.state !== 'failed') {
+			// Already streaming: opening it again only marks its events as seen.
+			this.#unseen.set(normalized, 0);
+			this.#refreshRow(normalized);
+			return;
+		}
+
+		this.#closeTimeline();
+		this.#unseen.set(normalized, 0);
+		this.#timeline = new TimelineSession({
+			key: normalized,
+			conversation: row.conversation,
+			appBaseUrl: this.#options.appBaseUrl,
+			openStream: this.#options.openStream ?? openAgentStream,
+			now: this.#now,
+			secrets: this.#secrets,
+			onChange: (change) => this.#onTimelineChange(normalized, change),
+		});
+		this.#refreshRow(normalized);
+		this.#touch();
+	}
+
+	#onTimelineChange(key: string, change: TimelineChange): void {
+		if (this.#timeline?.key !== key || this.#closed) return;
+		if (change.liveEvents > 0) this.#unseen.set(key, (this.#unseen.get(key) ?? 0) + change.liveEvents);
+		if (change.newestActivityAt !== null && change.newestActivityAt > (this.#streamActivity.get(key) ?? 0)) {
+			this.#streamActivity.set(key, change.newestActivityAt);
+		}
+
+		this.#refreshRow(key);
+		this.#touch();
+	}
+
+	#closeTimeline(): void {
+		const session = this.#timeline;
+		if (!session) return;
+		this.#timeline = null;
+		void session.close();
+		// The row goes back to the polled status (nothing streams for it any more).
+		this.#refreshRow(session.key);
+		this.#touch();
+	}
+
+	// ---- start --------------------------------------------------------------------------------
+
+	async #startConversation(input: StartInput): Promise<void> {
+		if (this.#closed) return;
+		if (this.#start.state === 'starting') {
+			this.#setNotice('A conversation is already starting; wait for it or reset the form.', 'warn');
+			return;
+		}
+
+		const run = ++this.#startRun;
+		const current = () => run === this.#startRun && !this.#closed;
+		const abort = new AbortController();
+		this.#startAbort?.abort();
+		this.#startAbort = abort;
+		await runStart(input, {
+			client: this.#client,
+			budget: this.budget,
+			secrets: this.#secrets,
+			signal: abort.signal,
+			current,
+			phases: () => this.#start.phases,
+			progress: (patch, replace) => {
+				if (!current()) return;
+				this.#start = replace ? {...idleStart, ...patch} : {...this.#start, ...patch};
+				this.#touch();
+			},
+			opened: (conversation) => {
+				this.#poller.track(conversation);
+				this.#onConversations([conversation]);
+				this.#openTimeline(conversationKey(conversation));
+			},
+			notice: (text, level) => this.#setNotice(text, level),
+			refresh: () => this.#poller.refresh(),
+		});
+	}
+
+	// ---- close --------------------------------------------------------------------------------
+
+	async #close(): Promise<void> {
+		if (this.#closed) return;
+		const session = this.#timeline;
+		this.#timeline = null;
+		this.#closed = true;
+		this.#startRun++;
+		this.#startAbort?.abort();
+		this.#poller.close();
+		this.#publisher.close();
+		if (this.#ownsBudget) this.budget.close();
+		await session?.close();
+	}
+}
+
+function attentionKeys(rows: ReadonlyMap<string, ConversationRow>): string[] {
+	const keys: string[] = [];
+	for (const row of rows.values()) if (row.attention.length > 0) keys.push(row.key);
+	return keys;
+}
+
+function worst(levels: Array<'info' | 'warn' | 'error'>): 'info' | 'warn' | 'error' | undefined {
+	if (levels.includes('error')) return 'error';
+	if (levels.includes('warn')) return 'warn';
+	return levels[0];
+}
+

@@ -1,0 +1,174 @@
+import {normalizeId} from '../wire/ids.js';
+import type {Sandbox} from '../wire/schemas/app.js';
+import {sameWireObject} from './conversation-rows.js';
+import type {SandboxActionState, SandboxRow} from './dashboard-types.js';
+
+/**
+ * Sandbox rows and the life of a pause/resume. The server answers pause and resume as soon as
+ * the runtime accepts them; the status changes later (openhands-wire.md §1.2), so an action stays
+ * `pending` until a poll shows the target status, the sandbox fails, or `actionTimeoutMs` passes.
+ * Resuming can make the service pause the user's oldest other running sandbox (running-sandbox
+ * cap): sandboxes that were RUNNING when a resume was sent and are PAUSED afterwards, without a
+ * pause of ours, are flagged `pausedByCap`.
+ */
+
+export function sandboxKey(sandbox: Pick<Sandbox, 'id'>): string {
+	return normalizeId(String(sandbox.id));
+}
+
+export type CapWatch = {
+	resumedKey: string;
+	/** Other sandboxes RUNNING when the resume was sent. */
+	runningBefore: ReadonlySet<string>;
+	until: number;
+};
+
+export type SandboxNotice = {text: string; level: 'info' | 'warn' | 'error'};
+
+export type SandboxMerge = {
+	rows: Map<string, SandboxRow>;
+	changed: boolean;
+	notices: SandboxNotice[];
+};
+
+const targetStatus: Record<SandboxActionState['kind'], string> = {pausing: 'PAUSED', resuming: 'RUNNING'};
+
+/**
+ * The sandbox ids to look up quickly: those with an action waiting for its status change, and,
+ * while a resume may still make the service pause another one, the ones that were running.
+ */
+export function watchedSandboxIds(rows: ReadonlyMap<string, SandboxRow>, capWatch: CapWatch | null): string[] {
+	const ids: string[] = [];
+	const open = new Set<string>();
+	for (const row of rows.values()) {
+		if (row.pending && !row.pending.error) {
+			ids.push(String(row.sandbox.id));
+			open.add(row.key);
+		}
+	}
+
+	// The cap pause follows the resume; watch the others only while the resume is still open.
+	if (capWatch && open.has(capWatch.resumedKey)) {
+		for (const key of capWatch.runningBefore) {
+			const row = rows.get(key);
+			if (row && !open.has(key)) ids.push(String(row.sandbox.id));
+		}
+	}
+
+	return ids;
+}
+
+export function shortId(key: string): string {
+	return key.length > 12 ? key.slice(0, 8) : key;
+}
+
+/**
+ * Applies sandboxes to the rows. A `complete` list replaces them (rows of sandboxes that are gone
+ * are dropped); a partial one (the watched sandboxes) updates only the rows it names.
+ */
+export function mergeSandboxes(
+	previous: ReadonlyMap<string, SandboxRow>,
+	sandboxes: readonly Sandbox[],
+	context: {
+		now: number;
+		conversationKeys: ReadonlyMap<string, readonly string[]>;
+		capWatch: CapWatch | null;
+		actionTimeoutMs: number;
+		complete: boolean;
+	},
+): SandboxMerge {
+	const rows = context.complete ? new Map<string, SandboxRow>() : new Map(previous);
+	const notices: SandboxNotice[] = [];
+	let changed = context.complete && previous.size !== sandboxes.length;
+	for (const sandbox of sandboxes) {
+		const key = sandboxKey(sandbox);
+		const before = previous.get(key);
+		const status = String(sandbox.status).toUpperCase();
+		let pending = before?.pending ?? null;
+		if (pending && !pending.error) {
+			if (status === targetStatus[pending.kind]) {
+				notices.push({text: `Sandbox ${shortId(key)} ${pending.kind === 'pausing' ? 'paused' : 'running again'}.`, level: 'info'});
+				pending = null;
+			} else if (status === 'ERROR' || status === 'MISSING') {
+				pending = {...pending, error: `the sandbox went to ${status}`};
+				notices.push({text: `Sandbox ${shortId(key)}: ${pending.error}.`, level: 'error'});
+			} else if (context.now - pending.startedAt > context.actionTimeoutMs) {
+				pending = {...pending, error: `no status change after ${Math.round(context.actionTimeoutMs / 1000)} s (still ${status})`};
+				notices.push({text: `Sandbox ${shortId(key)}: ${pending.error}.`, level: 'warn'});
+			}
+		}
+
+		let pausedByCap = before?.pausedByCap ?? false;
+		if (status === 'RUNNING' || status === 'STARTING') pausedByCap = false;
+		const watch = context.capWatch;
+		if (
+			watch &&
+			status === 'PAUSED' &&
+			!pausedByCap &&
+			key !== watch.resumedKey &&
+			watch.runningBefore.has(key) &&
+			before?.pending?.kind !== 'pausing' &&
+			String(before?.sandbox.status).toUpperCase() !== 'PAUSED'
+		) {
+			pausedByCap = true;
+			notices.push({
+				text: `Resuming sandbox ${shortId(watch.resumedKey)} made the service pause sandbox ${shortId(key)} (running-sandbox limit).`,
+				level: 'warn',
+			});
+		}
+
+		const conversationKeys = context.conversationKeys.get(key) ?? [];
+		const row = sameRow(before, sandbox, conversationKeys, pending, pausedByCap)
+			? before!
+			: {
+					key,
+					sandbox: before && sameWireObject(before.sandbox, sandbox) ? before.sandbox : sandbox,
+					conversationKeys: before && sameKeys(before.conversationKeys, conversationKeys) ? before.conversationKeys : [...conversationKeys],
+					pending,
+					pausedByCap,
+				};
+		if (row !== before) changed = true;
+		rows.set(key, row);
+	}
+
+	return {rows, changed, notices};
+}
+
+function sameRow(
+	before: SandboxRow | undefined,
+	sandbox: Sandbox,
+	conversationKeys: readonly string[],
+	pending: SandboxActionState | null,
+	pausedByCap: boolean,
+): boolean {
+	return (
+		before !== undefined &&
+		before.pending === pending &&
+		before.pausedByCap === pausedByCap &&
+		sameKeys(before.conversationKeys, conversationKeys) &&
+		sameWireObject(before.sandbox, sandbox)
+	);
+}
+
+export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+	if (a === b) return true;
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
+}
+
+/** Re-links rows to conversations after the conversation list changed; same Map when nothing did. */
+export function relinkSandboxes(
+	rows: ReadonlyMap<string, SandboxRow>,
+	conversationKeys: ReadonlyMap<string, readonly string[]>,
+): ReadonlyMap<string, SandboxRow> {
+	let next: Map<string, SandboxRow> | null = null;
+	for (const [key, row] of rows) {
+		const keys = conversationKeys.get(key) ?? [];
+		if (sameKeys(row.conversationKeys, keys)) continue;
+		next ??= new Map(rows);
+		next.set(key, {...row, conversationKeys: [...keys]});
+	}
+
+	return next ?? rows;
+}

@@ -1,0 +1,95 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {attentionRank, computeAttention, noAttentionRank, sameAttention, trailingRepeat} from '../source/state/attention.js';
+import {appConversationSchema} from '../source/wire/schemas/app.js';
+import {message, terminalAction, terminalObservation} from './helpers/event-fixtures.js';
+
+const now = Date.parse('2026-11-22T12:00:00Z');
+
+function conversation(fields: Record<string, unknown>) {
+	return appConversationSchema.parse({
+		id: 'a'.repeat(32),
+		title: 'Fix tests',
+		sandbox_status: 'RUNNING',
+		execution_status: 'running',
+		updated_at: '2026-11-22T11:59:00Z',
+		...fields,
+	});
+}
+
+test('a healthy running conversation needs nobody', () => {
+	const reasons = computeAttention({conversation: conversation({}), now});
+	assert.deepEqual(reasons, []);
+	assert.equal(attentionRank(reasons), noAttentionRank);
+});
+
+test('waiting, error and stuck come with their since time, in that order of urgency', () => {
+	const updated = Date.parse('2026-11-22T11:59:00Z');
+	const waiting = computeAttention({conversation: conversation({execution_status: 'waiting_for_confirmation'}), now});
+	assert.deepEqual(waiting, [{kind: 'waiting_for_confirmation', since: updated}]);
+	const error = computeAttention({conversation: conversation({execution_status: 'error'}), now, statusSince: 42});
+	assert.deepEqual(error, [{kind: 'error', since: 42}]);
+	const stuck = computeAttention({conversation: conversation({execution_status: 'stuck'}), now});
+	assert.ok(attentionRank(waiting) < attentionRank(error));
+	assert.ok(attentionRank(error) < attentionRank(stuck));
+});
+
+test('sandbox ERROR or MISSING ranks after the execution problems, and both are listed', () => {
+	const reasons = computeAttention({conversation: conversation({execution_status: 'error', sandbox_status: 'ERROR'}), now});
+	assert.deepEqual(
+		reasons.map((reason) => reason.kind),
+		['error', 'sandbox_error'],
+	);
+	const missing = computeAttention({conversation: conversation({execution_status: null, sandbox_status: null}), now});
+	assert.deepEqual(missing, [{kind: 'sandbox_error', status: 'MISSING', since: Date.parse('2026-11-22T11:59:00Z')}]);
+	// A fresher status from the sandbox poll wins over the conversation's copy.
+	const fresher = computeAttention({conversation: conversation({}), sandboxStatus: 'ERROR', now});
+	assert.equal(fresher[0]?.kind, 'sandbox_error');
+});
+
+test('the stream execution status overrides the polled one', () => {
+	const reasons = computeAttention({
+		conversation: conversation({execution_status: 'running'}),
+		executionStatus: 'waiting_for_confirmation',
+		now,
+	});
+	assert.equal(reasons[0]?.kind, 'waiting_for_confirmation');
+});
+
+test('quiet: running in a running sandbox with no activity for quietAfterMs (configurable)', () => {
+	const base = conversation({updated_at: '2026-11-22T11:45:30Z'});
+	const quiet = computeAttention({conversation: base, now});
+	assert.deepEqual(quiet, [{kind: 'quiet', quietForMs: 14 * 60_000}], 'whole minutes, so rows do not change every poll');
+	assert.deepEqual(computeAttention({conversation: base, now, quietAfterMs: 20 * 60_000}), []);
+	// Newer streamed activity resets it.
+	assert.deepEqual(computeAttention({conversation: base, now, lastActivityAt: now - 1000}), []);
+	// Paused or finished conversations are not "quiet".
+	assert.deepEqual(computeAttention({conversation: conversation({updated_at: '2026-11-22T10:00:00Z', execution_status: 'finished'}), now}), []);
+});
+
+test('repeating: the same tool call with the same arguments three times in a row', () => {
+	const events = [message('user', 'go')];
+	for (let round = 0; round < 3; round++) {
+		const action = terminalAction('ls -la');
+		events.push(action, terminalObservation(action, 'total 0', 0));
+	}
+
+	assert.deepEqual(trailingRepeat(events), {tool: 'terminal', count: 3});
+	const reasons = computeAttention({conversation: conversation({}), now, events});
+	assert.deepEqual(reasons, [{kind: 'repeating', count: 3, tool: 'terminal'}]);
+	// A different call at the end breaks the run.
+	const broken = [...events, terminalAction('pytest')];
+	assert.deepEqual(trailingRepeat(broken), {tool: 'terminal', count: 1});
+	assert.deepEqual(computeAttention({conversation: conversation({}), now, events: broken}), []);
+	// Two in a row is not enough by default, but the threshold is configurable.
+	assert.deepEqual(computeAttention({conversation: conversation({}), now, events: events.slice(0, 5)}), []);
+	assert.equal(computeAttention({conversation: conversation({}), now, events: events.slice(0, 5), repeatThreshold: 2})[0]?.kind, 'repeating');
+});
+
+test('sameAttention compares structurally', () => {
+	const a = computeAttention({conversation: conversation({execution_status: 'stuck'}), now});
+	const b = computeAttention({conversation: conversation({execution_status: 'stuck'}), now});
+	assert.notEqual(a, b);
+	assert.ok(sameAttention(a, b));
+	assert.ok(!sameAttention(a, computeAttention({conversation: conversation({execution_status: 'error'}), now})));
+});

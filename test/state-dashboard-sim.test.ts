@@ -1,0 +1,273 @@
+import {test, type TestContext} from 'node:test';
+import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
+import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
+import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
+import {startSimulator, type Simulator, type SimulatorOptions} from '../source/simulator/server.js';
+import {AppClient} from '../source/wire/app-client.js';
+
+/**
+ * The dashboard store against the real simulator over HTTP and WebSocket (port 0, no ticking:
+ * the agents move only when the test calls `sim.step()`). Every app-server request the process
+ * sends is recorded from undici's diagnostics channel, so budget checks count what really went
+ * out, retries included.
+ */
+
+type Sent = {at: number; method: string; path: string};
+const sent: Sent[] = [];
+diagnostics.subscribe('undici:request:create', (message) => {
+	const {request} = message as {request: {method: string; path: string}};
+	if (request.path.startsWith('/api/v1/')) sent.push({at: Date.now(), method: request.method, path: request.path.split('?')[0]!});
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the first snapshot that satisfies `predicate`, or fails after `timeoutMs`. */
+function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 10_000): Promise<DashboardSnapshot> {
+	return new Promise((resolve, reject) => {
+		const check = () => {
+			const snapshot = store.getSnapshot();
+			if (!predicate(snapshot)) return false;
+			clearTimeout(timer);
+			unsubscribe();
+			resolve(snapshot);
+			return true;
+		};
+
+		const timer = setTimeout(() => {
+			unsubscribe();
+			reject(new Error(`timed out waiting for ${what}`));
+		}, timeoutMs);
+		const unsubscribe = store.subscribe(check);
+		check();
+	});
+}
+
+/** Fast polling and a roomy budget unless a test is about the budget itself. */
+const fast: Partial<CreateDashboardOptions> = {
+	budget: {perSecond: 200, perMinute: 10_000},
+	intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
+	flushMs: 20,
+};
+
+async function setup(
+	t: TestContext,
+	simOptions: SimulatorOptions,
+	options: Partial<CreateDashboardOptions> = fast,
+	apiKey?: string,
+): Promise<{sim: Simulator} & ReturnType<typeof createDashboard>> {
+	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20, ...simOptions});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: apiKey ?? sim.apiKey, maxRetries: 0});
+	const dashboard = createDashboard({
+		appClient,
+		appBaseUrl: sim.baseUrl,
+		serverLabel: 'simulator',
+		demo: false,
+		secrets: [sim.apiKey],
+		...options,
+	});
+	t.after(async () => {
+		await dashboard.controller.close();
+		await sim.close();
+	});
+	return {sim, ...dashboard};
+}
+
+function maxInWindow(times: number[], windowMs: number): number {
+	let best = 0;
+	let start = 0;
+	for (let end = 0; end < times.length; end++) {
+		while (times[end]! - times[start]! >= windowMs) start++;
+		best = Math.max(best, end - start + 1);
+	}
+
+	return best;
+}
+
+test('first snapshot has every conversation (all pages), sandboxes and specs', async (t) => {
+	const {sim, store} = await setup(t, {conversations: 250});
+	const snapshot = await waitFor(store, (s) => s.conversations.size === 250 && s.sandboxes.size > 0 && s.specs.length > 0, '250 conversations');
+	assert.equal(sim.stats.byRoute['GET /api/v1/app-conversations/search'], 3);
+	assert.equal(snapshot.connection.health, 'polling');
+	assert.equal(snapshot.connection.keyRejected, false);
+	const row = [...snapshot.conversations.values()][0]!;
+	assert.match(row.key, /^[0-9a-f]{32}$/);
+	const linked = [...snapshot.sandboxes.values()].some((sandbox) => sandbox.conversationKeys.length > 0);
+	assert.ok(linked, 'sandboxes know their conversations');
+});
+
+test('a 1,000-conversation refresh round is 11 batched look-ups', async (t) => {
+	const {sim, store} = await setup(t, {conversations: 1000}, {...fast, intervals: {...fast.intervals, refreshMs: 1200}});
+	await waitFor(store, (s) => s.conversations.size === 1000, '1,000 conversations', 15_000);
+	// Rounds start `refreshMs` apart; count the look-ups between two round starts.
+	const lookups = () => sent.filter((request) => request.path === '/api/v1/app-conversations').map((request) => request.at);
+	const deadline = Date.now() + 10_000;
+	let rounds: number[][] = [];
+	while (Date.now() < deadline) {
+		await sleep(200);
+		rounds = [];
+		for (const at of lookups()) {
+			const current = rounds.at(-1);
+			if (current && at - current.at(-1)! < 500) current.push(at);
+			else rounds.push([at]);
+		}
+
+		if (rounds.length >= 3) break;
+	}
+
+	t.diagnostic(`look-ups per round: ${rounds.map((round) => round.length).join(', ')}; search pages ${sim.stats.byRoute['GET /api/v1/app-conversations/search']}`);
+	assert.ok(rounds.length >= 2, 'at least two complete rounds');
+	// The first group may share its start with the end of the walk; the next ones are whole rounds.
+	assert.equal(rounds[1]!.length, 11);
+});
+
+test('a burst of refreshes and actions never exceeds 10/s or 100/min', async (t) => {
+	const start = Date.now();
+	const {store, controller, budget} = await setup(t, {conversations: 250}, {intervals: {refreshMs: 1000}, flushMs: 20});
+	const loaded = await waitFor(store, (s) => s.conversations.size === 250 && s.sandboxes.size > 0, '250 conversations');
+	const sandboxKeys = [...loaded.sandboxes.keys()];
+	const actions: Array<Promise<void>> = [];
+	for (let index = 0; index < 25; index++) {
+		controller.refresh();
+		// User actions are not paced like polls; only the budget holds them back.
+		const key = sandboxKeys[index % sandboxKeys.length]!;
+		actions.push(index % 2 === 0 ? controller.pauseSandbox(key) : controller.resumeSandbox(key));
+		await sleep(20);
+	}
+
+	await Promise.all(actions);
+	await sleep(1000);
+	const times = sent.filter((request) => request.at >= start).map((request) => request.at);
+	t.diagnostic(`${times.length} requests; busiest second ${maxInWindow(times, 1000)}; budget says ${budget.requestsLastMinute()} in the last minute`);
+	assert.ok(times.length > 30, 'the burst really happened');
+	assert.ok(maxInWindow(times, 1000) <= 10, `busiest 1 s window: ${maxInWindow(times, 1000)}`);
+	assert.ok(times.length <= 100);
+	assert.ok(budget.requestsLastMinute() <= 100);
+});
+
+test('429: one shared backoff honouring Retry-After, then recovery', async (t) => {
+	const {sim, store, budget} = await setup(t, {conversations: 30});
+	await waitFor(store, (s) => s.conversations.size === 30, 'conversations');
+	sim.faults.rateLimit({count: 1, retryAfterSeconds: 2});
+	const limitedFrom = Date.now();
+	await waitFor(store, (s) => s.connection.health === 'stale', 'stale after 429', 5000);
+	const until = budget.backoffUntil();
+	assert.ok(until !== null && until >= limitedFrom + 1500, 'the budget backs off for Retry-After');
+	const during = sent.filter((request) => request.at > limitedFrom + 300 && request.at < until! - 100);
+	assert.equal(during.length, 0, 'no request of any kind while backing off');
+	const recovered = await waitFor(store, (s) => s.connection.health === 'polling', 'recovery', 8000);
+	assert.equal(recovered.connection.lastError, null);
+	assert.ok(Date.now() >= until!);
+});
+
+test('5xx storm: stale with the last data, then recovers by itself', async (t) => {
+	const {sim, store} = await setup(t, {conversations: 30});
+	await waitFor(store, (s) => s.conversations.size === 30, 'conversations');
+	sim.faults.serverErrors({count: 10, status: 503});
+	const stale = await waitFor(store, (s) => s.connection.health === 'stale', 'stale', 5000);
+	assert.match(stale.connection.lastError ?? '', /503/);
+	assert.ok(stale.connection.nextRetryAt !== null);
+	assert.ok(stale.connection.lastSuccessAt !== null);
+	assert.equal(stale.conversations.size, 30, 'the last data is kept');
+	const back = await waitFor(store, (s) => s.connection.health === 'polling', 'recovery', 15_000);
+	assert.equal(back.connection.lastError, null);
+	assert.ok(back.connection.lastSuccessAt! > stale.connection.lastSuccessAt!);
+});
+
+test('a wrong key: keyRejected, a clear message, and polling stops', async (t) => {
+	const {sim, store} = await setup(t, {conversations: 10}, fast, 'wrong-key');
+	const snapshot = await waitFor(store, (s) => s.connection.keyRejected, 'key rejected', 5000);
+	assert.match(snapshot.connection.lastError ?? '', /key/i);
+	assert.ok(!(snapshot.connection.lastError ?? '').includes('wrong-key'));
+	const before = sim.stats.requests;
+	await sleep(1000);
+	assert.equal(sim.stats.requests, before, 'no more requests');
+});
+
+test('resume and pause: pending until the polled status changes; a cap pause is flagged', async (t) => {
+	const {store, controller} = await setup(t, {conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 400});
+	const loaded = await waitFor(store, (s) => s.sandboxes.size > 0, 'sandboxes');
+	const byStatus = (status: string) => [...store.getSnapshot().sandboxes.values()].filter((row) => row.sandbox.status === status);
+	t.diagnostic(`${byStatus('RUNNING').length} running, ${byStatus('PAUSED').length} paused of ${loaded.sandboxes.size} (cap 3)`);
+	assert.equal(byStatus('RUNNING').length, 3, 'the simulator starts at its cap');
+
+	// Resuming a paused sandbox at the cap makes the service pause the oldest running one.
+	const resumed = byStatus('PAUSED')[0]!;
+	await controller.resumeSandbox(resumed.key);
+	await waitFor(store, (s) => s.sandboxes.get(resumed.key)?.pending?.kind === 'resuming', 'resuming');
+	const afterResume = await waitFor(store, (s) => s.sandboxes.get(resumed.key)?.pending === null, 'resume done');
+	assert.equal(afterResume.sandboxes.get(resumed.key)?.sandbox.status, 'RUNNING');
+	const capped = await waitFor(store, (s) => [...s.sandboxes.values()].some((row) => row.pausedByCap), 'cap pause flagged');
+	const victim = [...capped.sandboxes.values()].find((row) => row.pausedByCap)!;
+	assert.notEqual(victim.key, resumed.key);
+	assert.equal(victim.sandbox.status, 'PAUSED');
+	assert.match(capped.notice?.text ?? '', /running-sandbox limit/);
+
+	// Pausing: pending until the poll shows PAUSED.
+	await controller.pauseSandbox(resumed.key);
+	await waitFor(store, (s) => s.sandboxes.get(resumed.key)?.pending?.kind === 'pausing', 'pausing');
+	const paused = await waitFor(store, (s) => s.sandboxes.get(resumed.key)?.pending === null, 'pause done');
+	assert.equal(paused.sandboxes.get(resumed.key)?.sandbox.status, 'PAUSED');
+	assert.equal(paused.sandboxes.get(resumed.key)?.pausedByCap, false, 'our own pause is not the cap');
+
+	// An unknown sandbox is refused locally, with a notice.
+	await controller.pauseSandbox('sb-does-not-exist');
+	await waitFor(store, (s) => /No sandbox sb-does-/.test(s.notice?.text ?? ''), 'unknown sandbox notice');
+});
+
+test('start a conversation: every phase, READY, then its timeline opens with events', async (t) => {
+	const {sim, store, controller} = await setup(t, {conversations: 5});
+	await waitFor(store, (s) => s.conversations.size === 5, 'conversations');
+	const starting = controller.startConversation({message: 'Add a health check endpoint', repository: 'acme/payments-api'});
+	assert.equal(store.getSnapshot().start.state === 'starting' || store.getSnapshot().start.state === 'idle', true);
+	await starting;
+	const ready = await waitFor(store, (s) => s.start.state === 'ready' && s.timeline !== null, 'ready and open');
+	const phases = ready.start.phases.map((phase) => phase.status);
+	t.diagnostic(`phases: ${phases.join(' → ')}`);
+	assert.equal(phases.at(-1), 'READY');
+	assert.ok(phases.length >= 3);
+	const key = ready.start.conversationKey!;
+	assert.equal(ready.timeline?.conversationKey, key);
+	assert.ok(ready.conversations.has(key), 'the new conversation is in the list at once');
+	sim.step(5);
+	const withEvents = await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0 && s.timeline?.stream.state === 'live', 'timeline events');
+	assert.ok(withEvents.timeline!.version > 0);
+	// Events that arrive while it is live count as unseen until it is opened again.
+	const live = withEvents.timeline!.events.length;
+	sim.step(20);
+	const counted = await waitFor(store, (s) => (s.conversations.get(key)?.unseenEvents ?? 0) > 0, 'unseen events');
+	assert.ok(counted.timeline!.events.length > live);
+	assert.ok(counted.conversations.get(key)!.lastActivityAt !== null);
+	controller.openTimeline(key);
+	await waitFor(store, (s) => s.conversations.get(key)?.unseenEvents === 0, 'seen again');
+	assert.equal(store.getSnapshot().timeline?.conversationKey, key, 'still the same stream');
+	const text = JSON.stringify(withEvents, (_key, value: unknown) => (value instanceof Map ? [...value.values()] : value));
+	assert.ok(!text.includes(sim.apiKey), 'no API key in the snapshot');
+	assert.ok(!/sk-oh-/.test(text), 'no session key in the snapshot');
+});
+
+test('a conversation whose sandbox is paused: the timeline says why it cannot stream', async (t) => {
+	const {store, controller} = await setup(t, {conversations: 24});
+	const loaded = await waitFor(store, (s) => s.conversations.size === 24, 'conversations');
+	const paused = [...loaded.conversations.values()].find((row) => row.conversation.sandbox_status === 'PAUSED');
+	assert.ok(paused, 'the seeded world has a paused conversation');
+	controller.openTimeline(paused.key);
+	const failed = await waitFor(store, (s) => s.timeline?.stream.state === 'failed', 'failed stream');
+	assert.match(failed.timeline?.stream.lastError ?? '', /not running|resume/i);
+	controller.closeTimeline();
+	await waitFor(store, (s) => s.timeline === null, 'closed');
+});
+
+test('an idle store publishes nothing while polls bring the same data', async (t) => {
+	const {sim, store} = await setup(t, {conversations: 40});
+	await waitFor(store, (s) => s.conversations.size === 40 && s.specs.length > 0, 'loaded');
+	await sleep(600);
+	let publishes = 0;
+	const unsubscribe = store.subscribe(() => publishes++);
+	const requests = sim.stats.requests;
+	await sleep(1500);
+	unsubscribe();
+	t.diagnostic(`${sim.stats.requests - requests} requests, ${publishes} publishes`);
+	assert.ok(sim.stats.requests - requests >= 3, 'it kept polling');
+	assert.equal(publishes, 0);
+});
