@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/**
+ * The executable's first module. Two settings must be in place before Ink, React or chalk are
+ * evaluated, and static imports are evaluated before this body runs, so the CLI is loaded with a
+ * dynamic import after them (ink-engineering.md §3–4):
+ * - NODE_ENV=production: React's development build keeps a performance entry per render, so a
+ *   long-running dashboard's memory grows without bound.
+ * - chalk ignores NO_COLOR and decides once, at import: map it (and --no-color) to FORCE_COLOR=0.
+ */
+process.env.NODE_ENV ??= 'production';
+
+const noColorFlag = process.argv.slice(2).some((arg) => arg === '--no-color' || arg === '--color=false');
+if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noColorFlag) {
+	process.env.FORCE_COLOR = '0';
+}
+
+await import('./cli.js');

@@ -1,0 +1,92 @@
+import meow from 'meow';
+import {onceWarner} from './config/file-permissions.js';
+import {resolveConfig} from './config/resolve.js';
+import {launchDashboard} from './commands/dashboard.js';
+import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
+import {helpText} from './commands/help.js';
+import {addSecret, createIo, printError, type Io} from './commands/io.js';
+import {checkInvocation} from './commands/invocation.js';
+import {runHeadless} from './commands/run-headless.js';
+import {runSimulator} from './commands/simulator.js';
+
+/**
+ * The entry after bin.ts: parse flags, resolve the configuration, dispatch to a headless command
+ * or the dashboard. Nothing else lives here.
+ */
+
+/** meow throws on some malformed input (e.g. a flag given twice that takes one value): a usage error. */
+function parseArgs() {
+	try {
+		return meow(helpText, {
+			importMeta: import.meta,
+			autoHelp: false,
+			autoVersion: false,
+			// Unknown flags are reported in main(), in our own words and with the usage exit code.
+			allowUnknownFlags: true,
+			flags: {
+				baseUrl: {type: 'string'},
+				profile: {type: 'string'},
+				demo: {type: 'boolean'},
+				apiKey: {type: 'string'},
+				apiKeyFile: {type: 'string'},
+				apiKeyStdin: {type: 'boolean'},
+				color: {type: 'boolean', default: true},
+				help: {type: 'boolean', shortFlag: 'h'},
+				version: {type: 'boolean'},
+				json: {type: 'boolean'},
+				status: {type: 'string', isMultiple: true},
+				kind: {type: 'string'},
+				source: {type: 'string'},
+				body: {type: 'string'},
+				desc: {type: 'boolean'},
+				follow: {type: 'boolean', shortFlag: 'f'},
+				message: {type: 'string', shortFlag: 'm'},
+				repo: {type: 'string'},
+				plugin: {type: 'string', isMultiple: true},
+				wait: {type: 'boolean'},
+				port: {type: 'number'},
+				seed: {type: 'number'},
+				conversations: {type: 'number'},
+			},
+		});
+	} catch (error) {
+		throw new UsageError((error as Error).message.replaceAll('\n', '; '));
+	}
+}
+
+async function main(io: Io): Promise<number> {
+	const cli = parseArgs();
+	const {flags} = cli;
+	if (flags.help) cli.showHelp(0);
+	if (flags.version) cli.showVersion();
+
+	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
+	if (name === 'simulator') return runSimulator(commandFlags);
+
+	const config = await resolveConfig(
+		{baseUrl: flags.baseUrl, profile: flags.profile, demo: flags.demo, apiKey: flags.apiKey, apiKeyFile: flags.apiKeyFile, apiKeyStdin: flags.apiKeyStdin},
+		{env: process.env, warn: onceWarner((line) => io.stderr.write(line))},
+	);
+	if (config.kind === 'server') addSecret(io, config.apiKey);
+	if (!command) return launchDashboard(config, io);
+	return runHeadless(command, config, args, commandFlags, io);
+}
+
+const io = createIo(process.env.AGENT_TUI_DEBUG === '1');
+// `agent-tui events … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code === 'EPIPE') process.exit(ExitCode.ok);
+	throw error;
+});
+
+let code: number;
+try {
+	code = await main(io);
+} catch (error) {
+	printError(io, error);
+	code = exitCodeFor(error);
+}
+process.exitCode = code;
+// Everything opened was closed, so the process ends by itself once stdout is flushed. Should a
+// stray handle still hold the loop, do not hang a script: flush stdout, then exit.
+setTimeout(() => process.stdout.write('', () => process.exit(code)), 2000).unref();

@@ -1,0 +1,29 @@
+import {normalizeId} from '../wire/ids.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import {conversationTable} from './conversation-table.js';
+import type {CommandFlags} from './flags.js';
+import {note, printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+import {conversationMatchesStatus, parseStatusFilter} from './status-filter.js';
+
+/**
+ * `agent-tui conversations [--status S[,S...]] [--json]`: every conversation, all pages. Pages
+ * are offsets that shift as conversations are created, so rows are deduplicated by id (the first
+ * copy, the newest order, wins).
+ */
+export async function runConversations(server: Server, io: Io, flags: CommandFlags): Promise<number> {
+	const filter = parseStatusFilter(flags.status);
+	const byId = new Map<string, AppConversation>();
+	for await (const conversation of server.app.searchConversations()) {
+		const key = normalizeId(conversation.id);
+		if (!byId.has(key)) byId.set(key, conversation);
+	}
+	const rows = [...byId.values()].filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
+	if (flags.json) printLine(io, toJson(rows, io.secrets));
+	else {
+		for (const line of conversationTable(rows, Date.now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		if (rows.length === 0) note(io, byId.size === 0 ? 'no conversations' : `none of the ${byId.size} conversations has that status`);
+	}
+	return 0;
+}

@@ -1,0 +1,52 @@
+import {eventSources} from '../wire/schemas/events.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+import {agentFor, findConversation} from './conversation-lookup.js';
+import {eventLine} from './event-line.js';
+import {eventMatches, type EventFilter} from './event-filter.js';
+import {UsageError} from './exit-codes.js';
+import type {CommandFlags} from './flags.js';
+import {followConversation} from './follow.js';
+import {printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+
+/**
+ * `agent-tui events <conversation-id> [--kind K] [--source S] [--body T] [--desc] [--follow] [--json]`.
+ * Without --follow: every matching event across all pages, then exit (--json: one array).
+ * With --follow: history, then live events as they come (--json: one object per line), until
+ * the conversation ends (follow.ts).
+ */
+export async function runEvents(server: Server, io: Io, id: string, flags: CommandFlags): Promise<number> {
+	const filter = eventFilterFrom(flags);
+	if (flags.desc && flags.follow) throw new UsageError('--desc cannot be combined with --follow (a followed timeline grows at the end)');
+	const conversation = await findConversation(server, io, id);
+	const print = (event: WireEvent) => (flags.json ? printLine(io, toJson(event, io.secrets)) : printText(io, eventLine(event, io.stdout.isTTY ? io.stdout.columns : undefined)));
+
+	if (flags.follow) {
+		const end = await followConversation({server, io, conversation, filter, onEvent: print});
+		return end.exitCode;
+	}
+
+	const agent = agentFor(server, conversation);
+	const seen = new Set<string>();
+	const events: WireEvent[] = [];
+	for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP'})) {
+		// Pages are cursors into a growing log: an event can show up on two pages.
+		if (seen.has(event.id) || !eventMatches(event, filter)) continue;
+		seen.add(event.id);
+		if (flags.json) events.push(event);
+		else print(event);
+	}
+	if (flags.json) printLine(io, toJson(events, io.secrets));
+	return 0;
+}
+
+function eventFilterFrom(flags: CommandFlags): EventFilter {
+	if (flags.source !== undefined && !(eventSources as readonly string[]).includes(flags.source)) {
+		throw new UsageError(`--source must be one of ${eventSources.join(', ')}`);
+	}
+	for (const [flag, value] of [['--kind', flags.kind], ['--body', flags.body]] as const) {
+		if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a value`);
+	}
+	return {kind: flags.kind?.trim(), source: flags.source, body: flags.body};
+}

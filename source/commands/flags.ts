@@ -1,0 +1,37 @@
+/**
+ * The flags commands read, after meow has parsed them (cli.tsx declares them). Which command
+ * accepts which is declared next to each command in registry.ts; anything else is a usage error,
+ * so a misplaced `--follow` is reported instead of silently ignored.
+ */
+export type CommandFlags = {
+	json: boolean;
+	status: string[];
+	kind: string | undefined;
+	source: string | undefined;
+	body: string | undefined;
+	desc: boolean;
+	follow: boolean;
+	message: string | undefined;
+	repo: string | undefined;
+	plugin: string[];
+	wait: boolean;
+	port: number | undefined;
+	seed: number | undefined;
+	conversations: number | undefined;
+};
+
+export type CommandFlagName = keyof CommandFlags;
+
+/** Whether the user gave the flag at all (booleans default to false, lists to []). */
+export function flagGiven(flags: CommandFlags, name: CommandFlagName): boolean {
+	const value = flags[name];
+	if (Array.isArray(value)) return value.length > 0;
+	if (typeof value === 'boolean') return value;
+	return value !== undefined;
+}
+
+/** `conversations` -> `--conversations`, `apiKeyFile` -> `--api-key-file`, `x` -> `-x`. */
+export function flagSpelling(name: string): string {
+	if (name.length === 1) return `-${name}`;
+	return `--${name.replaceAll(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}

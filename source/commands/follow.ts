@@ -1,0 +1,177 @@
+import {setTimeout as sleep} from 'node:timers/promises';
+import {StreamSupervisor, type StreamStatus} from '../state/stream-supervisor.js';
+import {AgentClient} from '../wire/agent-client.js';
+import {isTransient, KeyRejectedError} from '../wire/errors.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/statuses.js';
+import {eventMatches, type EventFilter} from './event-filter.js';
+import {UnavailableError} from './exit-codes.js';
+import {addSecret, note, type Io} from './io.js';
+import type {Server} from './server.js';
+
+/**
+ * Following one conversation until it ends (`events --follow`, `start --wait`).
+ *
+ * The StreamSupervisor prints the history first (REST, every page), then live events from the
+ * WebSocket, deduplicated, resyncing after any reconnect. The conversation has ended when:
+ * - the stream is live (history complete) and its execution status, from the state-update
+ *   events and the socket's first `full_state` frame, is finished, error or stuck; or
+ * - its sandbox is ERROR or MISSING, which only the app server knows: it is polled every 5 s.
+ * While polling, a new agent server URL (the sandbox was resumed elsewhere) restarts the stream on
+ * the same event log, so nothing is printed twice.
+ */
+
+export type FollowEnd =
+	| {reason: 'execution'; status: string}
+	| {reason: 'sandbox'; status: string}
+	| {reason: 'interrupted'};
+
+export type FollowOptions = {
+	server: Server;
+	io: Io;
+	conversation: AppConversation;
+	filter: EventFilter;
+	onEvent: (event: WireEvent) => void;
+	/** Milliseconds between app-server polls (default 5000). */
+	pollMs?: number;
+	/** How long to wait for a STARTING sandbox to expose its agent server (default 5 min). */
+	startingTimeoutMs?: number;
+};
+
+export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
+	const end = await follow(options);
+	const {io} = options;
+	if (end.reason === 'interrupted') return {...end, exitCode: 130};
+	note(io, end.reason === 'execution' ? `conversation ended: ${end.status}` : `conversation ended: its sandbox is ${end.status}`);
+	return {...end, exitCode: 0};
+}
+
+async function follow(options: FollowOptions): Promise<FollowEnd> {
+	const {server, io, filter, onEvent} = options;
+	const pollMs = options.pollMs ?? 5000;
+	let conversation = await waitForAgentServer(options);
+	if (terminalSandboxStatuses.includes(conversation.sandbox_status ?? 'MISSING')) {
+		return {reason: 'sandbox', status: conversation.sandbox_status ?? 'MISSING'};
+	}
+
+	const stop = new AbortController();
+	let finish!: (end: FollowEnd) => void;
+	let fail!: (error: Error) => void;
+	const ended = new Promise<FollowEnd>((resolve, reject) => {
+		finish = (end) => {
+			stop.abort();
+			resolve(end);
+		};
+		fail = (error) => {
+			stop.abort();
+			reject(error);
+		};
+	});
+	const onSigint = () => finish({reason: 'interrupted'});
+	process.once('SIGINT', onSigint);
+	process.once('SIGTERM', onSigint);
+
+	let reported: StreamStatus['state'] | null = null;
+	const onStatus = (status: StreamStatus) => {
+		if (status.state === 'failed') {
+			fail(new UnavailableError(`cannot follow the conversation: ${status.lastError ?? 'the event stream failed'}`));
+			return;
+		}
+		if (status.state === 'reconnecting' && reported !== 'reconnecting') {
+			note(io, `event stream interrupted (${status.lastError ?? 'connection lost'}); reconnecting`);
+		} else if (status.state === 'live' && reported === 'reconnecting') {
+			note(io, status.gap ? `event stream back, but ${status.lastError ?? 'events may be missing'}` : 'event stream back; no events missed');
+		}
+		reported = status.state;
+		const executionStatus = status.executionStatus;
+		// Judged only when live: the history is complete, and the status is the current one.
+		if (status.state === 'live' && executionStatus && terminalExecutionStatuses.includes(executionStatus)) {
+			// onStatus runs just before the batch that caused it is printed: end after that.
+			setImmediate(() => finish({reason: 'execution', status: executionStatus}));
+		}
+	};
+
+	const handlers: StreamHandlers = {filter, onEvent, onStatus};
+	let supervisor: StreamSupervisor | undefined;
+	let poll: Promise<void> | undefined;
+	try {
+		supervisor = startStream(server, io, conversation, handlers);
+		const log = supervisor.log;
+		poll = (async () => {
+			while (!stop.signal.aborted) {
+				try {
+					await sleep(pollMs, undefined, {signal: stop.signal});
+					const [latest] = await server.app.getConversations([conversation.id]);
+					const status = latest?.sandbox_status ?? 'MISSING';
+					if (terminalSandboxStatuses.includes(status)) {
+						finish({reason: 'sandbox', status});
+						return;
+					}
+					if (latest?.conversation_url && latest.conversation_url !== conversation.conversation_url) {
+						// Resumed on another runtime: the same log, so nothing already printed comes again.
+						addSecret(io, latest.session_api_key);
+						await supervisor?.close();
+						supervisor = startStream(server, io, latest, handlers, log);
+					}
+					if (latest) conversation = latest;
+				} catch (error) {
+					if (stop.signal.aborted) return;
+					if (error instanceof KeyRejectedError) {
+						fail(error);
+						return;
+					}
+					// A failed poll is not the end of the conversation; the next one may work.
+					if (!isTransient(error)) note(io, `could not check the conversation: ${(error as Error).message}`);
+				}
+			}
+		})();
+		return await ended;
+	} finally {
+		process.off('SIGINT', onSigint);
+		process.off('SIGTERM', onSigint);
+		stop.abort();
+		await supervisor?.close();
+		await poll;
+	}
+}
+
+type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void};
+
+function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log?: StreamSupervisor['log']): StreamSupervisor {
+	const client = AgentClient.fromConversation(conversation, server.baseUrl);
+	return new StreamSupervisor({
+		client,
+		log,
+		onEvents: (events) => {
+			for (const event of events) if (eventMatches(event, handlers.filter)) handlers.onEvent(event);
+		},
+		onStatus: handlers.onStatus,
+		onProblem: (problem) => note(io, `warning: ${problem.message}`),
+	}).start();
+}
+
+/**
+ * The agent server is reachable only while the sandbox runs. A STARTING sandbox (a conversation
+ * that was just created or resumed) is waited for; a PAUSED one will not start by itself.
+ */
+async function waitForAgentServer(options: FollowOptions): Promise<AppConversation> {
+	const {server, io} = options;
+	let conversation = options.conversation;
+	const deadline = Date.now() + (options.startingTimeoutMs ?? 300_000);
+	let said = false;
+	for (;;) {
+		const status = conversation.sandbox_status ?? 'MISSING';
+		if (conversation.conversation_url || terminalSandboxStatuses.includes(status)) return conversation;
+		if (status !== 'STARTING' || Date.now() >= deadline) {
+			const hint = status === 'PAUSED' && conversation.sandbox_id ? ` (resume it: agent-tui resume ${conversation.sandbox_id})` : '';
+			throw new UnavailableError(`conversation ${conversation.id} cannot be followed: its sandbox is ${status}${hint}`);
+		}
+		if (!said) note(io, 'waiting for the sandbox to start');
+		said = true;
+		await sleep(1000);
+		const [latest] = await server.app.getConversations([conversation.id]);
+		conversation = latest ?? {...conversation, sandbox_status: 'MISSING'};
+		addSecret(io, conversation.session_api_key);
+	}
+}

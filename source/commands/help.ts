@@ -1,0 +1,78 @@
+import {exitCodeHelp} from './exit-codes.js';
+
+/**
+ * The `--help` text: every command, every flag, the configuration rules and the exit codes, so a
+ * script author never has to read the source.
+ */
+const exitCodes = exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join('\n');
+
+export const helpText = `
+Usage
+  $ agent-tui [options]                          open the dashboard
+  $ agent-tui conversations [--status S[,S...]] [--json]
+  $ agent-tui sandboxes [--json]
+  $ agent-tui specs [--json]
+  $ agent-tui pause <sandbox-id>
+  $ agent-tui resume <sandbox-id>
+  $ agent-tui events <conversation-id> [--kind KIND] [--source SOURCE] [--body TEXT]
+                     [--desc] [--follow] [--json]
+  $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
+                    [--wait] [--json]
+  $ agent-tui simulator [--port N] [--seed S] [--conversations N]
+
+Commands
+  (none)          the interactive dashboard (needs a terminal)
+  conversations   every conversation (all pages); --status takes execution statuses
+                  (idle, running, paused, waiting_for_confirmation, finished, error, stuck)
+                  and sandbox statuses (STARTING, RUNNING, PAUSED, ERROR, MISSING),
+                  case-insensitive, comma-separated or repeated
+  sandboxes       every sandbox
+  specs           the sandbox specs
+  pause, resume   ask the server to pause or resume a sandbox; the status changes
+                  afterwards, asynchronously. Resuming one may pause your oldest other one
+  events          the events of a conversation (hex or dashed id, or the short id
+                  the table shows), oldest first
+      --kind KIND       ActionEvent, openhands.sdk.event...ActionEvent (case-insensitive)
+      --source SOURCE   agent, user, environment or hook
+      --body TEXT       message text contains TEXT (case-insensitive)
+      --desc            newest first
+      --follow          keep printing new events until the conversation is finished,
+                        error or stuck, or its sandbox is ERROR or MISSING
+  start           start a conversation: phases on stderr, the new id on stdout
+      --message TEXT    the first message (required)
+      --repo OWNER/REPO the repository to work on
+      --plugin SPEC     a plugin, SOURCE[@REF][:PATH]; repeat for more
+      --wait            then follow it until it ends, events on stderr (with --json:
+                        NDJSON on stdout); exit 0 when finished, 6 otherwise
+  simulator       run the embedded simulator as a server (default port: any free one)
+      --port N  --seed S  --conversations N
+
+Output
+  --json          machine-readable: one JSON array; with --follow or start,
+                  one JSON object per line (NDJSON). Keys are always "[redacted]"
+  --no-color      no colours (NO_COLOR=1 does the same)
+  --help, --version
+
+Server and API key (flags > environment > config file)
+  --base-url URL        the app server, e.g. https://app.all-hands.dev
+                        (env OPENHANDS_BASE_URL)
+  --profile NAME        a profile of the config file
+  --api-key-file PATH   read the key from a file (keep it mode 0600)
+  --api-key-stdin       read the key from stdin, e.g. from a password manager
+  --demo                use the embedded simulator
+  OPENHANDS_API_KEY is read, then removed from the environment. --api-key VALUE is
+  refused: a key on the command line lands in shell history and in \`ps\`.
+  With no server configured anywhere, the dashboard and the commands run against the
+  embedded demo simulator (commands say so on stderr).
+
+  Config file: $XDG_CONFIG_HOME/agent-tui/config.json (default ~/.config/agent-tui/)
+    {"defaultProfile": "work",
+     "profiles": {"work": {"baseUrl": "https://…", "apiKeyFile": "~/.openhands-key"}}}
+  (apiKey may be inline; then keep the file mode 0600.)
+
+Exit codes
+${exitCodes}
+
+Environment
+  AGENT_TUI_DEBUG=1   print stack traces with errors
+`;

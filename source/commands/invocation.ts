@@ -1,0 +1,85 @@
+import {apiKeyFlagRefusal} from '../config/api-key.js';
+import {ConfigError} from '../config/errors.js';
+import {UsageError} from './exit-codes.js';
+import {flagGiven, flagSpelling, type CommandFlagName, type CommandFlags} from './flags.js';
+import {commandNames, findCommand, simulatorFlags, type HeadlessCommand} from './registry.js';
+
+/**
+ * Checks a parsed command line before anything runs: a known command, no unknown flag, no flag
+ * that the command does not take (a misplaced `--follow` is reported, never silently ignored),
+ * the right positional arguments, and never `--api-key VALUE`. Every failure is a usage error.
+ */
+
+/** What meow parsed; booleans may be absent, lists too. */
+export type ParsedFlags = {
+	[K in CommandFlagName]?: CommandFlags[K] | null;
+} & {
+	baseUrl?: string | undefined;
+	profile?: string | undefined;
+	demo?: boolean | undefined;
+	apiKey?: string | undefined;
+	apiKeyFile?: string | undefined;
+	apiKeyStdin?: boolean | undefined;
+};
+
+export type Invocation = {
+	/** undefined: the dashboard. */
+	name: string | undefined;
+	command: HeadlessCommand | undefined;
+	args: string[];
+	commandFlags: CommandFlags;
+};
+
+const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version'];
+/** meow reports short flags under their letter as well. */
+const shortFlags = ['h', 'f', 'm'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'port', 'seed', 'conversations'];
+const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
+
+export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
+	const known = new Set<string>([...globalFlags, ...shortFlags, ...commandFlagNames]);
+	const unknown = given.filter((flag) => !known.has(flag) && !flag.includes('-'));
+	if (unknown.length > 0) throw new UsageError(`unknown flag ${unknown.map(flagSpelling).join(', ')} (see agent-tui --help)`);
+
+	const commandFlags: CommandFlags = {
+		json: flags.json ?? false,
+		status: flags.status ?? [],
+		kind: flags.kind ?? undefined,
+		source: flags.source ?? undefined,
+		body: flags.body ?? undefined,
+		desc: flags.desc ?? false,
+		follow: flags.follow ?? false,
+		message: flags.message ?? undefined,
+		repo: flags.repo ?? undefined,
+		plugin: flags.plugin ?? [],
+		wait: flags.wait ?? false,
+		// meow turns `--port abc` into null: keep it "given" so the command reports it.
+		port: flags.port === null ? Number.NaN : flags.port,
+		seed: flags.seed === null ? Number.NaN : flags.seed,
+		conversations: flags.conversations === null ? Number.NaN : flags.conversations,
+	};
+
+	const [name, ...args] = input;
+	const command = name === undefined ? undefined : findCommand(name);
+	if (name !== undefined && !command && name !== 'simulator') {
+		throw new UsageError(`unknown command "${name}"; commands: ${commandNames.join(', ')} (see agent-tui --help)`);
+	}
+	const allowed: readonly CommandFlagName[] = command?.flags ?? (name === 'simulator' ? simulatorFlags : []);
+	const misplaced = commandFlagNames.filter((flag) => flagGiven(commandFlags, flag) && !allowed.includes(flag));
+	if (misplaced.length > 0) {
+		throw new UsageError(`${misplaced.map(flagSpelling).join(', ')} cannot be used ${name ? `with ${name}` : 'without a command'} (see agent-tui --help)`);
+	}
+	const expected = command?.args ?? [];
+	if (args.length !== expected.length) {
+		const usage = expected.map((arg) => `<${arg}>`).join(' ');
+		throw new UsageError(expected.length > 0 ? `${name} needs ${usage}` : `${name ?? 'agent-tui'} takes no arguments, got "${args.join(' ')}"`);
+	}
+
+	// Refused on every path, the simulator's included: the key is already in history, say so.
+	if (flags.apiKey !== undefined) throw new ConfigError(apiKeyFlagRefusal);
+	if (name === 'simulator') {
+		const misused = serverFlags.filter((flag) => flags[flag] !== undefined && flags[flag] !== false);
+		if (misused.length > 0) throw new UsageError(`${misused.map(flagSpelling).join(', ')} cannot be used with simulator (it is the server)`);
+	}
+	return {name, command, args, commandFlags};
+}

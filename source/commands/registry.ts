@@ -1,0 +1,51 @@
+import type {CommandFlagName, CommandFlags} from './flags.js';
+import type {Io} from './io.js';
+import type {Server} from './server.js';
+
+/**
+ * The headless commands that talk to a server, as data: name, positional arguments, the flags
+ * each accepts (cli.tsx rejects the others) and the function that runs it. `simulator` and the
+ * dashboard are dispatched separately: they do not take a ready-made server.
+ * Each command's module is imported when it runs: `--help` and usage errors stay fast, and a
+ * command loads only what it uses.
+ */
+export type HeadlessCommand = {
+	name: string;
+	/** Names of the required positional arguments, for messages. */
+	args: readonly string[];
+	flags: readonly CommandFlagName[];
+	run(server: Server, io: Io, args: readonly string[], flags: CommandFlags): Promise<number>;
+};
+
+export const headlessCommands: readonly HeadlessCommand[] = [
+	{
+		name: 'conversations',
+		args: [],
+		flags: ['json', 'status'],
+		run: async (server, io, _args, flags) => (await import('./conversations.js')).runConversations(server, io, flags),
+	},
+	{name: 'sandboxes', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./sandboxes.js')).runSandboxes(server, io, flags)},
+	{name: 'specs', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./specs.js')).runSpecs(server, io, flags)},
+	{name: 'pause', args: ['sandbox-id'], flags: [], run: async (server, io, args) => (await import('./pause.js')).runPause(server, io, args[0]!)},
+	{name: 'resume', args: ['sandbox-id'], flags: [], run: async (server, io, args) => (await import('./resume.js')).runResume(server, io, args[0]!)},
+	{
+		name: 'events',
+		args: ['conversation-id'],
+		flags: ['kind', 'source', 'body', 'desc', 'follow', 'json'],
+		run: async (server, io, args, flags) => (await import('./events.js')).runEvents(server, io, args[0]!, flags),
+	},
+	{
+		name: 'start',
+		args: [],
+		flags: ['message', 'repo', 'plugin', 'wait', 'json'],
+		run: async (server, io, _args, flags) => (await import('./start.js')).runStart(server, io, flags),
+	},
+];
+
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations'];
+
+export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
+
+export function findCommand(name: string): HeadlessCommand | undefined {
+	return headlessCommands.find((command) => command.name === name);
+}

@@ -1,0 +1,28 @@
+import type {ResolvedConfig} from '../config/resolve.js';
+import {exitCodeFor} from './exit-codes.js';
+import type {CommandFlags} from './flags.js';
+import {KeyRejectedError} from '../wire/errors.js';
+import {note, printError, type Io} from './io.js';
+import type {HeadlessCommand} from './registry.js';
+import type {Server} from './server.js';
+
+/**
+ * Runs one headless command against its server and turns any failure into one clean stderr
+ * line and the documented exit code. The server (and the demo simulator, if any) is always
+ * closed, so the process can end on its own with stdout fully flushed.
+ */
+export async function runHeadless(command: HeadlessCommand, config: ResolvedConfig, args: readonly string[], flags: CommandFlags, io: Io): Promise<number> {
+	let server: Server | undefined;
+	try {
+		server = await (await import('./server.js')).openServer(config, io);
+		return await command.run(server, io, args, flags);
+	} catch (error) {
+		printError(io, error);
+		if (error instanceof KeyRejectedError && config.kind === 'server' && config.apiKey === null) {
+			note(io, 'no API key is configured: set OPENHANDS_API_KEY, or use --api-key-file PATH or --api-key-stdin');
+		}
+		return exitCodeFor(error);
+	} finally {
+		await server?.close();
+	}
+}

@@ -1,0 +1,41 @@
+import {setTimeout as sleep} from 'node:timers/promises';
+import {sameId} from '../wire/ids.js';
+import type {Sandbox} from '../wire/schemas/app.js';
+import {MissingError} from './exit-codes.js';
+import type {Server} from './server.js';
+
+/**
+ * Pause and resume return as soon as the server accepted them; the status changes afterwards
+ * (openhands-wire.md §1.2). These helpers look the sandbox up and watch it for a short while so
+ * the command can say what actually happened instead of guessing.
+ */
+
+export async function findSandbox(server: Server, id: string): Promise<Sandbox> {
+	const [sandbox] = await server.app.getSandboxes([id]);
+	if (!sandbox) throw new MissingError(`no sandbox with id ${id}`);
+	return sandbox;
+}
+
+/** Polls until the status is one of `wanted` or the time is up; returns the last state seen. */
+export async function watchSandbox(
+	server: Server,
+	id: string,
+	wanted: readonly string[],
+	options: {timeoutMs: number; intervalMs: number},
+): Promise<Sandbox | null> {
+	const deadline = Date.now() + options.timeoutMs;
+	let last: Sandbox | null = null;
+	for (;;) {
+		const [sandbox] = await server.app.getSandboxes([id]);
+		last = sandbox ?? null;
+		if (!last || wanted.includes(last.status) || Date.now() >= deadline) return last;
+		await sleep(options.intervalMs);
+	}
+}
+
+/** Sandboxes that were not PAUSED in `before` and are now. */
+export function newlyPaused(before: readonly Sandbox[], after: readonly Sandbox[], except: string): Sandbox[] {
+	return after.filter(
+		(sandbox) => !sameId(sandbox.id, except) && sandbox.status === 'PAUSED' && before.some((old) => sameId(old.id, sandbox.id) && old.status !== 'PAUSED'),
+	);
+}

@@ -1,0 +1,31 @@
+import type {Sandbox} from '../wire/schemas/app.js';
+import {ageOf} from './conversation-table.js';
+import {missing} from '../format/numbers.js';
+import {sandboxStatusStyle} from '../format/status-style.js';
+import type {CommandFlags} from './flags.js';
+import {printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+import {renderTable} from './table.js';
+
+/** `agent-tui sandboxes [--json]`: every sandbox, with its status, spec and age. */
+export async function runSandboxes(server: Server, io: Io, flags: CommandFlags): Promise<number> {
+	const sandboxes = await server.app.listSandboxes();
+	if (flags.json) {
+		printLine(io, toJson(sandboxes, io.secrets));
+		return 0;
+	}
+	const now = Date.now();
+	const lines = renderTable<Sandbox>(
+		sandboxes,
+		[
+			{header: 'ID', value: (row) => row.id, max: 36},
+			{header: 'STATUS', value: (row) => sandboxStatusStyle(row.status).label},
+			{header: 'SPEC', value: (row) => row.sandbox_spec_id ?? missing, max: 60, flexible: true},
+			{header: 'AGE', value: (row) => ageOf(row.created_at, now), align: 'right'},
+		],
+		io.stdout.isTTY ? io.stdout.columns : undefined,
+	);
+	for (const line of lines) printText(io, line);
+	return 0;
+}

@@ -1,0 +1,76 @@
+import {readFileSync} from 'node:fs';
+import {dirname} from 'node:path';
+import {z} from 'zod';
+import {describeIssues} from '../wire/schemas/common.js';
+import {ConfigError} from './errors.js';
+import {warnIfShared, type Warn} from './file-permissions.js';
+
+/**
+ * `config.json`:
+ *   {"defaultProfile": "work",
+ *    "profiles": {"work": {"baseUrl": "https://…", "apiKeyFile": "~/.secrets/openhands"}}}
+ * Top-level `baseUrl` / `apiKey` / `apiKeyFile` are allowed too: they are the settings used when
+ * no profile is chosen (a one-server setup needs no profile). Unknown keys are rejected, because
+ * a misspelt `apikeyFile` silently ignored is a support ticket.
+ */
+
+const profileSchema = z.strictObject({
+	baseUrl: z.string().min(1).optional(),
+	apiKey: z.string().min(1).optional(),
+	apiKeyFile: z.string().min(1).optional(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const configSchema = z.strictObject({
+	...profileSchema.shape,
+	defaultProfile: z.string().min(1).optional(),
+	profiles: z.record(z.string(), profileSchema).optional(),
+});
+export type ConfigFile = z.infer<typeof configSchema> & {path: string; dir: string};
+
+function holdsKey(config: z.infer<typeof configSchema>): boolean {
+	return Boolean(config.apiKey) || Object.values(config.profiles ?? {}).some((profile) => Boolean(profile.apiKey));
+}
+
+/** The parsed file, or null when there is none. A broken file is an error, never ignored. */
+export function loadConfigFile(path: string, warn: Warn): ConfigFile | null {
+	let text: string;
+	try {
+		text = readFileSync(path, 'utf8');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+		throw new ConfigError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+	}
+	let raw: unknown;
+	try {
+		raw = JSON.parse(text);
+	} catch {
+		// The parser's message quotes the text around the error, which may be a key: not shown.
+		throw new ConfigError(`the config file ${path} is not valid JSON`);
+	}
+	const result = configSchema.safeParse(raw);
+	if (!result.success) throw new ConfigError(`the config file ${path} is invalid: ${describeIssues(result.error)}`);
+	// Only a file that holds a key is sensitive; a base URL in a 0644 file is nobody's business.
+	if (holdsKey(result.data)) warnIfShared(path, 'the config file', warn);
+	return {...result.data, path, dir: dirname(path)};
+}
+
+/**
+ * The profile in force: `--profile NAME`, else `defaultProfile`, else the top-level settings.
+ * Naming a profile that does not exist is an error (a typo must not fall back to another server).
+ */
+export function selectProfile(config: ConfigFile | null, requested: string | undefined): {name: string | null; profile: Profile} {
+	const name = requested ?? config?.defaultProfile;
+	if (name === undefined) {
+		return {name: null, profile: {baseUrl: config?.baseUrl, apiKey: config?.apiKey, apiKeyFile: config?.apiKeyFile}};
+	}
+	const profile = config?.profiles?.[name];
+	if (!profile || !Object.hasOwn(config?.profiles ?? {}, name)) {
+		const known = Object.keys(config?.profiles ?? {});
+		const where = config ? config.path : 'the config file (there is none)';
+		const choices = known.length > 0 ? `; known profiles: ${known.join(', ')}` : '';
+		const origin = requested === undefined ? ' (defaultProfile)' : '';
+		throw new ConfigError(`profile "${name}"${origin} is not defined in ${where}${choices}`);
+	}
+	return {name, profile};
+}
