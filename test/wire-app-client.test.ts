@@ -1,192 +1,347 @@
-import {test} from 'node:test';
+import {after, test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type {AddressInfo} from 'node:net';
 import {inspect} from 'node:util';
-import {startTestSimulator} from './helpers/sim-harness.js';
-import {AppClient} from '../source/wire/app-client.js';
-import {parseJsonArrayStream} from '../source/wire/stream-start.js';
+import {startSimulator, type Simulator, type SimulatorOptions} from '../source/simulator/server.js';
+import {AppClient, type AppClientOptions} from '../source/wire/app-client.js';
 import {
+	ApiError,
 	KeyRejectedError,
 	NetworkError,
 	NotApiError,
 	NotFoundError,
-	OutcomeUnknownError,
 	ProtocolError,
 	RateLimitedError,
+	RequestRefusedError,
 	ServerError,
 	ValidationError,
 } from '../source/wire/errors.js';
-import {dashedId} from '../source/wire/ids.js';
+import {closeHttpAgent, type RetryInfo} from '../source/wire/http.js';
+import {dashedId, normalizeId} from '../source/wire/ids.js';
+import type {StartTask} from '../source/wire/schemas/app.js';
 import {createRequestFor} from '../source/wire/schemas/create-request.js';
+import {Secret} from '../source/wire/secret.js';
 
-async function* chunksOf(text: string, size: number) {
-	const bytes = Buffer.from(text);
-	for (let index = 0; index < bytes.length; index += size) yield bytes.subarray(index, index + size);
+/** The app client against the embedded simulator, over loopback, endpoint by endpoint. */
+
+after(() => closeHttpAgent());
+
+async function startSim(t: TestContext, options: SimulatorOptions = {}): Promise<Simulator> {
+	const sim = await startSimulator({port: 0, seed: 1, tickMs: 0, startTaskPhaseMs: 10, sandboxTransitionMs: 10, ...options});
+	t.after(() => sim.close());
+	return sim;
 }
 
-test('the stream-start parser yields each element as it completes, across 1-byte chunks and multi-byte characters', async () => {
-	const body = '[\n{"id":"t","status":"WORKING","note":"a \\"quoted\\" ]} é漢"},\n{"id":"t","status":"READY","n":[1,{"x":2}]}\n]';
-	const seen: unknown[] = [];
-	for await (const element of parseJsonArrayStream(chunksOf(body, 1))) seen.push(element);
-	assert.equal(seen.length, 2);
-	assert.equal((seen[0] as {note: string}).note, 'a "quoted" ]} é漢');
-	await assert.rejects(async () => {
-		for await (const _ of parseJsonArrayStream(chunksOf('[\n{"id":"t","status":"WORKING"},\n{"id":', 3))) {
-			// drain
-		}
-	}, (error: unknown) => error instanceof ProtocolError && /ended before it finished \(after 1 update\)/.test(error.message));
-});
+function clientFor(sim: Simulator, options: Partial<AppClientOptions> = {}): AppClient {
+	return new AppClient({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), ...options});
+}
 
-test('conversations: every page followed to the end, ids deduplicated, batch look-ups aligned with nulls in chunks of 99', async (t) => {
-	const sim = await startTestSimulator(t, {conversations: 250});
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	const pages = [];
-	for await (const page of client.searchConversationPages({limit: 100})) pages.push(page);
-	assert.equal(pages.length, 3);
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+	try {
+		await promise;
+	} catch (error) {
+		return error;
+	}
+	assert.fail('expected a rejection');
+}
+
+async function drain<T>(iterable: AsyncIterable<T>, seen: T[] = []): Promise<T[]> {
+	for await (const item of iterable) seen.push(item);
+	return seen;
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 3000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (done(value)) return value;
+		if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+const realPhases = ['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY'];
+
+test('conversations: 250 over 3 pages of 100, all unique; counts; filters', async (t) => {
+	const sim = await startSim(t, {conversations: 250});
+	const client = clientFor(sim);
+	const pages = await drain(client.searchConversationPages({limit: 100}));
+	assert.deepEqual(
+		pages.map((page) => page.items.length),
+		[100, 100, 50],
+	);
+	assert.equal(pages.at(-1)?.nextPageId, null);
+	assert.ok(pages.every((page) => page.invalid.length === 0));
+
 	const all = await client.listConversations();
 	assert.equal(all.length, 250);
-	assert.equal(new Set(all.map((conversation) => conversation.id)).size, 250);
+	assert.equal(new Set(all.map((conversation) => normalizeId(conversation.id))).size, 250);
 	assert.equal(await client.countConversations(), 250);
 
-	const before = sim.stats.requests;
+	// Newest first, as the real server sorts.
+	const created = all.map((conversation) => conversation.created_at ?? '');
+	assert.deepEqual(created, [...created].sort().reverse());
+
+	const word = (all[0]?.title ?? '').split(/\s+/)[0] ?? '';
+	const matching = await client.listConversations({titleContains: word, limit: 7});
+	assert.ok(matching.length > 0 && matching.every((conversation) => conversation.title?.toLowerCase().includes(word.toLowerCase())));
+	assert.equal(await client.countConversations({titleContains: word}), matching.length);
+	const cutoff = all[100]?.created_at ?? '';
+	assert.equal(await client.countConversations({createdAtGte: cutoff}), all.filter((conversation) => (conversation.created_at ?? '') >= cutoff).length);
+});
+
+test('getConversations: 150 ids in two requests, unknown ids null and aligned, either id spelling', async (t) => {
+	const sim = await startSim(t, {conversations: 250});
+	const client = clientFor(sim);
+	const all = await client.listConversations();
 	const ids = all.slice(0, 148).map((conversation, index) => (index % 2 ? dashedId(conversation.id) : conversation.id));
-	ids.splice(5, 0, 'ffffffffffffffffffffffffffffffff', '00000000000000000000000000000000');
+	ids.splice(5, 0, 'ffffffffffffffffffffffffffffffff', dashedId('0000000000000000000000000000abcd'));
+	assert.equal(ids.length, 150);
+
+	const before = sim.stats.requests;
 	const found = await client.getConversations(ids);
-	assert.equal(sim.stats.requests - before, 2, '150 ids take two look-ups');
+	assert.equal(sim.stats.requests - before, 2, '150 ids take two look-ups of at most 99');
 	assert.equal(found.length, 150);
 	assert.equal(found[5], null);
 	assert.equal(found[6], null);
+	ids.forEach((id, index) => {
+		if (index === 5 || index === 6) return;
+		assert.equal(normalizeId(found[index]?.id ?? ''), normalizeId(id), `index ${index}`);
+	});
 	assert.equal(found[7]?.id, all[5]?.id);
+	// The live fields come with the row.
+	assert.ok(found.every((conversation) => conversation === null || typeof conversation.sandbox_status === 'string'));
 });
 
-test('stream-start is consumed incrementally through every real phase; FAIL_START ends in ERROR; a truncated stream is a clear error', async (t) => {
-	const sim = await startTestSimulator(t, {startTaskPhaseMs: 60});
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	const statuses: string[] = [];
-	let readyAt = 0;
-	const firstAt: number[] = [];
-	for await (const task of client.streamStart(createRequestFor({message: 'add a README', repository: 'acme/widgets', plugins: [{source: 'github:acme/plugins', ref: 'v1'}]}))) {
-		statuses.push(task.status);
-		firstAt.push(Date.now());
-		if (task.status === 'READY') {
-			readyAt = Date.now();
-			assert.ok(task.app_conversation_id);
+test('stream-start is consumed as it arrives, through every real phase, and the conversation then exists', async (t) => {
+	const sim = await startSim(t, {startTaskPhaseMs: 50});
+	const client = clientFor(sim);
+	const request = createRequestFor({message: 'add a README', repository: 'acme/widgets', plugins: [{source: 'github:acme/plugins', ref: 'v1', repo_path: 'tools'}]});
+	const seen: StartTask[] = [];
+	const arrivedAt: number[] = [];
+	let serverStatusAtFirst: string | undefined;
+	for await (const snapshot of client.streamStart(request)) {
+		seen.push(snapshot);
+		arrivedAt.push(Date.now());
+		if (seen.length === 1) {
+			// READY does not exist yet when WORKING is in our hands: nothing was buffered to the end.
+			const [onServer] = await client.getStartTasks([snapshot.id]);
+			serverStatusAtFirst = onServer?.status;
 		}
 	}
-	assert.deepEqual(statuses, ['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY']);
-	assert.ok(readyAt - (firstAt[0] ?? readyAt) >= 300, 'WORKING was delivered well before READY, not at the end');
+	assert.deepEqual(
+		seen.map((snapshot) => snapshot.status),
+		realPhases,
+	);
+	assert.ok(serverStatusAtFirst && serverStatusAtFirst !== 'READY', `server said ${serverStatusAtFirst}`);
+	assert.ok((arrivedAt.at(-1) ?? 0) - (arrivedAt[0] ?? 0) >= 250, 'WORKING arrived well before READY');
+	assert.equal(new Set(seen.map((snapshot) => snapshot.id)).size, 1, 'every snapshot is the same task');
+	assert.ok(seen.slice(1).every((snapshot) => snapshot.sandbox_id), 'sandbox id from WAITING_FOR_SANDBOX on');
+	assert.ok(seen.find((snapshot) => snapshot.status === 'STARTING_CONVERSATION')?.agent_server_url);
 
-	const failed: string[] = [];
-	for await (const task of client.streamStart(createRequestFor({message: 'please FAIL_START'}))) failed.push(task.status);
-	assert.equal(failed.at(-1), 'ERROR');
+	const ready = seen.at(-1)!;
+	assert.ok(ready.app_conversation_id);
+	const [conversation] = await client.getConversations([ready.app_conversation_id]);
+	assert.equal(normalizeId(conversation?.id ?? ''), normalizeId(ready.app_conversation_id));
+	assert.equal(conversation?.selected_repository, 'acme/widgets');
 
-	await assert.rejects(async () => {
-		for await (const _ of client.streamStart(createRequestFor({message: 'TRUNCATE_START'}))) {
-			// drain
-		}
-	}, ProtocolError);
-	await assert.rejects(client.createConversation({observability_metadata: {mixed: [1, 'x']}} as never), ValidationError);
+	const [task] = await client.getStartTasks([ready.id]);
+	assert.equal(task?.status, 'READY');
+	const byConversation = await drain(client.searchStartTasks({conversationId: dashedId(ready.app_conversation_id)}));
+	assert.deepEqual(
+		byConversation.map((entry) => entry.id),
+		[ready.id],
+	);
+	assert.equal(await client.countStartTasks({conversationId: ready.app_conversation_id}), 1);
 });
 
-test('sandboxes, specs, start tasks and V0 round-trip', async (t) => {
-	const sim = await startTestSimulator(t);
-	const warnings: string[] = [];
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, onWarning: (message) => warnings.push(message)});
+test('stream-start: FAIL_START ends in ERROR with the reason; TRUNCATE_START is a ProtocolError and the task can be polled', async (t) => {
+	const sim = await startSim(t);
+	const client = clientFor(sim);
+	const failed = await drain(client.streamStart(createRequestFor({message: 'please FAIL_START', repository: 'acme/missing'})));
+	assert.equal(failed.at(-1)?.status, 'ERROR');
+	assert.match(failed.at(-1)?.detail ?? '', /acme\/missing/);
+
+	const truncated: StartTask[] = [];
+	const error = await failure(drain(client.streamStart(createRequestFor({message: 'TRUNCATE_START'})), truncated));
+	assert.ok(error instanceof ProtocolError, String(error));
+	assert.match(error.message, /ended before it finished \(after 1 update\)/);
+	assert.equal(truncated.length, 1);
+	const settled = await eventually(
+		async () => (await client.getStartTasks([truncated[0]!.id]))[0],
+		(entry) => entry?.status === 'ERROR',
+		'the truncated task to settle',
+	);
+	assert.ok(settled?.detail);
+});
+
+test('start tasks: create, look up, search every page, count', async (t) => {
+	const sim = await startSim(t);
+	const client = clientFor(sim);
+	const created = await Promise.all([1, 2, 3].map((n) => client.createConversation(createRequestFor({message: `task ${n}`}))));
+	assert.ok(created.every((entry) => entry.status === 'WORKING'));
+	const found = await client.getStartTasks([created[0]!.id, 'not-a-task', dashedId(created[2]!.id)]);
+	assert.deepEqual(
+		found.map((entry) => entry?.id ?? null),
+		[created[0]!.id, null, created[2]!.id],
+	);
+	const total = await client.countStartTasks();
+	assert.ok(total >= 3);
+	const listed = await drain(client.searchStartTasks({limit: 2}));
+	assert.equal(listed.length, total);
+	assert.ok(created.every((entry) => listed.some((task) => task.id === entry.id)));
+	const pages = await drain(client.searchStartTaskPages({limit: 2}));
+	assert.equal(pages.length, Math.ceil(total / 2));
+});
+
+test('sandboxes: list, look up by id, pause and resume to the new status, start from a spec, delete; specs', async (t) => {
+	const sim = await startSim(t);
+	const client = clientFor(sim);
 	const sandboxes = await client.listSandboxes();
 	assert.ok(sandboxes.length > 0);
+	assert.equal(sandboxes.length, new Set(sandboxes.map((sandbox) => sandbox.id)).size);
 	const running = sandboxes.find((sandbox) => sandbox.status === 'RUNNING');
 	assert.ok(running);
-	const [same, missing] = await client.getSandboxes([running.id, 'nope']);
+	assert.ok(running.session_api_key instanceof Secret, 'session keys stay wrapped');
+	assert.ok(!inspect(running).includes(running.session_api_key.reveal()));
+
+	const [same, missing] = await client.getSandboxes([running.id, 'no-such-sandbox']);
 	assert.equal(same?.id, running.id);
 	assert.equal(missing, null);
+
+	const byId = async (id: string) => (await client.getSandboxes([id]))[0];
 	assert.deepEqual(await client.pauseSandbox(running.id), {success: true});
+	await eventually(() => byId(running.id), (sandbox) => sandbox?.status === 'PAUSED', 'the sandbox to pause');
 	assert.deepEqual(await client.resumeSandbox(running.id), {success: true});
-	await assert.rejects(client.pauseSandbox('no-such-sandbox'), NotFoundError);
+	await eventually(() => byId(running.id), (sandbox) => sandbox?.status === 'RUNNING', 'the sandbox to resume');
+	assert.ok((await failure(client.pauseSandbox('no-such-sandbox'))) instanceof NotFoundError);
+
 	const specs = await client.listSandboxSpecs();
 	assert.ok(specs.length > 0);
-	const started = await client.createConversation(createRequestFor({message: 'hello'}));
-	const [task] = await client.getStartTasks([started.id]);
-	assert.equal(task?.id, started.id);
-	const v0 = await client.startV0({message: 'old style', repository: 'acme/widgets'});
-	assert.ok(v0.conversation_id);
-	assert.match(warnings[0] ?? '', /deprecated/);
+	const spec = specs.at(-1)!;
+	const [foundSpec, unknownSpec] = await client.getSandboxSpecs([spec.id, 'no-such-spec']);
+	assert.equal(foundSpec?.id, spec.id);
+	assert.equal(unknownSpec, null);
+
+	const started = await client.startSandbox(spec.id);
+	assert.equal(started.sandbox_spec_id, spec.id);
+	assert.equal(started.status, 'STARTING');
+	await eventually(() => byId(started.id), (sandbox) => sandbox?.status === 'RUNNING', 'the new sandbox to run');
+	assert.deepEqual(await client.deleteSandbox(started.id), {success: true});
+	assert.equal((await byId(started.id))?.status ?? 'MISSING', 'MISSING');
+	assert.ok((await failure(client.deleteSandbox(started.id))) instanceof NotFoundError);
 });
 
-test('typed errors: key rejected, rate limited (Retry-After honoured), server error, network, not-the-API; the key never shows', async (t) => {
-	const sim = await startTestSimulator(t);
-	const secretKey = 'sk-very-secret-value-123';
-	const wrong = new AppClient({baseUrl: sim.baseUrl, apiKey: secretKey});
-	const rejected = await wrong.listSandboxes().catch((error: unknown) => error);
-	assert.ok(rejected instanceof KeyRejectedError);
-	assert.ok(!rejected.message.includes(secretKey) && !inspect(rejected, {depth: 5}).includes(secretKey));
+test('send-message reaches a running conversation; a paused one is refused in the server\u2019s words', async (t) => {
+	const sim = await startSim(t);
+	const client = clientFor(sim);
+	const conversations = await client.listConversations();
+	const live = conversations.find((conversation) => conversation.sandbox_status === 'RUNNING');
+	const paused = conversations.find((conversation) => conversation.sandbox_status === 'PAUSED');
+	assert.ok(live && paused);
+	const sent = await client.sendMessage(dashedId(live.id), 'please also add tests');
+	assert.equal(sent.success, true);
+	assert.equal(sent.sandbox_status, 'RUNNING');
+	const refused = await failure(client.sendMessage(paused.id, 'hello?', {run: false}));
+	assert.ok(refused instanceof RequestRefusedError, String(refused));
+	assert.equal(refused.status, 409);
+	assert.match(refused.message, /not running/);
+});
 
-	const retries: number[] = [];
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, onRetry: (info) => retries.push(info.delayMs)});
-	sim.faults.rateLimit({count: 1, retryAfterSeconds: 1});
-	assert.ok((await client.listSandboxSpecs()).length > 0);
-	assert.deepEqual(retries, [1000]);
+test('V0 start warns that it is deprecated and returns a conversation the V1 API knows', async (t) => {
+	const sim = await startSim(t);
+	const warnings: string[] = [];
+	const client = clientFor(sim, {onWarning: (message) => warnings.push(message)});
+	const answer = await client.startV0({message: 'old style', repository: 'acme/widgets'});
+	assert.equal(answer.status, 'ok');
+	assert.ok(answer.conversation_id);
+	assert.deepEqual(warnings, ['the V0 start call is deprecated (removal scheduled 2026-04-01); prefer V1']);
+	const [conversation] = await client.getConversations([answer.conversation_id]);
+	assert.equal(conversation?.selected_repository, 'acme/widgets');
+});
 
-	const noRetry = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+test('typed errors from the simulator: key rejected, not found, validation, rate limited, server, network, not-the-API', async (t) => {
+	const sim = await startSim(t);
+	const wrongKey = 'sk-wrong-9d8c7b6a5f4e3d2c1b0a';
+	const errors: unknown[] = [];
+	const remember = async (promise: Promise<unknown>) => {
+		const error = await failure(promise);
+		errors.push(error);
+		return error;
+	};
+
+	const rejected = await remember(new AppClient({baseUrl: sim.baseUrl, apiKey: new Secret(wrongKey)}).listSandboxes());
+	assert.ok(rejected instanceof KeyRejectedError && rejected.status === 401, String(rejected));
+	const anonymous = await remember(new AppClient({baseUrl: sim.baseUrl, apiKey: null}).countConversations());
+	assert.ok(anonymous instanceof KeyRejectedError);
+
+	const client = clientFor(sim, {maxRetries: 0});
+	assert.ok((await remember(client.resumeSandbox('no-such-sandbox'))) instanceof NotFoundError);
+	const invalid = await remember(client.listConversations({limit: 500}));
+	assert.ok(invalid instanceof ValidationError && invalid.status === 422);
+	assert.deepEqual(invalid.detail[0]?.loc, ['query', 'limit']);
+
 	sim.faults.rateLimit({count: 1, retryAfterSeconds: 7});
-	const limited = await noRetry.listSandboxSpecs().catch((error: unknown) => error);
-	assert.ok(limited instanceof RateLimitedError && limited.retryAfterMs === 7000);
+	const limited = await remember(client.listSandboxSpecs());
+	assert.ok(limited instanceof RateLimitedError && limited.retryAfterMs === 7000, String(limited));
 	sim.faults.serverErrors({count: 1, status: 500});
-	assert.ok((await noRetry.listSandboxSpecs().catch((error: unknown) => error)) instanceof ServerError);
+	const broken = await remember(client.listSandboxSpecs());
+	assert.ok(broken instanceof ServerError && broken.status === 500);
 	sim.faults.reset();
 
-	const html = new AppClient({baseUrl: `${sim.baseUrl}/web-app`, apiKey: sim.apiKey});
-	const notApi = await html.listSandboxes().catch((error: unknown) => error);
-	assert.ok(notApi instanceof NotApiError, String(notApi));
-	assert.match((notApi as Error).message, /not the API/);
+	const html = await remember(new AppClient({baseUrl: `${sim.baseUrl}/not-the-api`, apiKey: new Secret(sim.apiKey)}).listSandboxes());
+	assert.ok(html instanceof NotApiError, String(html));
+	assert.match(html.message, /not the API/);
+	const htmlStream = await remember(drain(new AppClient({baseUrl: `${sim.baseUrl}/not-the-api`, apiKey: sim.apiKey}).streamStart(createRequestFor({message: 'x'}))));
+	assert.ok(htmlStream instanceof NotApiError, String(htmlStream));
 
-	const closed = new AppClient({baseUrl: 'http://127.0.0.1:9', apiKey: sim.apiKey, maxRetries: 0});
-	assert.ok((await closed.listSandboxes().catch((error: unknown) => error)) instanceof NetworkError);
+	// A port nothing listens on (the simulator's own, once closed).
+	const gone = await startSimulator({port: 0, tickMs: 0});
+	const goneUrl = gone.baseUrl;
+	await gone.close();
+	const refused = await remember(new AppClient({baseUrl: goneUrl, apiKey: new Secret(sim.apiKey), maxRetries: 0}).listSandboxes());
+	assert.ok(refused instanceof NetworkError, String(refused));
+	assert.match(refused.message, /connection refused/);
+	const refusedPost = await remember(new AppClient({baseUrl: goneUrl, apiKey: new Secret(sim.apiKey)}).createConversation(createRequestFor({message: 'x'})));
+	assert.ok(refusedPost instanceof NetworkError, 'a POST that never connected was not sent: a plain network error');
+
+	for (const error of errors) {
+		assert.ok(error instanceof ApiError);
+		const shown = `${error.message}\n${inspect(error, {depth: 10})}\n${JSON.stringify(error)}`;
+		assert.ok(!shown.includes(wrongKey) && !shown.includes(sim.apiKey), `${error.name} shows a key: ${shown}`);
+	}
 });
 
-test('a 422 keeps its detail list; a POST whose connection breaks is reported as possibly done and not retried', async (t) => {
-	let posts = 0;
-	const server = http.createServer((request, response) => {
-		if (request.method === 'POST') {
-			posts++;
-			request.resume();
-			request.on('end', () => {
-				response.writeHead(200, {'content-type': 'application/json'});
-				response.write('{"id":"t","sta');
-				setTimeout(() => response.socket?.destroy(), 20);
-			});
-			return;
-		}
-		response.writeHead(422, {'content-type': 'application/json'});
-		response.end(JSON.stringify({detail: [{loc: ['query', 'limit'], msg: 'must be at most 100', type: 'less_than_equal'}]}));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => server.close());
-	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const client = new AppClient({baseUrl, apiKey: 'k'});
-	const invalid = await client.listSandboxes().catch((error: unknown) => error);
-	assert.ok(invalid instanceof ValidationError);
-	assert.deepEqual(invalid.detail[0]?.loc, ['query', 'limit']);
-	const broken = await client.createConversation(createRequestFor({message: 'x'})).catch((error: unknown) => error);
-	assert.ok(broken instanceof OutcomeUnknownError, String(broken));
-	assert.match((broken as Error).message, /may have gone through/);
-	assert.equal(posts, 1);
-});
+test('rate limits and 5xx on GETs are retried transparently (Retry-After honoured); slow answers can be cancelled', async (t) => {
+	const sim = await startSim(t);
+	const retries: RetryInfo[] = [];
+	const client = clientFor(sim, {onRetry: (info) => retries.push(info)});
+	sim.faults.rateLimit({count: 2, retryAfterSeconds: 0});
+	assert.ok((await client.listSandboxSpecs()).length > 0);
+	assert.deepEqual(
+		retries.map((info) => [info.attempt, info.delayMs]),
+		[
+			[1, 0],
+			[2, 0],
+		],
+	);
+	assert.match(retries[0]?.reason ?? '', /rate limited/);
 
-test('one invalid item in a page is reported and the others returned', async (t) => {
-	const server = http.createServer((_request, response) => {
-		response.writeHead(200, {'content-type': 'application/json'});
-		response.end(JSON.stringify({items: [{id: 'a', status: 'RUNNING'}, {status: 'RUNNING'}, {id: 'c', status: 'WHATEVER'}], next_page_id: null}));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => server.close());
-	const invalid: string[] = [];
-	const client = new AppClient({
-		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		apiKey: 'k',
-		onInvalid: (item) => invalid.push(item.message),
-	});
-	const sandboxes = await client.listSandboxes();
-	assert.deepEqual(sandboxes.map((sandbox) => [sandbox.id, sandbox.status]), [['a', 'RUNNING'], ['c', 'WHATEVER']]);
-	assert.equal(invalid.length, 1);
+	sim.faults.serverErrors({count: 1, status: 503});
+	assert.equal(await client.countConversations(), 24);
+	assert.equal(retries.length, 3);
+	assert.match(retries[2]?.reason ?? '', /server error 503/);
+
+	// A POST is never retried, whatever the failure.
+	sim.faults.serverErrors({count: 1, status: 503});
+	const before = sim.stats.requests;
+	assert.ok((await failure(client.createConversation(createRequestFor({message: 'x'})))) instanceof ServerError);
+	assert.equal(sim.stats.requests - before, 1);
+	assert.equal(retries.length, 3);
+
+	sim.faults.setLatency(500);
+	const started = Date.now();
+	const cancelled = await failure(client.getConversations([dashedId('0'.repeat(31) + '1')], {signal: AbortSignal.timeout(50)}));
+	assert.ok(cancelled instanceof ApiError && /cancelled/.test(cancelled.message), String(cancelled));
+	assert.ok(Date.now() - started < 400);
+	sim.faults.reset();
 });

@@ -1,9 +1,12 @@
 import type {Dispatcher} from 'undici';
-import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
+import type {z} from 'zod';
+import {lookupAligned} from './batch-lookup.js';
+import {CallScope} from './call-scope.js';
+import {checkCreateRequest} from './create-check.js';
 import {ProtocolError, ValidationError} from './errors.js';
-import {normalizeId} from './ids.js';
-import {Secret} from './secret.js';
-import {parseJsonArrayStream} from './stream-start.js';
+import {HttpClient, type QueryValue, type RequestOptions, type RetryInfo} from './http.js';
+import {isUuidLike, normalizeId} from './ids.js';
+import {collect, uniqueById, walkPages} from './paging.js';
 import {
 	appConversationSchema,
 	sandboxSchema,
@@ -18,53 +21,88 @@ import {
 	type StartTask,
 	type V0StartResponse,
 } from './schemas/app.js';
-import {describeIssues, parseAligned, parsePage, type InvalidItem, type Page} from './schemas/common.js';
-import {createRequestSchema, type CreateRequest} from './schemas/create-request.js';
-import type {z} from 'zod';
+import {describeIssues, parsePage, type InvalidItem, type Page} from './schemas/common.js';
+import type {CreateRequest} from './schemas/create-request.js';
+import {Secret} from './secret.js';
+import {startTaskSnapshots} from './start-snapshots.js';
 
 /**
- * The service's V1 REST API (`/api/v1`, bearer key), as the real server behaves
- * (openhands-wire.md §1): batch look-ups capped at 99 ids with null for unknown ids, pages whose
- * ids are shifting offsets (so items are deduplicated), `id` (singular) for sandboxes.
+ * The service's V1 REST API (`/api/v1`, bearer key) as the real server behaves
+ * (openhands-wire.md §1), and as the seed documents it where the two differ: batch look-ups
+ * capped at 99 ids and answered with null (or, per the seed, left out) for unknown ids; page ids
+ * that are shifting offsets, so items are deduplicated; `id` (singular) for sandboxes and specs.
+ *
+ * Everything the server sends is validated here, item by item: one bad item is reported through
+ * `onInvalid` and the rest still returned. Failures are the typed errors of errors.ts. POSTs are
+ * never retried (http.ts): a create that went through must not happen twice.
  */
 
 export type AppClientOptions = {
+	/** The service root, e.g. `https://app.all-hands.dev`; a path prefix is kept. */
 	baseUrl: string;
+	/** Sent as `Authorization: Bearer …`; read only where the header is built. */
 	apiKey: Secret | string | null;
+	/** Retries of a failing GET (default 4). */
 	maxRetries?: number;
 	onRetry?: (info: RetryInfo) => void;
-	/** An item that failed validation; the rest of its page is still returned. */
+	/** An item that failed validation; the rest of its page or batch is still returned. */
 	onInvalid?: (item: InvalidItem, where: string) => void;
+	/** Something the user should know that is not an error (a deprecated call, a looping server). */
 	onWarning?: (message: string) => void;
+	/** Defaults to the process-wide keep-alive pool (http.ts `httpAgent`). */
 	dispatcher?: Dispatcher;
+	/** Largest JSON answer read (default 32 MiB). */
+	maxResponseBytes?: number;
 };
 
-export type ConversationSearchParams = {
+export type CallOptions = {signal?: AbortSignal};
+
+export type ConversationSearchParams = CallOptions & {
 	titleContains?: string;
 	createdAtGte?: string;
 	createdAtLt?: string;
 	updatedAtGte?: string;
 	updatedAtLt?: string;
 	sandboxId?: string;
+	/** Page size, 1..100 (the real server refuses more). */
 	limit?: number;
-	signal?: AbortSignal;
 };
 
-type Call = {signal?: AbortSignal};
+export type StartTaskSearchParams = CallOptions & {conversationId?: string; limit?: number};
 
-const maxIdsPerLookup = 99;
-const maxSandboxIdsPerLookup = 100;
+export type PageParams = CallOptions & {limit?: number};
+
+export type SendMessageResult = z.infer<typeof sendMessageResultSchema>;
+
+const api = '/api/v1';
+const conversationsPath = `${api}/app-conversations`;
+const startTasksPath = `${conversationsPath}/start-tasks`;
+const sandboxesPath = `${api}/sandboxes`;
+const specsPath = `${api}/sandbox-specs`;
+
+/** The real server answers 400 above 99 conversation ids and above 100 sandbox or spec ids. */
+const maxConversationIds = 99;
+const maxStartTaskIds = 99;
+const maxSandboxIds = 100;
+
+/** Start phases can take minutes (a sandbox to boot, a repository to clone) between updates. */
+const streamIdleTimeoutMs = 10 * 60_000;
+/** The server may hold the headers until the task exists. */
+const streamHeadersTimeoutMs = 60_000;
 
 export class AppClient {
 	readonly baseUrl: string;
 	readonly #http: HttpClient;
-	readonly #options: AppClientOptions;
+	/** Only what later calls need; the key itself is held by the header function alone. */
+	readonly #options: Pick<AppClientOptions, 'onInvalid' | 'onWarning' | 'maxResponseBytes'>;
+	readonly #scope = new CallScope();
 
 	constructor(options: AppClientOptions) {
-		this.#options = options;
+		this.#options = {onInvalid: options.onInvalid, onWarning: options.onWarning, maxResponseBytes: options.maxResponseBytes};
 		const key = typeof options.apiKey === 'string' ? new Secret(options.apiKey) : options.apiKey;
 		this.#http = new HttpClient({
 			baseUrl: options.baseUrl,
+			// A function, so the key is revealed per request and never copied into options or errors.
 			headers: (): Record<string, string> => (key && !key.isEmpty ? {authorization: `Bearer ${key.reveal()}`} : {}),
 			...(options.maxRetries === undefined ? {} : {maxRetries: options.maxRetries}),
 			...(options.onRetry ? {onRetry: options.onRetry} : {}),
@@ -73,238 +111,247 @@ export class AppClient {
 		this.baseUrl = this.#http.baseUrl;
 	}
 
-	// ---- conversations -------------------------------------------------------------------
+	// ---- starting conversations ----------------------------------------------------------
 
-	/** Checked locally first, so a bad request is a clear message and never reaches the server. */
-	async createConversation(request: CreateRequest, call: Call = {}): Promise<StartTask> {
-		const body = validateCreate(request);
-		const raw = await this.#http.json({method: 'POST', path: '/api/v1/app-conversations', body, signal: call.signal});
-		return this.#one(startTaskSchema, raw, 'create conversation');
+	/** POST /app-conversations: the first start task (WORKING); the start goes on in the background. */
+	async createConversation(request: CreateRequest, call: CallOptions = {}): Promise<StartTask> {
+		const body = checkCreateRequest(request);
+		const raw = await this.#json({method: 'POST', path: conversationsPath, body, signal: call.signal});
+		return expectOne(startTaskSchema, raw, `POST ${conversationsPath}`);
 	}
 
-	/** Each start-task snapshot as the server streams it, until READY or ERROR. */
-	async *streamStart(request: CreateRequest, call: Call = {}): AsyncGenerator<StartTask> {
-		const body = validateCreate(request);
-		const chunks = await this.#http.stream({
-			method: 'POST',
-			path: '/api/v1/app-conversations/stream-start',
-			body,
-			signal: call.signal,
-			bodyTimeoutMs: 10 * 60_000,
-		});
-		for await (const element of parseJsonArrayStream(chunks)) {
-			const result = startTaskSchema.safeParse(element);
-			if (!result.success) throw new ProtocolError(`a start-task update is malformed: ${describeIssues(result.error)}`);
-			yield result.data;
+	/**
+	 * POST /app-conversations/stream-start: every start-task snapshot as the server writes it,
+	 * ending with READY or ERROR. A truncated stream is a ProtocolError that says how far it got;
+	 * the task may still be starting (poll it with getStartTasks).
+	 */
+	async *streamStart(request: CreateRequest, call: CallOptions = {}): AsyncGenerator<StartTask> {
+		const body = checkCreateRequest(request);
+		const path = `${conversationsPath}/stream-start`;
+		const {signal, release} = this.#scope.enter(call.signal);
+		try {
+			const chunks = await this.#http.stream({
+				method: 'POST',
+				path,
+				body,
+				signal,
+				headersTimeoutMs: streamHeadersTimeoutMs,
+				bodyTimeoutMs: streamIdleTimeoutMs,
+			});
+			yield* startTaskSnapshots(chunks, {signal, where: `POST ${path}`, idleTimeoutMs: streamIdleTimeoutMs});
+		} finally {
+			release();
 		}
 	}
 
-	async getStartTasks(ids: readonly string[], call: Call = {}): Promise<Array<StartTask | null>> {
-		return this.#aligned(startTaskSchema, '/api/v1/app-conversations/start-tasks', 'ids', ids, 100, call);
+	/** Aligned with `ids`: null for a task the server does not know. */
+	async getStartTasks(ids: readonly string[], call: CallOptions = {}): Promise<Array<StartTask | null>> {
+		return this.#lookup(startTaskSchema, startTasksPath, 'ids', ids, maxStartTaskIds, call, 'uuid');
 	}
 
-	async *searchStartTasks(params: {conversationId?: string; limit?: number} & Call = {}): AsyncGenerator<StartTask> {
-		yield* this.#items(startTaskSchema, '/api/v1/app-conversations/start-tasks/search', {
-			conversation_id__eq: params.conversationId,
-			limit: params.limit,
-		}, params.signal);
+	async *searchStartTaskPages(params: StartTaskSearchParams = {}): AsyncGenerator<Page<StartTask>> {
+		yield* this.#pages(startTaskSchema, `${startTasksPath}/search`, startTaskQuery(params), params);
 	}
 
-	async countStartTasks(params: {conversationId?: string} & Call = {}): Promise<number> {
-		return count(await this.#http.json({
-			path: '/api/v1/app-conversations/start-tasks/count',
-			query: {conversation_id__eq: params.conversationId},
-			signal: params.signal,
-		}));
+	/** Every start task (newest first), once each. */
+	async *searchStartTasks(params: StartTaskSearchParams = {}): AsyncGenerator<StartTask> {
+		yield* uniqueById(this.searchStartTaskPages(params));
 	}
 
-	/** Aligned with `ids`: null where the server does not know the id. Chunks of at most 99. */
-	async getConversations(ids: readonly string[], call: Call = {}): Promise<Array<AppConversation | null>> {
-		return this.#aligned(appConversationSchema, '/api/v1/app-conversations', 'ids', ids, maxIdsPerLookup, call);
+	async countStartTasks(params: StartTaskSearchParams = {}): Promise<number> {
+		const {limit: _limit, ...filters} = startTaskQuery(params);
+		const path = `${startTasksPath}/count`;
+		return expectCount(await this.#json({path, query: filters, signal: params.signal}), `GET ${path}`);
 	}
 
+	// ---- conversations -------------------------------------------------------------------
+
+	/**
+	 * Aligned with `ids` (either id spelling): null where the server does not know the id.
+	 * Split into requests of at most 99 ids; an id that is not a uuid is null without asking.
+	 */
+	async getConversations(ids: readonly string[], call: CallOptions = {}): Promise<Array<AppConversation | null>> {
+		return this.#lookup(appConversationSchema, conversationsPath, 'ids', ids, maxConversationIds, call, 'uuid');
+	}
+
+	/** The search pages as the server sends them (newest first), following next_page_id to the end. */
 	async *searchConversationPages(params: ConversationSearchParams = {}): AsyncGenerator<Page<AppConversation>> {
-		yield* this.#pages(appConversationSchema, '/api/v1/app-conversations/search', conversationQuery(params), params.signal);
+		yield* this.#pages(appConversationSchema, `${conversationsPath}/search`, conversationQuery(params), params);
 	}
 
-	/** Every conversation across every page, once each (page ids are offsets that shift). */
+	/** Every conversation of every page, once each (page ids are offsets that shift as rows arrive). */
 	async *searchConversations(params: ConversationSearchParams = {}): AsyncGenerator<AppConversation> {
-		yield* this.#items(appConversationSchema, '/api/v1/app-conversations/search', conversationQuery(params), params.signal);
+		yield* uniqueById(this.searchConversationPages(params));
 	}
 
 	async listConversations(params: ConversationSearchParams = {}): Promise<AppConversation[]> {
 		return collect(this.searchConversations(params));
 	}
 
+	/** The same filters as the search; the answer is a bare integer. */
 	async countConversations(params: ConversationSearchParams = {}): Promise<number> {
 		const {limit: _limit, ...filters} = conversationQuery(params);
-		return count(await this.#http.json({path: '/api/v1/app-conversations/count', query: filters, signal: params.signal}));
+		const path = `${conversationsPath}/count`;
+		return expectCount(await this.#json({path, query: filters, signal: params.signal}), `GET ${path}`);
 	}
 
-	async sendMessage(conversationId: string, text: string, options: {run?: boolean} & Call = {}) {
-		const raw = await this.#http.json({
+	/** A user message to a conversation whose sandbox is RUNNING (409/410/503 otherwise); `run` starts the agent. */
+	async sendMessage(conversationId: string, text: string, options: CallOptions & {run?: boolean} = {}): Promise<SendMessageResult> {
+		const path = `${conversationsPath}/${encodeURIComponent(normalizeId(conversationId))}/send-message`;
+		const raw = await this.#json({
 			method: 'POST',
-			path: `/api/v1/app-conversations/${encodeURIComponent(conversationId)}/send-message`,
+			path,
 			body: {role: 'user', content: [{type: 'text', text}], run: options.run ?? true},
 			signal: options.signal,
 		});
-		return this.#one(sendMessageResultSchema, raw, 'send message');
+		return expectOne(sendMessageResultSchema, raw, `POST ${path}`);
 	}
 
 	// ---- sandboxes -----------------------------------------------------------------------
 
-	async *searchSandboxes(call: Call & {limit?: number} = {}): AsyncGenerator<Sandbox> {
-		yield* this.#items(sandboxSchema, '/api/v1/sandboxes/search', {limit: call.limit}, call.signal);
+	async *searchSandboxPages(params: PageParams = {}): AsyncGenerator<Page<Sandbox>> {
+		yield* this.#pages(sandboxSchema, `${sandboxesPath}/search`, {limit: params.limit}, params);
 	}
 
-	async listSandboxes(call: Call = {}): Promise<Sandbox[]> {
-		return collect(this.searchSandboxes(call));
+	/** Every sandbox of every page, once each. */
+	async *searchSandboxes(params: PageParams = {}): AsyncGenerator<Sandbox> {
+		yield* uniqueById(this.searchSandboxPages(params));
 	}
 
-	/** The query parameter is `id`, singular and repeated (unlike conversations' `ids`). */
-	async getSandboxes(ids: readonly string[], call: Call = {}): Promise<Array<Sandbox | null>> {
-		return this.#aligned(sandboxSchema, '/api/v1/sandboxes', 'id', ids, maxSandboxIdsPerLookup, call);
+	async listSandboxes(params: PageParams = {}): Promise<Sandbox[]> {
+		return collect(this.searchSandboxes(params));
 	}
 
-	/** The spec id is a query parameter, not a body. */
-	async startSandbox(specId?: string, call: Call = {}): Promise<Sandbox> {
-		const raw = await this.#http.json({method: 'POST', path: '/api/v1/sandboxes', query: {sandbox_spec_id: specId}, signal: call.signal});
-		return this.#one(sandboxSchema, raw, 'start sandbox');
+	/** Aligned with `ids`, null for unknown ones. The query parameter is `id`, singular and repeated. */
+	async getSandboxes(ids: readonly string[], call: CallOptions = {}): Promise<Array<Sandbox | null>> {
+		return this.#lookup(sandboxSchema, sandboxesPath, 'id', ids, maxSandboxIds, call, 'opaque');
 	}
 
-	async pauseSandbox(id: string, call: Call = {}): Promise<{success: boolean}> {
+	/** POST /sandboxes?sandbox_spec_id=…: the spec id is a query parameter, not a body. */
+	async startSandbox(specId?: string, call: CallOptions = {}): Promise<Sandbox> {
+		const raw = await this.#json({method: 'POST', path: sandboxesPath, query: {sandbox_spec_id: specId}, signal: call.signal});
+		return expectOne(sandboxSchema, raw, `POST ${sandboxesPath}`);
+	}
+
+	/** Returns as soon as the service accepts; the status changes later (poll getSandboxes). */
+	async pauseSandbox(id: string, call: CallOptions = {}): Promise<{success: boolean}> {
 		return this.#sandboxAction(id, 'pause', call);
 	}
 
-	async resumeSandbox(id: string, call: Call = {}): Promise<{success: boolean}> {
+	/** Can pause the oldest other running sandbox, when the account is at its cap. */
+	async resumeSandbox(id: string, call: CallOptions = {}): Promise<{success: boolean}> {
 		return this.#sandboxAction(id, 'resume', call);
 	}
 
-	async deleteSandbox(id: string, call: Call = {}): Promise<{success: boolean}> {
-		const path = `/api/v1/sandboxes/${encodeURIComponent(id)}`;
+	async deleteSandbox(id: string, call: CallOptions = {}): Promise<{success: boolean}> {
+		const path = `${sandboxesPath}/${encodeURIComponent(id)}`;
+		let raw: unknown;
 		try {
-			return this.#one(successSchema, await this.#http.json({method: 'DELETE', path, signal: call.signal}), 'delete sandbox');
+			raw = await this.#json({method: 'DELETE', path, signal: call.signal});
 		} catch (error) {
 			// Older servers declared the route with a path id but read `?sandbox_id=` (422 without it).
-			if (!(error instanceof ValidationError)) throw error;
-			const raw = await this.#http.json({method: 'DELETE', path, query: {sandbox_id: id}, signal: call.signal});
-			return this.#one(successSchema, raw, 'delete sandbox');
+			if (!(error instanceof ValidationError && error.status === 422)) throw error;
+			raw = await this.#json({method: 'DELETE', path, query: {sandbox_id: id}, signal: call.signal});
 		}
+		return success(raw, `DELETE ${path}`);
 	}
 
-	async *searchSandboxSpecs(call: Call = {}): AsyncGenerator<SandboxSpec> {
-		yield* this.#items(sandboxSpecSchema, '/api/v1/sandbox-specs/search', {}, call.signal);
+	// ---- sandbox specs -------------------------------------------------------------------
+
+	async *searchSandboxSpecPages(params: PageParams = {}): AsyncGenerator<Page<SandboxSpec>> {
+		yield* this.#pages(sandboxSpecSchema, `${specsPath}/search`, {limit: params.limit}, params);
 	}
 
-	async listSandboxSpecs(call: Call = {}): Promise<SandboxSpec[]> {
-		return collect(this.searchSandboxSpecs(call));
+	async *searchSandboxSpecs(params: PageParams = {}): AsyncGenerator<SandboxSpec> {
+		yield* uniqueById(this.searchSandboxSpecPages(params));
 	}
 
-	async getSandboxSpecs(ids: readonly string[], call: Call = {}): Promise<Array<SandboxSpec | null>> {
-		return this.#aligned(sandboxSpecSchema, '/api/v1/sandbox-specs', 'id', ids, maxSandboxIdsPerLookup, call);
+	async listSandboxSpecs(params: PageParams = {}): Promise<SandboxSpec[]> {
+		return collect(this.searchSandboxSpecs(params));
+	}
+
+	async getSandboxSpecs(ids: readonly string[], call: CallOptions = {}): Promise<Array<SandboxSpec | null>> {
+		return this.#lookup(sandboxSpecSchema, specsPath, 'id', ids, maxSandboxIds, call, 'opaque');
 	}
 
 	// ---- V0 ------------------------------------------------------------------------------
 
 	/** The deprecated V0 start call, for older self-hosted servers without the V1 API. */
-	async startV0(request: {message: string; repository?: string}, call: Call = {}): Promise<V0StartResponse> {
+	async startV0(request: {message: string; repository?: string | null}, call: CallOptions = {}): Promise<V0StartResponse> {
 		this.#options.onWarning?.('the V0 start call is deprecated (removal scheduled 2026-04-01); prefer V1');
-		const raw = await this.#http.json({
+		const path = '/api/conversations';
+		const raw = await this.#json({
 			method: 'POST',
-			path: '/api/conversations',
+			path,
 			body: {initial_user_msg: request.message, ...(request.repository ? {repository: request.repository} : {})},
 			signal: call.signal,
 		});
-		return this.#one(v0StartResponseSchema, raw, 'start (V0)');
+		return expectOne(v0StartResponseSchema, raw, `POST ${path}`);
 	}
 
+	/**
+	 * Aborts every call still in flight and refuses new ones. The connection pool is shared by
+	 * the process (http.ts `closeHttpAgent`), so it stays open for other clients.
+	 */
 	async close(): Promise<void> {
-		// The keep-alive pools are process-wide (http.ts closeHttpAgent); nothing per client.
+		this.#scope.close();
 	}
 
 	// ---- shared mechanics ----------------------------------------------------------------
 
-	async #sandboxAction(id: string, action: 'pause' | 'resume', call: Call) {
-		const raw = await this.#http.json({
-			method: 'POST',
-			path: `/api/v1/sandboxes/${encodeURIComponent(id)}/${action}`,
-			signal: call.signal,
-		});
-		return raw === undefined ? {success: true} : this.#one(successSchema, raw, `${action} sandbox`);
+	async #json(options: RequestOptions): Promise<unknown> {
+		const {signal, release} = this.#scope.enter(options.signal);
+		try {
+			return await this.#http.json({...options, signal, maxBytes: options.maxBytes ?? this.#options.maxResponseBytes});
+		} finally {
+			release();
+		}
 	}
 
-	#one<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
-		const result = schema.safeParse(raw);
-		if (!result.success) throw new ProtocolError(`${what}: unexpected answer from the server (${describeIssues(result.error)})`);
-		return result.data;
+	async #sandboxAction(id: string, action: 'pause' | 'resume', call: CallOptions): Promise<{success: boolean}> {
+		const path = `${sandboxesPath}/${encodeURIComponent(id)}/${action}`;
+		return success(await this.#json({method: 'POST', path, signal: call.signal}), `POST ${path}`);
 	}
 
-	async #aligned<T extends {id: string}>(
+	async #lookup<T extends {id: string}>(
 		schema: z.ZodType<T>,
 		path: string,
-		param: string,
+		param: 'ids' | 'id',
 		ids: readonly string[],
 		chunkSize: number,
-		call: Call,
+		call: CallOptions,
+		keyedBy: 'uuid' | 'opaque',
 	): Promise<Array<T | null>> {
-		const out: Array<T | null> = [];
-		for (let start = 0; start < ids.length; start += chunkSize) {
-			const chunk = ids.slice(start, start + chunkSize);
-			const raw = await this.#http.json({path, query: {[param]: chunk}, signal: call.signal});
-			const {items, invalid} = parseAligned(schema, raw);
-			for (const item of invalid) this.#options.onInvalid?.(item, path);
-			if (items.length === chunk.length) {
-				out.push(...items);
-				continue;
-			}
-			// The seed's server answers only the ids it knows (an empty array for none): map by id.
-			const byId = new Map(items.flatMap((item) => (item ? [[normalizeId(item.id), item] as const] : [])));
-			for (const id of chunk) out.push(byId.get(normalizeId(id)) ?? null);
-		}
-		return out;
+		const where = `GET ${path}`;
+		return lookupAligned(ids, {
+			schema,
+			chunkSize,
+			where,
+			// App-server uuids go in the hex form, and a malformed one (a 400 for the whole batch) is not sent.
+			...(keyedBy === 'uuid' ? {canExist: isUuidLike, sendNormalized: true} : {}),
+			fetchChunk: (chunk) => this.#json({path, query: {[param]: chunk}, signal: call.signal}),
+			onInvalid: (item) => this.#options.onInvalid?.(item, where),
+		});
 	}
 
-	async *#pages<T>(schema: z.ZodType<T>, path: string, query: Record<string, QueryValue>, signal?: AbortSignal): AsyncGenerator<Page<T>> {
-		let pageId: string | null = null;
-		const seen = new Set<string>();
-		for (;;) {
-			const raw = await this.#http.json({path, query: {...query, page_id: pageId}, signal});
+	async *#pages<T>(schema: z.ZodType<T>, path: string, query: Record<string, QueryValue>, call: CallOptions): AsyncGenerator<Page<T>> {
+		const where = `GET ${path}`;
+		const fetchPage = async (pageId: string | null): Promise<Page<T>> => {
+			const raw = await this.#json({path, query: {...query, page_id: pageId}, signal: call.signal});
 			let page: Page<T>;
 			try {
 				page = parsePage(schema, raw);
 			} catch {
-				throw new ProtocolError(`GET ${path}: the answer is not a page ({items, next_page_id})`);
+				throw new ProtocolError(`${where}: the answer is not a page ({items, next_page_id})`);
 			}
-			for (const item of page.invalid) this.#options.onInvalid?.(item, path);
-			yield page;
-			if (!page.nextPageId) return;
-			// A server that hands back a cursor it already gave would loop forever.
-			if (seen.has(page.nextPageId)) throw new ProtocolError(`GET ${path}: the server repeated page id ${page.nextPageId}`);
-			seen.add(page.nextPageId);
-			pageId = page.nextPageId;
-		}
+			for (const item of page.invalid) this.#options.onInvalid?.(item, where);
+			return page;
+		};
+		yield* walkPages(fetchPage, {
+			onRepeatedPageId: (pageId) =>
+				this.#options.onWarning?.(`${where}: the server sent page id ${JSON.stringify(pageId)} twice; stopped paging to avoid a loop`),
+		});
 	}
-
-	async *#items<T>(schema: z.ZodType<T>, path: string, query: Record<string, QueryValue>, signal?: AbortSignal): AsyncGenerator<T> {
-		const seen = new Set<string>();
-		for await (const page of this.#pages(schema, path, query, signal)) {
-			for (const item of page.items) {
-				const id = normalizeId(String((item as {id?: unknown}).id ?? ''));
-				if (seen.has(id)) continue;
-				seen.add(id);
-				yield item;
-			}
-		}
-	}
-}
-
-function validateCreate(request: CreateRequest): CreateRequest {
-	const result = createRequestSchema.safeParse(request);
-	if (!result.success) {
-		const detail = result.error.issues.map((issue) => ({loc: ['body', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))], msg: issue.message, type: issue.code}));
-		throw new ValidationError(`the create request is not valid: ${describeIssues(result.error)}`, detail);
-	}
-	return result.data;
 }
 
 function conversationQuery(params: ConversationSearchParams): Record<string, QueryValue> {
@@ -319,14 +366,26 @@ function conversationQuery(params: ConversationSearchParams): Record<string, Que
 	};
 }
 
-function count(raw: unknown): number {
-	if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
-	throw new ProtocolError('the count endpoint did not answer with a number');
+function startTaskQuery(params: StartTaskSearchParams): Record<string, QueryValue> {
+	return {
+		conversation_id__eq: params.conversationId === undefined ? undefined : normalizeId(params.conversationId),
+		limit: params.limit,
+	};
 }
 
-async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
-	const out: T[] = [];
-	for await (const item of iterator) out.push(item);
-	return out;
+function expectOne<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
+	const result = schema.safeParse(raw);
+	if (!result.success) throw new ProtocolError(`${where}: unexpected answer from the server (${describeIssues(result.error)})`);
+	return result.data;
 }
 
+/** `{"success": true}`; an empty 200 is taken as success too (the action was accepted). */
+function success(raw: unknown, where: string): {success: boolean} {
+	if (raw === undefined) return {success: true};
+	return {success: expectOne(successSchema, raw, where).success};
+}
+
+function expectCount(raw: unknown, where: string): number {
+	if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
+	throw new ProtocolError(`${where}: expected a count (a bare integer), got ${JSON.stringify(raw)?.slice(0, 40)}`);
+}

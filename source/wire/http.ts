@@ -99,12 +99,17 @@ export class HttpClient {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				const response = await this.#send(method, url, options);
-				return interpret(method, url, response);
+				return interpret(method, url, response, this.#credentials());
 			} catch (error) {
+				// Whatever undici made of it (a timeout reason looks like a network error), a
+				// cancelled call is a cancellation: never retried, never reported as the network.
+				if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 				const delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
 				if (delayMs === undefined) throw error;
 				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
-				await sleep(delayMs, options.signal);
+				await sleep(delayMs, options.signal).catch(() => {
+					throw cancelled(method, url, options.signal);
+				});
 			}
 		}
 	}
@@ -120,11 +125,12 @@ export class HttpClient {
 		try {
 			response = await request(url, this.#requestOptions(method, options));
 		} catch (error) {
+			if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 			throw networkError(method, url, error);
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			const text = await readCapped(response.body, 64 * 1024).catch(() => '');
-			interpret(method, url, {status: response.statusCode, headers: response.headers, text});
+			interpret(method, url, {status: response.statusCode, headers: response.headers, text}, this.#credentials());
 		}
 		const contentType = String(response.headers['content-type'] ?? '');
 		if (contentType.includes('text/html')) {
@@ -132,6 +138,22 @@ export class HttpClient {
 			throw notApi(url);
 		}
 		return response.body;
+	}
+
+	/**
+	 * The credential values this client sends. A proxy or server that echoes a request header in
+	 * its error body must not get the key into an error message, so they are cut out of it.
+	 */
+	#credentials(): string[] {
+		const values: string[] = [];
+		for (const [name, value] of Object.entries(this.#options.headers())) {
+			if (!/authorization|key|token|cookie/i.test(name)) continue;
+			values.push(value);
+			// `Bearer <key>`: the key alone must go too.
+			const token = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+			if (token) values.push(token);
+		}
+		return values.filter((value) => value.length >= 4);
 	}
 
 	#requestOptions(method: string, options: RequestOptions) {
@@ -174,7 +196,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 		size += (chunk as Buffer).length;
 		if (size > maxBytes) {
 			body.destroy();
-			throw new ApiError(`the response is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB; stopped reading`);
+			throw new ApiError(`the response is larger than ${formatBytes(maxBytes)}; stopped reading`);
 		}
 		chunks.push(chunk as Buffer);
 	}
@@ -182,10 +204,28 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 	return Buffer.concat(chunks).toString('utf8');
 }
 
+function formatBytes(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+	return `${bytes} bytes`;
+}
+
+/**
+ * The longest Retry-After a request waits out on its own. A longer one (an hour-long block) is
+ * handed to the caller as the RateLimitedError, which says when to retry, instead of a request
+ * that silently hangs.
+ */
+const maxRetryAfterWaitMs = 60_000;
+
 function retryDelay(error: unknown, attempt: number): number | undefined {
-	if (error instanceof RateLimitedError) return error.retryAfterMs ?? fullJitterDelay(attempt, {baseMs: 1000});
+	if (error instanceof RateLimitedError) {
+		if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterWaitMs) return undefined;
+		return error.retryAfterMs ?? fullJitterDelay(attempt, {baseMs: 1000});
+	}
 	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0)) {
-		return (error as ServerError & {retryAfterMs?: number}).retryAfterMs ?? fullJitterDelay(attempt);
+		const retryAfterMs = (error as ServerError & {retryAfterMs?: number}).retryAfterMs;
+		if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterWaitMs) return undefined;
+		return retryAfterMs ?? fullJitterDelay(attempt);
 	}
 	if (error instanceof NetworkError || error instanceof TimeoutError) return fullJitterDelay(attempt);
 	return undefined;
@@ -199,19 +239,24 @@ function notApi(url: URL): NotApiError {
 	);
 }
 
-/** The server's own words from a FastAPI `{detail}` or SaaS `{error}` body, shortened. */
-function serverWords(body: unknown, text: string): string {
+/** The server's own words from a FastAPI `{detail}` or SaaS `{error}` body, shortened, credentials cut out. */
+function serverWords(body: unknown, text: string, credentials: readonly string[]): string {
+	let words = text.trim();
 	if (body && typeof body === 'object') {
 		const record = body as Record<string, unknown>;
-		for (const key of ['detail', 'error', 'message']) {
-			const value = record[key];
-			if (typeof value === 'string') return value.slice(0, 300);
-		}
+		const value = ['detail', 'error', 'message'].map((key) => record[key]).find((entry) => typeof entry === 'string');
+		if (typeof value === 'string') words = value;
 	}
-	return text.trim().slice(0, 200);
+	return scrub(words, credentials).slice(0, 300);
 }
 
-function interpret(method: string, url: URL, response: RawResponse): unknown {
+function scrub(text: string, credentials: readonly string[]): string {
+	// Longest first, so `Bearer <key>` goes whole before the key alone is looked for.
+	for (const credential of [...credentials].sort((a, b) => b.length - a.length)) text = text.replaceAll(credential, '[redacted]');
+	return text;
+}
+
+function interpret(method: string, url: URL, response: RawResponse, credentials: readonly string[] = []): unknown {
 	const {status, headers, text} = response;
 	const where = `${method} ${url.pathname}`;
 	const contentType = String(headers['content-type'] ?? '');
@@ -232,7 +277,7 @@ function interpret(method: string, url: URL, response: RawResponse): unknown {
 		if (!parsed) throw new ProtocolError(`${where}: the server sent a body that is not JSON`, status, url.pathname);
 		return body;
 	}
-	const words = serverWords(body, looksHtml ? '' : text);
+	const words = serverWords(body, looksHtml ? '' : text, credentials);
 	if (status === 401 || status === 403) {
 		throw new KeyRejectedError(
 			`${where}: key rejected (${status}${words ? `: ${words}` : ''}); check the API key or session key`,
@@ -245,7 +290,8 @@ function interpret(method: string, url: URL, response: RawResponse): unknown {
 		const detail = Array.isArray((body as {detail?: unknown})?.detail)
 			? ((body as {detail: unknown[]}).detail.flatMap((entry) => {
 					const result = validationDetail.safeParse(entry);
-					return result.success ? [result.data] : [];
+					// `input` echoes what was sent (a header, for a header error): never kept.
+					return result.success ? [{loc: result.data.loc, msg: scrub(result.data.msg, credentials), type: result.data.type}] : [];
 				}))
 			: [];
 		const summary = detail.map((entry) => `${entry.loc.join('.')}: ${entry.msg}`).join('; ') || words;
@@ -265,6 +311,12 @@ function interpret(method: string, url: URL, response: RawResponse): unknown {
 	throw new RequestRefusedError(`${where}: refused (${status}${words ? `: ${words}` : ''})`, status, url.pathname);
 }
 
+/** The caller's own reason when it is one of ours (a closed client), else a plain cancellation. */
+function cancelled(method: string, url: URL, signal: AbortSignal | undefined): ApiError {
+	const reason: unknown = signal?.reason;
+	return reason instanceof ApiError ? reason : new ApiError(`${method} ${url.pathname}: cancelled`, undefined, url.pathname);
+}
+
 const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
 
 function networkError(method: string, url: URL, error: unknown, midBody = false): ApiError {
@@ -272,7 +324,16 @@ function networkError(method: string, url: URL, error: unknown, midBody = false)
 	if (error instanceof ApiError) return error;
 	const err = error as {name?: string; code?: string; message?: string; cause?: {code?: string}};
 	if (err?.name === 'AbortError') return new ApiError(`${where}: cancelled`, undefined, url.pathname);
-	if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+	const answerTimeout = error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError;
+	if (answerTimeout && method !== 'GET') {
+		// The request was sent and may be acted on however late the answer is: not a plain timeout.
+		return new OutcomeUnknownError(
+			`${where}: ${url.host} did not answer in time; the request may have gone through, check before trying again`,
+			undefined,
+			url.pathname,
+		);
+	}
+	if (answerTimeout || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
 		return new TimeoutError(`${where}: ${url.host} did not answer in time`, undefined, url.pathname);
 	}
 	const code = err?.code ?? err?.cause?.code;

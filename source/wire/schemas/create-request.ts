@@ -7,19 +7,19 @@ import {z} from 'zod';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
+const observabilityRule = 'must be a scalar or an array of only strings, only numbers or only booleans';
+
 /** A scalar, or an array whose items are all strings, all numbers or all booleans. */
-export const observabilityValueSchema = z.union([scalar, z.array(z.unknown())]).superRefine((value, ctx) => {
-	if (!Array.isArray(value)) return;
-	const types = new Set(value.map((item) => (item === null ? 'null' : typeof item)));
-	const [only] = [...types];
-	const homogeneous = types.size <= 1 && (only === undefined || only === 'string' || only === 'number' || only === 'boolean');
-	if (!homogeneous) {
-		ctx.addIssue({
-			code: 'custom',
-			message: 'must be a scalar or an array of only strings, only numbers or only booleans',
-		});
-	}
-});
+export const observabilityValueSchema = z
+	// The union's own message: zod's default for an object or null here is a bare "Invalid input".
+	.union([scalar, z.array(z.unknown())], {error: observabilityRule})
+	.superRefine((value, ctx) => {
+		if (!Array.isArray(value)) return;
+		const types = new Set(value.map((item) => (item === null ? 'null' : typeof item)));
+		const [only] = [...types];
+		const homogeneous = types.size <= 1 && (only === undefined || only === 'string' || only === 'number' || only === 'boolean');
+		if (!homogeneous) ctx.addIssue({code: 'custom', message: observabilityRule});
+	});
 
 export const pluginSpecSchema = z.object({
 	source: z.string().min(1, 'plugin source is empty'),
