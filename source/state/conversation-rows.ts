@@ -51,9 +51,11 @@ export type RowFacts = {
 /** The row for `conversation`, or `previous` itself when nothing visible changed. */
 export function buildRow(previous: ConversationRow | undefined, conversation: AppConversation, facts: RowFacts): ConversationRow {
 	const key = previous?.key ?? conversationKey(conversation);
-	// The stream's status is newer than the poll's for the open conversation: show it.
+	// The stream's status is newer than the poll's for the open conversation: show it, but only
+	// while the sandbox runs. A paused or missing sandbox has no execution status, whatever the
+	// last frame of a now-dead stream said.
 	const shown =
-		facts.streamStatus && facts.streamStatus !== conversation.execution_status
+		facts.streamStatus && conversation.sandbox_status === 'RUNNING' && facts.streamStatus !== conversation.execution_status
 			? {...conversation, execution_status: facts.streamStatus}
 			: conversation;
 	const sameData = previous !== undefined && sameConversation(previous.conversation, shown);

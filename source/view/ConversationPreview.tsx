@@ -1,0 +1,62 @@
+import {memo} from 'react';
+import {Box, Text} from 'ink';
+import {formatCost} from '../format/event-values.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {ConversationRow} from '../state/dashboard-types.js';
+import {attentionLong} from './attention-text.js';
+import {line} from './cells.js';
+
+type Props = {
+	row: ConversationRow | undefined;
+	width: number;
+	now: number;
+};
+
+export const previewRows = 2;
+
+/**
+ * Two lines about the selected conversation under the list: the whole title, repository and
+ * branch, sandbox status and model; then why it needs a person (or its id and cost). The list
+ * columns are narrow at 80 columns; this is where the full text is.
+ */
+function ConversationPreviewImpl({row, width, now}: Props) {
+	if (!row) {
+		return (
+			<Box height={previewRows} flexDirection="column">
+				<Text dimColor wrap="truncate">
+					{line('No conversation selected.', width)}
+				</Text>
+			</Box>
+		);
+	}
+
+	const c = row.conversation;
+	const repo = c.selected_repository ? `${sanitizeLine(c.selected_repository)}${c.selected_branch ? `@${sanitizeLine(c.selected_branch)}` : ''}` : 'no repository';
+	const first = [
+		c.title ? sanitizeLine(c.title) : '(untitled)',
+		repo,
+		`sandbox ${sanitizeLine(String(c.sandbox_status ?? 'MISSING'))}`,
+		c.llm_model ? sanitizeLine(c.llm_model) : null,
+	]
+		.filter(Boolean)
+		.join(' · ');
+	const cost = c.metrics?.accumulated_cost;
+	const second =
+		row.attention.length > 0
+			? `! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`
+			: [`id ${row.key}`, typeof cost === 'number' ? formatCost(cost) : null, row.unseenEvents > 0 ? `${row.unseenEvents} new events` : null]
+					.filter(Boolean)
+					.join(' · ');
+	return (
+		<Box height={previewRows} flexDirection="column">
+			<Text bold wrap="truncate">
+				{line(first, width)}
+			</Text>
+			<Text color={row.attention.length > 0 ? 'yellow' : undefined} dimColor={row.attention.length === 0} wrap="truncate">
+				{line(second, width)}
+			</Text>
+		</Box>
+	);
+}
+
+export const ConversationPreview = memo(ConversationPreviewImpl);

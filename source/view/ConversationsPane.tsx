@@ -1,0 +1,99 @@
+import {useMemo} from 'react';
+import {Box, Text} from 'ink';
+import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {cellLeft, line} from './cells.js';
+import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
+import {ConversationPreview, previewRows} from './ConversationPreview.js';
+import {ConversationRowView} from './ConversationRowView.js';
+import {FilterLine} from './FilterLine.js';
+import type {ListWindow} from './list-window.js';
+
+export type ConversationsPaneProps = {
+	rows: ReadonlyMap<string, ConversationRow>;
+	/** Filtered and sorted keys (selectConversationKeys). */
+	keys: readonly string[];
+	/** Every conversation known, to show `3 of 42` under a filter. */
+	total: number;
+	window: ListWindow;
+	width: number;
+	height: number;
+	focused: boolean;
+	filter: string;
+	editingFilter: boolean;
+	sort: ConversationSortKey;
+	/** Still loading the first page (no success yet): say so instead of "no conversations". */
+	loading: boolean;
+	now: number;
+	onFilterChange(text: string): void;
+	onFilterDone(): void;
+	onFilterCancel(): void;
+	onMove(delta: number): void;
+};
+
+/** Rows the pane spends on other things than list rows, given its filter state. */
+export function conversationListHeight(height: number, filterShown: boolean): number {
+	return Math.max(1, height - 1 - previewRows - (filterShown ? 1 : 0));
+}
+
+/**
+ * The conversations list: a column header, the visible slice of rows (never more: a 2,000-row
+ * tree costs ~240 ms a frame), and a preview of the selected conversation.
+ */
+export function ConversationsPane(props: ConversationsPaneProps) {
+	const {rows, keys, window, width, height, focused, now} = props;
+	const filterShown = props.editingFilter || props.filter.trim().length > 0;
+	const listHeight = conversationListHeight(height, filterShown);
+	const columns = useMemo(() => conversationColumns(width), [width]);
+	const visible = keys.slice(window.offset, window.offset + listHeight);
+	const selectedRow = window.selectedKey ? rows.get(window.selectedKey) : undefined;
+	const position = keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0';
+	const header = columnHeader(columns);
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			{filterShown ? (
+				<FilterLine
+					value={props.filter}
+					editing={props.editingFilter}
+					width={width}
+					placeholder="status:stuck repo:owner/name words"
+					counter={`${keys.length} of ${props.total}`}
+					onChange={props.onFilterChange}
+					onDone={props.onFilterDone}
+					onCancel={props.onFilterCancel}
+					onMove={props.onMove}
+				/>
+			) : null}
+			<Text dimColor wrap="truncate">
+				{line(`${cellLeft(header, width - position.length - 1)} ${position}`, width)}
+			</Text>
+			<Box flexDirection="column" height={listHeight} overflow="hidden">
+				{visible.length === 0 ? (
+					<Text dimColor wrap="truncate">
+						{line(emptyText(props), width)}
+					</Text>
+				) : (
+					visible.map((key) => {
+						const row = rows.get(key);
+						if (!row) return null;
+						return (
+							<ConversationRowView
+								key={key}
+								cells={cachedConversationCells(row, columns, now)}
+								selected={key === window.selectedKey}
+								focused={focused}
+							/>
+						);
+					})
+				)}
+			</Box>
+			<ConversationPreview row={selectedRow} width={width} now={now} />
+		</Box>
+	);
+}
+
+function emptyText(props: ConversationsPaneProps): string {
+	if (props.loading) return 'Loading conversations…';
+	if (props.total === 0) return 'No conversations yet. Press s to start one.';
+	return `Nothing matches "${sanitizeLine(props.filter.trim())}". Press esc to clear the filter.`;
+}

@@ -1,0 +1,233 @@
+import {useEffect, useMemo, useReducer} from 'react';
+import {Box, Text} from 'ink';
+import {sanitizeLine} from '../format/sanitize.js';
+import {countConversations, selectConversationKeys} from '../state/conversation-query.js';
+import type {DashboardController, DashboardSnapshot, DashboardStore} from '../state/dashboard-types.js';
+import {line} from './cells.js';
+import {conversationListHeight, ConversationsPane} from './ConversationsPane.js';
+import {Footer} from './Footer.js';
+import {Header} from './Header.js';
+import {HelpOverlay} from './HelpOverlay.js';
+import {computeLayout, minColumns, minRows} from './layout.js';
+import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
+import {selectSandboxKeys} from './sandbox-cells.js';
+import {StartForm} from './start/StartForm.js';
+import {TabBar} from './TabBar.js';
+import {TimelinePane} from './timeline/TimelinePane.js';
+import {useDashboardKeys} from './use-dashboard-keys.js';
+import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
+import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
+import {useListWindow} from './use-list-window.js';
+import {useNow} from './use-now.js';
+import {useTerminalSize} from './use-terminal-size.js';
+import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
+
+export type DashboardProps = {
+	store: DashboardStore;
+	controller: DashboardController;
+	/** `q` or ctrl-c: the caller unmounts and cleans up. */
+	onQuit(): void;
+	/** Start state, for tests and for opening the dashboard on a given pane. */
+	initialView?: Partial<ViewState>;
+};
+
+/** How long a notice stays on the notice line. */
+const noticeMs = 15_000;
+
+/**
+ * The whole screen: header, tabs, the pane area, key hints and the notice line, in a box one row
+ * shorter than the terminal. Reads the store's snapshot, keeps what the user is looking at in a
+ * reducer, and acts only through the controller.
+ */
+export function Dashboard({store, controller, onQuit, initialView}: DashboardProps) {
+	const snapshot = useDashboardSnapshot(store);
+	const {columns, rows} = useTerminalSize();
+	const layout = computeLayout(columns, rows);
+	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, ...initialView});
+	const registry = useKeyRegistry();
+	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
+	const now = useNow(5000);
+
+	const conversationKeys = selectConversationKeys(snapshot, view.conversationFilter, view.sort);
+	const counts = countConversations(snapshot);
+	const sandboxKeys = selectSandboxKeys(snapshot.sandboxes);
+	const filterShown = view.editing === 'conversations' || view.conversationFilter.trim().length > 0;
+	const conversationRows = conversationListHeight(layout.paneHeight, filterShown);
+	const conversations = useListWindow(conversationKeys, conversationRows);
+	const sandboxes = useListWindow(sandboxKeys, sandboxListHeight(layout.paneHeight, snapshot.specs.length));
+
+	// The poller refreshes what is on screen first.
+	const visibleKeys = conversationKeys.slice(conversations.offset, conversations.offset + conversationRows);
+	const visibleId = visibleKeys.join(',');
+	useEffect(() => {
+		controller.setVisibleConversations(visibleKeys);
+	}, [controller, visibleId]);
+
+	const contexts = keyContexts(view);
+	useKeyDispatch(registry, contexts);
+	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, onQuit});
+
+	const notice = latestNotice(snapshot, view, now);
+	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
+	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
+	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
+
+	const closeOverlay = () => dispatch({type: 'close-overlay'});
+	const openTimeline = (key: string) => {
+		controller.openTimeline(key);
+		dispatch({type: 'set-filter', target: 'timeline', text: ''});
+		dispatch({type: 'focus', pane: 'timeline'});
+	};
+
+	if (layout.tooSmall) {
+		return (
+			<Box height={layout.frameHeight} width={columns}>
+				<Text wrap="truncate">{line(`Terminal too small: ${columns}x${rows}, need ${minColumns}x${minRows}. q quits.`, columns)}</Text>
+			</Box>
+		);
+	}
+
+	const paneHeight = layout.paneHeight;
+	const listPane = view.pane === 'timeline' ? view.listPane : view.pane;
+
+	const conversationsPane = (width: number) => (
+		<ConversationsPane
+			rows={snapshot.conversations}
+			keys={conversationKeys}
+			total={snapshot.conversations.size}
+			window={conversations}
+			width={width}
+			height={paneHeight}
+			focused={view.pane === 'conversations' && view.overlay === null}
+			filter={view.conversationFilter}
+			editingFilter={view.editing === 'conversations'}
+			sort={view.sort}
+			loading={loading}
+			now={now}
+			onFilterChange={(text) => dispatch({type: 'set-filter', target: 'conversations', text})}
+			onFilterDone={() => dispatch({type: 'stop-editing'})}
+			onFilterCancel={() => {
+				dispatch({type: 'set-filter', target: 'conversations', text: ''});
+				dispatch({type: 'stop-editing'});
+			}}
+			onMove={(delta) => conversations.move(delta)}
+		/>
+	);
+	const sandboxesPane = (width: number) => (
+		<SandboxesPane
+			sandboxes={snapshot.sandboxes}
+			conversations={snapshot.conversations}
+			specs={snapshot.specs}
+			keys={sandboxKeys}
+			window={sandboxes}
+			width={width}
+			height={paneHeight}
+			focused={view.pane === 'sandboxes' && view.overlay === null}
+			loading={loading}
+			now={now}
+		/>
+	);
+	const timelinePane = (width: number) => (
+		<TimelinePane
+			timeline={snapshot.timeline}
+			width={width}
+			height={paneHeight}
+			focused={view.pane === 'timeline' && (view.overlay === null || view.overlay.kind === 'details')}
+			filter={view.timelineFilter}
+			editingFilter={view.editing === 'timeline'}
+			detailsOpen={view.overlay?.kind === 'details'}
+			onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
+			onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
+			onFilterDone={() => dispatch({type: 'stop-editing'})}
+			onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
+			onCloseDetails={closeOverlay}
+			onBack={() => dispatch({type: 'focus', pane: view.listPane})}
+		/>
+	);
+
+	let overlay = null;
+	if (view.overlay?.kind === 'help') {
+		overlay = <HelpOverlay width={columns} height={paneHeight} onClose={closeOverlay} />;
+	} else if (view.overlay?.kind === 'start') {
+		overlay = (
+			<StartForm
+				progress={snapshot.start}
+				width={Math.min(columns, 120)}
+				height={paneHeight}
+				active
+				onSubmit={(request) => controller.startConversation(request)}
+				onOpenConversation={(key) => {
+					closeOverlay();
+					openTimeline(key);
+				}}
+				onReset={() => controller.resetStart()}
+				onClose={closeOverlay}
+			/>
+		);
+	}
+
+	// Every pane stays mounted (hidden with display none) so the timeline keeps its cursor and
+	// follow mode across pane switches, overlays and resizes between the two layouts.
+	const listWidth = layout.wide ? layout.leftWidth : columns;
+	const timelineWidth = layout.wide ? layout.rightWidth : columns;
+	const show = (pane: 'conversations' | 'sandboxes' | 'timeline') =>
+		overlay === null && (layout.wide ? pane === 'timeline' || pane === listPane : pane === view.pane);
+	const shown = (visible: boolean) => (visible ? 'flex' : 'none');
+	const question = view.overlay?.kind === 'confirm' ? view.overlay.request : null;
+	return (
+		<KeyRegistryContext.Provider value={registry}>
+			<Box flexDirection="column" height={layout.frameHeight} width={columns} overflow="hidden">
+				<Header
+					serverLabel={snapshot.serverLabel}
+					demo={snapshot.demo}
+					connection={snapshot.connection}
+					counts={counts}
+					invalidItems={snapshot.invalidItems}
+					width={columns}
+				/>
+				<TabBar
+					pane={view.pane}
+					width={columns}
+					conversations={snapshot.conversations.size}
+					sandboxes={snapshot.sandboxes.size}
+					timelineTitle={timelineTitle}
+					sort={view.sort}
+					wide={layout.wide}
+					needingAttention={counts.needingAttention}
+				/>
+				<Box height={paneHeight} width={columns} overflow="hidden">
+					{overlay}
+					<Box display={shown(show('conversations'))} width={listWidth} flexShrink={0}>
+						{conversationsPane(listWidth)}
+					</Box>
+					<Box display={shown(show('sandboxes'))} width={listWidth} flexShrink={0}>
+						{sandboxesPane(listWidth)}
+					</Box>
+					<Box display={shown(overlay === null && layout.wide)} width={1} flexShrink={0}>
+						<Text dimColor>{'│\n'.repeat(paneHeight).trimEnd()}</Text>
+					</Box>
+					<Box display={shown(show('timeline'))} width={timelineWidth} flexShrink={0}>
+						{timelinePane(timelineWidth)}
+					</Box>
+				</Box>
+				<Footer width={columns} contexts={contexts} question={question} notice={notice} />
+			</Box>
+		</KeyRegistryContext.Provider>
+	);
+}
+
+type Notice = {text: string; level: 'info' | 'warn' | 'error'};
+
+/**
+ * The notice line: the newer of the store's notice and the view's own, while fresh; otherwise
+ * the last connection error, so a failing server is never silent.
+ */
+function latestNotice(snapshot: DashboardSnapshot, view: ViewState, now: number): Notice | null {
+	const store = snapshot.notice;
+	const own = view.notice;
+	const newest: (Notice & {at: number}) | null =
+		store && (!own || store.at >= own.at) ? store : own ? {text: own.text, level: 'info', at: own.at} : null;
+	if (newest && now - newest.at < noticeMs) return newest;
+	if (snapshot.connection.lastError) return {text: snapshot.connection.lastError, level: 'error'};
+	return null;
+}

@@ -1,0 +1,42 @@
+import {memo} from 'react';
+import {Box, Text} from 'ink';
+import {sanitizeLine} from '../format/sanitize.js';
+import {footerHints, type KeyContext} from './keymap.js';
+import {cellWidth} from '../format/width.js';
+import {line} from './cells.js';
+
+type Notice = {text: string; level: 'info' | 'warn' | 'error'};
+
+type Props = {
+	width: number;
+	/** The active key contexts; the hints are generated from the keymap for them. */
+	contexts: readonly KeyContext[];
+	/** A pending y/n question replaces the hints, so it cannot be missed. */
+	question: {question: string; detail: string} | null;
+	notice: Notice | null;
+};
+
+const levelColor = {info: 'cyan', warn: 'yellow', error: 'red'} as const;
+
+/** Key hints for what has the keyboard (or the y/n question), then the notice line. */
+function FooterImpl({width, contexts, question, notice}: Props) {
+	return (
+		<Box flexDirection="column" height={2} width={width}>
+			{question ? (
+				<Text color="yellow" wrap="truncate">
+					<Text bold>{line(`${question.question} [y/n] `, width)}</Text>
+					{line(question.detail, Math.max(0, width - cellWidth(question.question) - 7))}
+				</Text>
+			) : (
+				<Text dimColor wrap="truncate">
+					{line(footerHints(contexts).join('  '), width)}
+				</Text>
+			)}
+			<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">
+				{notice ? line(sanitizeLine(notice.text), width) : ' '}
+			</Text>
+		</Box>
+	);
+}
+
+export const Footer = memo(FooterImpl);

@@ -1,0 +1,63 @@
+import {useMemo} from 'react';
+import {Box, Text} from 'ink';
+import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import {cellLeft, line} from './cells.js';
+import type {ListWindow} from './list-window.js';
+import {cachedSandboxCells, sandboxColumns, sandboxHeader} from './sandbox-cells.js';
+import {SandboxRowView} from './SandboxRowView.js';
+import {SpecsList, specsRows} from './SpecsList.js';
+
+export type SandboxesPaneProps = {
+	sandboxes: DashboardSnapshot['sandboxes'];
+	conversations: DashboardSnapshot['conversations'];
+	specs: DashboardSnapshot['specs'];
+	keys: readonly string[];
+	window: ListWindow;
+	width: number;
+	height: number;
+	focused: boolean;
+	loading: boolean;
+	now: number;
+};
+
+/** List rows of the sandboxes pane for a pane height (header and specs take the rest). */
+export function sandboxListHeight(height: number, specCount: number): number {
+	return Math.max(1, height - 1 - specsRows(specCount, height));
+}
+
+/** Sandboxes with their status (and pending pause/resume), spec, age and users; then the specs. */
+export function SandboxesPane(props: SandboxesPaneProps) {
+	const {sandboxes, conversations, specs, keys, window, width, height, focused, now} = props;
+	const columns = useMemo(() => sandboxColumns(width), [width]);
+	const listHeight = sandboxListHeight(height, specs.length);
+	const visible = keys.slice(window.offset, window.offset + listHeight);
+	const position = keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0';
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Text dimColor wrap="truncate">
+				{line(`${cellLeft(sandboxHeader(columns), width - position.length - 1)} ${position}`, width)}
+			</Text>
+			<Box flexDirection="column" height={listHeight} overflow="hidden">
+				{visible.length === 0 ? (
+					<Text dimColor wrap="truncate">
+						{line(props.loading ? 'Loading sandboxes…' : 'No sandboxes.', width)}
+					</Text>
+				) : (
+					visible.map((key) => {
+						const row = sandboxes.get(key);
+						if (!row) return null;
+						return (
+							<SandboxRowView
+								key={key}
+								cells={cachedSandboxCells(row, columns, conversations, now)}
+								selected={key === window.selectedKey}
+								focused={focused}
+							/>
+						);
+					})
+				)}
+			</Box>
+			<SpecsList specs={specs} width={width} height={specsRows(specs.length, height)} />
+		</Box>
+	);
+}

@@ -1,0 +1,37 @@
+import {formatAge} from '../format/time.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {ConnectionState} from '../state/dashboard-types.js';
+
+export type HealthText = {text: string; color: string | undefined};
+
+/**
+ * Connection health in words (readable without colour): `● live`, `↻ reconnecting (retry 8s)`,
+ * `◐ polling`, `! stale 2m`, `✗ key rejected`, and the data age (`3s ago`).
+ */
+export function healthText(connection: ConnectionState, now: number): HealthText {
+	if (connection.keyRejected) return {text: '✗ key rejected (check OPENHANDS_API_KEY)', color: 'red'};
+	const age = connection.lastSuccessAt === null ? null : formatAge(Math.max(0, now - connection.lastSuccessAt));
+	const retry = connection.nextRetryAt !== null && connection.nextRetryAt > now ? ` (retry ${formatAge(connection.nextRetryAt - now)})` : '';
+	switch (connection.health) {
+		case 'live':
+			return {text: `● live${age ? ` · ${age} ago` : ''}`, color: 'green'};
+		case 'polling':
+			return {text: `◐ polling${age ? ` · ${age} ago` : ''}`, color: 'cyan'};
+		case 'reconnecting':
+			return {text: `↻ reconnecting${retry}${age ? ` · data ${age} old` : ''}`, color: 'yellow'};
+		case 'stale':
+			return {text: `! stale ${age ?? ''}${retry}`.trimEnd(), color: 'yellow'};
+		case 'offline':
+			return {text: `✗ offline${retry}${age ? ` · data ${age} old` : ''}`, color: 'red'};
+		default:
+			return {text: sanitizeLine(String(connection.health)), color: undefined};
+	}
+}
+
+/** `87/100 req/min` when the request budget is nearly spent, otherwise empty. */
+export function budgetText(connection: ConnectionState): string {
+	if (connection.budgetPerMinute <= 0) return '';
+	return connection.requestsLastMinute >= connection.budgetPerMinute * 0.8
+		? `${connection.requestsLastMinute}/${connection.budgetPerMinute} req/min`
+		: '';
+}

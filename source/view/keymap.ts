@@ -1,0 +1,240 @@
+/**
+ * Every key the dashboard answers to, as data. The input dispatcher (use-key-dispatch.ts) looks
+ * keys up here, the footer hints and the help overlay are generated from here, so what the help
+ * says is what the keys do. Adding a binding is one row in `keymap`; a handler for its action in
+ * the context that owns it makes it work.
+ */
+
+/** Where a binding applies. The dispatcher is given a stack of these, most specific first. */
+export type KeyContext =
+	| 'always'
+	| 'global'
+	| 'conversations'
+	| 'sandboxes'
+	| 'timeline'
+	| 'details'
+	| 'help'
+	| 'confirm'
+	| 'filter'
+	| 'start';
+
+export type ActionName =
+	| 'help'
+	| 'quit'
+	| 'forceQuit'
+	| 'nextPane'
+	| 'previousPane'
+	| 'paneConversations'
+	| 'paneSandboxes'
+	| 'paneTimeline'
+	| 'up'
+	| 'down'
+	| 'top'
+	| 'bottom'
+	| 'pageUp'
+	| 'pageDown'
+	| 'open'
+	| 'back'
+	| 'filter'
+	| 'follow'
+	| 'order'
+	| 'pause'
+	| 'resume'
+	| 'refresh'
+	| 'start'
+	| 'sort'
+	| 'nextAttention'
+	| 'previousAttention'
+	| 'confirmYes'
+	| 'confirmNo'
+	| 'applyFilter'
+	| 'closeHelp';
+
+/** Ink's named keys (the boolean flags on useInput's `key`). */
+export type NamedKey =
+	| 'upArrow'
+	| 'downArrow'
+	| 'leftArrow'
+	| 'rightArrow'
+	| 'pageUp'
+	| 'pageDown'
+	| 'home'
+	| 'end'
+	| 'return'
+	| 'escape'
+	| 'tab';
+
+/** One key: a printable character, or a named key; `ctrl`/`shift` must match exactly when set. */
+export type KeySpec = {input?: string; name?: NamedKey; ctrl?: boolean; shift?: boolean};
+
+export type Binding = {
+	action: ActionName;
+	keys: readonly KeySpec[];
+	description: string;
+	contexts: readonly KeyContext[];
+	/** Short label for the footer hints; bindings without one are listed only in help. */
+	hint?: string;
+};
+
+const char = (input: string): KeySpec => ({input});
+const ctrl = (input: string): KeySpec => ({input, ctrl: true});
+const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined ? {name} : {name, shift});
+
+/** The list contexts share movement keys. */
+const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help'];
+
+export const keymap: readonly Binding[] = [
+	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
+	{action: 'quit', keys: [char('q')], description: 'Quit', contexts: ['global'], hint: 'quit'},
+	{action: 'help', keys: [char('?')], description: 'Show this help', contexts: ['global'], hint: 'help'},
+	{action: 'closeHelp', keys: [char('?'), named('escape'), char('q')], description: 'Close the help', contexts: ['help'], hint: 'close'},
+	{action: 'nextPane', keys: [named('tab', false)], description: 'Next pane', contexts: ['global']},
+	{action: 'previousPane', keys: [named('tab', true)], description: 'Previous pane', contexts: ['global']},
+	{action: 'paneConversations', keys: [char('1')], description: 'Conversations pane', contexts: ['global'], hint: 'panes'},
+	{action: 'paneSandboxes', keys: [char('2')], description: 'Sandboxes pane', contexts: ['global']},
+	{action: 'paneTimeline', keys: [char('3')], description: 'Timeline pane', contexts: ['global']},
+	{action: 'up', keys: [char('k'), named('upArrow')], description: 'Move up', contexts: [...lists, 'filter']},
+	{action: 'down', keys: [char('j'), named('downArrow')], description: 'Move down', contexts: [...lists, 'filter'], hint: 'move'},
+	{action: 'top', keys: [char('g'), named('home')], description: 'Go to the top', contexts: lists},
+	{action: 'bottom', keys: [char('G'), named('end')], description: 'Go to the bottom', contexts: lists},
+	{action: 'pageUp', keys: [named('pageUp')], description: 'Page up', contexts: lists},
+	{action: 'pageDown', keys: [named('pageDown')], description: 'Page down', contexts: lists},
+	{action: 'open', keys: [named('return')], description: 'Open the selected conversation\'s timeline', contexts: ['conversations'], hint: 'open'},
+	{action: 'open', keys: [named('return')], description: 'Open the selected event\'s details', contexts: ['timeline'], hint: 'details'},
+	{action: 'open', keys: [named('return')], description: 'Open the timeline of a conversation using this sandbox', contexts: ['sandboxes'], hint: 'open'},
+	{action: 'back', keys: [named('escape')], description: 'Clear the filter', contexts: ['conversations', 'sandboxes']},
+	{action: 'back', keys: [named('escape')], description: 'Clear the filter, then back to the list', contexts: ['timeline'], hint: 'back'},
+	{action: 'back', keys: [named('escape')], description: 'Back to the timeline', contexts: ['details'], hint: 'back'},
+	{action: 'filter', keys: [char('/')], description: 'Filter: status:stuck repo:owner/name text', contexts: ['conversations'], hint: 'filter'},
+	{action: 'filter', keys: [char('/')], description: 'Filter: kind:ActionEvent source:agent text', contexts: ['timeline'], hint: 'filter'},
+	{action: 'applyFilter', keys: [named('return')], description: 'Keep the filter and return to the list', contexts: ['filter'], hint: 'done'},
+	{action: 'back', keys: [named('escape')], description: 'Clear the filter and close it', contexts: ['filter'], hint: 'clear'},
+	{action: 'sort', keys: [char('o')], description: 'Cycle the sort order', contexts: ['conversations'], hint: 'sort'},
+	{action: 'nextAttention', keys: [char('n')], description: 'Next conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'next!'},
+	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline']},
+	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); scrolling pauses it', contexts: ['timeline'], hint: 'follow'},
+	{action: 'order', keys: [char('O')], description: 'Oldest or newest first', contexts: ['timeline']},
+	{action: 'pause', keys: [char('p')], description: 'Pause the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'pause'},
+	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume'},
+	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
+	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
+	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it', contexts: ['confirm'], hint: 'yes'},
+	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No, cancel', contexts: ['confirm'], hint: 'no'},
+	{action: 'open', keys: [named('return')], description: 'Show or hide what a condensation forgot', contexts: ['details']},
+	{action: 'down', keys: [named('tab', false), named('downArrow')], description: 'Next field', contexts: ['start'], hint: 'next'},
+	{action: 'up', keys: [named('tab', true), named('upArrow')], description: 'Previous field', contexts: ['start']},
+	{action: 'open', keys: [named('return')], description: 'Next field, or press the focused button', contexts: ['start'], hint: 'press'},
+	{action: 'back', keys: [named('escape')], description: 'Step back, or close the form', contexts: ['start'], hint: 'close'},
+];
+
+/** Does `spec` match what Ink's useInput reported? */
+export function keyMatches(spec: KeySpec, input: string, key: InkKey): boolean {
+	if (Boolean(spec.ctrl) !== Boolean(key.ctrl)) return false;
+	if (spec.name) {
+		if (!key[spec.name]) return false;
+		return spec.shift === undefined || spec.shift === Boolean(key.shift);
+	}
+	return spec.input === input;
+}
+
+/** The subset of Ink's `Key` the dispatcher reads (so tests can build one by hand). */
+export type InkKey = Partial<Record<NamedKey | 'ctrl' | 'shift' | 'meta', boolean>>;
+
+/**
+ * The binding for a key in a stack of contexts (most specific first), or undefined. Contexts are
+ * searched in order, so a modal context listed first shadows the panes under it.
+ */
+export function findBinding(
+	stack: readonly KeyContext[],
+	input: string,
+	key: InkKey,
+	table: readonly Binding[] = keymap,
+): Binding | undefined {
+	for (const context of stack) {
+		for (const binding of table) {
+			if (!binding.contexts.includes(context)) continue;
+			if (binding.keys.some((spec) => keyMatches(spec, input, key))) return binding;
+		}
+	}
+	return undefined;
+}
+
+const keyNames: Record<NamedKey, string> = {
+	upArrow: '↑',
+	downArrow: '↓',
+	leftArrow: '←',
+	rightArrow: '→',
+	pageUp: 'pgup',
+	pageDown: 'pgdn',
+	home: 'home',
+	end: 'end',
+	return: 'enter',
+	escape: 'esc',
+	tab: 'tab',
+};
+
+export function keyLabel(spec: KeySpec): string {
+	let base = spec.name ? keyNames[spec.name] : spec.input === ' ' ? 'space' : (spec.input ?? '?');
+	if (spec.shift && spec.name) base = `shift-${base}`;
+	return spec.ctrl ? `ctrl-${base}` : base;
+}
+
+export function bindingKeysLabel(binding: Binding): string {
+	return binding.keys.map(keyLabel).join('/');
+}
+
+/** Human names of contexts, as the help overlay titles its sections. */
+export const contextTitles: Record<KeyContext, string> = {
+	always: 'Anywhere',
+	global: 'Everywhere but text fields',
+	conversations: 'Conversations',
+	sandboxes: 'Sandboxes',
+	timeline: 'Timeline',
+	details: 'Event details',
+	help: 'Help',
+	confirm: 'Confirmation',
+	filter: 'Filter line',
+	start: 'Start form',
+};
+
+export type HelpSection = {context: KeyContext; title: string; rows: Array<{keys: string; description: string}>};
+
+/** The help overlay's content: every binding, grouped by the contexts it works in. */
+export function helpSections(table: readonly Binding[] = keymap): HelpSection[] {
+	const order = Object.keys(contextTitles) as KeyContext[];
+	const sections: HelpSection[] = [];
+	for (const context of order) {
+		const rows = table
+			.filter((binding) => binding.contexts.includes(context))
+			.map((binding) => ({keys: bindingKeysLabel(binding), description: binding.description}));
+		if (rows.length > 0) sections.push({context, title: contextTitles[context], rows});
+	}
+	return sections;
+}
+
+/**
+ * Footer hints for a context stack: the bindings with a hint, most specific context first, each
+ * action once, as `key label` pairs.
+ */
+export function footerHints(stack: readonly KeyContext[], table: readonly Binding[] = keymap): string[] {
+	const seen = new Set<string>();
+	const hints: string[] = [];
+	for (const context of stack) {
+		for (const binding of table) {
+			if (!binding.hint || !binding.contexts.includes(context)) continue;
+			// `1`/`2`/`3` collapse into one hint, and movement shows as j/k.
+			const label = binding.action === 'paneConversations' ? '1-3/tab' : binding.action === 'down' && binding.keys[0]?.input === 'j' ? 'j/k' : shortKeys(binding);
+			const id = `${binding.action}:${label}`;
+			if (seen.has(binding.action) || seen.has(id)) continue;
+			seen.add(binding.action);
+			seen.add(id);
+			hints.push(`${label} ${binding.hint}`);
+		}
+	}
+	return hints;
+}
+
+function shortKeys(binding: Binding): string {
+	const first = binding.keys[0];
+	return first ? keyLabel(first) : '';
+}

@@ -1,0 +1,41 @@
+/**
+ * Where everything goes for a terminal size. The frame is one row shorter than the terminal: on
+ * Ink 6.8 a frame as tall as the terminal makes every render clear the whole screen.
+ */
+
+/** Rows above the panes (header, tab bar) and below them (key hints, notice line). */
+export const headerRows = 2;
+export const footerRows = 2;
+
+/** From this width on, the list and the timeline sit side by side. */
+export const wideColumns = 140;
+
+export const minColumns = 40;
+export const minRows = 10;
+
+export type Layout = {
+	columns: number;
+	rows: number;
+	/** Height of the root box: rows - 1. */
+	frameHeight: number;
+	/** Rows left for the pane area. */
+	paneHeight: number;
+	/** Two columns: list on the left, timeline (or details) on the right. */
+	wide: boolean;
+	leftWidth: number;
+	/** 0 when not wide. */
+	rightWidth: number;
+	tooSmall: boolean;
+};
+
+export function computeLayout(columns: number, rows: number): Layout {
+	const frameHeight = Math.max(1, rows - 1);
+	const paneHeight = Math.max(1, frameHeight - headerRows - footerRows);
+	const tooSmall = columns < minColumns || rows < minRows;
+	const wide = !tooSmall && columns >= wideColumns;
+	// The list needs about 70 columns for all its columns; the timeline's summaries use the rest.
+	const leftWidth = wide ? Math.min(100, Math.max(70, Math.floor(columns * 0.45))) : columns;
+	// One column of gap between the two sides.
+	const rightWidth = wide ? columns - leftWidth - 1 : 0;
+	return {columns, rows, frameHeight, paneHeight, wide, leftWidth, rightWidth, tooSmall};
+}

@@ -1,0 +1,132 @@
+import {sanitizeLine} from '../format/sanitize.js';
+import {formatAge} from '../format/time.js';
+import {cellWidth} from '../format/width.js';
+import {parseTime} from '../state/attention.js';
+import type {ConversationRow, DashboardSnapshot, SandboxRow} from '../state/dashboard-types.js';
+import {cellLeft, cellRight} from './cells.js';
+import {sandboxStatus} from './status-look.js';
+
+/** Column widths and precomputed strings of the sandboxes list (see conversation-cells.ts). */
+
+export type SandboxColumns = {width: number; marker: number; status: number; id: number; spec: number; age: number; uses: number};
+
+export function sandboxColumns(width: number): SandboxColumns {
+	const marker = 2;
+	const status = 12;
+	const id = width >= 70 ? 14 : 10;
+	const spec = width >= 90 ? 22 : width >= 60 ? 12 : 0;
+	const age = 4;
+	const gaps = spec ? 4 : 3;
+	const uses = Math.max(0, width - marker - status - id - spec - age - gaps);
+	return {width, marker, status, id, spec, age, uses};
+}
+
+export function sandboxHeader(columns: SandboxColumns): string {
+	return [
+		' '.repeat(columns.marker),
+		cellLeft('STATUS', columns.status),
+		' ',
+		cellLeft('SANDBOX', columns.id),
+		columns.spec ? ` ${cellLeft('SPEC', columns.spec)}` : '',
+		' ',
+		cellRight('AGE', columns.age),
+		' ',
+		cellLeft('USED BY', columns.uses),
+	].join('');
+}
+
+export type SandboxCells = {
+	status: string;
+	statusColor: string | undefined;
+	middle: string;
+	/** A refusal or the cap marker, before the conversations (empty when neither). */
+	flag: string;
+	flagColor: string | undefined;
+	uses: string;
+};
+
+export function usedBy(row: SandboxRow, conversations: ReadonlyMap<string, ConversationRow>): string {
+	const count = row.conversationKeys.length;
+	if (count === 0) return 'no conversation';
+	const titles = row.conversationKeys.map((key) => {
+		const title = conversations.get(key)?.conversation.title;
+		return title ? sanitizeLine(title) : key.slice(0, 8);
+	});
+	return `${count === 1 ? '' : `${count}: `}${titles.join(', ')}`;
+}
+
+export function sandboxCells(
+	row: SandboxRow,
+	columns: SandboxColumns,
+	conversations: DashboardSnapshot['conversations'],
+	now: number,
+): SandboxCells {
+	const look = sandboxStatus(row.sandbox);
+	const pending = row.pending;
+	// While an action is in flight its progress is the status; a failed one keeps the real status.
+	const inFlight = pending && !pending.error;
+	const status = inFlight ? `… ${pending.kind}…` : `${look.symbol} ${look.word}`;
+	let flag = '';
+	let flagColor: string | undefined;
+	if (pending?.error) {
+		flag = `✗ ${pending.kind === 'pausing' ? 'pause' : 'resume'} refused: ${sanitizeLine(pending.error)} · `;
+		flagColor = 'red';
+	} else if (row.pausedByCap) {
+		flag = '[paused by cap] ';
+		flagColor = 'yellow';
+	}
+	const created = parseTime(row.sandbox.created_at);
+	const middle = [
+		cellLeft(sanitizeLine(String(row.sandbox.id)), columns.id),
+		columns.spec ? ` ${cellLeft(row.sandbox.sandbox_spec_id ? sanitizeLine(row.sandbox.sandbox_spec_id) : '—', columns.spec)}` : '',
+		' ',
+		cellRight(created === null ? '—' : formatAge(Math.max(0, now - created)), columns.age),
+		' ',
+	].join('');
+	const flagCut = cellLeft(flag, Math.min(columns.uses, Math.max(0, Math.ceil(columns.uses * 0.7)))).trimEnd();
+	const flagText = flagCut ? `${flagCut} ` : '';
+	return {
+		status: `${cellLeft(status, columns.status)} `,
+		statusColor: inFlight ? 'yellow' : look.color,
+		middle,
+		flag: flagText,
+		flagColor,
+		uses: cellLeft(usedBy(row, conversations), Math.max(0, columns.uses - cellWidth(flagText))),
+	};
+}
+
+/**
+ * Sandboxes newest first, then by id. Not by status: a row must not jump away from under the
+ * cursor the moment it is paused.
+ */
+const keysMemo = new WeakMap<DashboardSnapshot['sandboxes'], readonly string[]>();
+
+export function selectSandboxKeys(sandboxes: DashboardSnapshot['sandboxes']): readonly string[] {
+	const cached = keysMemo.get(sandboxes);
+	if (cached) return cached;
+	const rows = [...sandboxes.values()];
+	rows.sort((a, b) => {
+		const time = (parseTime(b.sandbox.created_at) ?? 0) - (parseTime(a.sandbox.created_at) ?? 0);
+		if (time !== 0) return time;
+		return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+	});
+	const keys = rows.map((row) => row.key);
+	keysMemo.set(sandboxes, keys);
+	return keys;
+}
+
+const cellsCache = new WeakMap<SandboxRow, {columns: SandboxColumns; now: number; conversations: DashboardSnapshot['conversations']; cells: SandboxCells}>();
+
+/** `sandboxCells`, cached on the (immutable) row object, so memoised rows skip unchanged sandboxes. */
+export function cachedSandboxCells(
+	row: SandboxRow,
+	columns: SandboxColumns,
+	conversations: DashboardSnapshot['conversations'],
+	now: number,
+): SandboxCells {
+	const hit = cellsCache.get(row);
+	if (hit && hit.columns === columns && hit.now === now && hit.conversations === conversations) return hit.cells;
+	const cells = sandboxCells(row, columns, conversations, now);
+	cellsCache.set(row, {columns, now, conversations, cells});
+	return cells;
+}

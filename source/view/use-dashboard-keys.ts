@@ -1,0 +1,157 @@
+import type {Dispatch} from 'react';
+import {normalizeId} from '../wire/ids.js';
+import {nextNeedingAttention} from '../state/conversation-query.js';
+import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
+import {planSandboxAction} from './sandbox-question.js';
+import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
+import type {ListWindowControls} from './use-list-window.js';
+import type {ViewAction, ViewState} from './view-state.js';
+
+type Args = {
+	registry: KeyRegistry;
+	view: ViewState;
+	dispatch: Dispatch<ViewAction>;
+	snapshot: DashboardSnapshot;
+	controller: DashboardController;
+	conversationKeys: readonly string[];
+	conversations: ListWindowControls;
+	sandboxes: ListWindowControls;
+	onQuit(): void;
+};
+
+/**
+ * The dashboard's own key handlers: quitting, panes, the two lists, sandbox actions behind a
+ * y/n question, sort and the attention queue. The timeline, details and start form register
+ * their own (they own that state).
+ */
+export function useDashboardKeys(args: Args): void {
+	const {registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes} = args;
+	const defaults = {registry, fallback: true};
+	const notice = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
+
+	const openConversation = (key: string | null | undefined) => {
+		if (!key) return;
+		// A filter typed for one conversation's events rarely fits another's.
+		if (snapshot.timeline?.conversationKey !== key) dispatch({type: 'set-filter', target: 'timeline', text: ''});
+		controller.openTimeline(key);
+		dispatch({type: 'focus', pane: 'timeline'});
+	};
+
+	const askSandbox = (action: 'pause' | 'resume', sandboxKey: string | null | undefined) => {
+		const plan = planSandboxAction(snapshot, action, sandboxKey);
+		if (plan.kind === 'refuse') notice(plan.text);
+		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+	};
+
+	const sandboxOfConversation = (key: string | null | undefined) => {
+		const sandboxId = key ? snapshot.conversations.get(key)?.conversation.sandbox_id : null;
+		if (!sandboxId) return null;
+		const sandboxKey = normalizeId(sandboxId);
+		if (snapshot.sandboxes.has(sandboxKey)) return sandboxKey;
+		for (const row of snapshot.sandboxes.values()) if (row.sandbox.id === sandboxId) return row.key;
+		return sandboxKey;
+	};
+
+	const jumpToAttention = (direction: 1 | -1) => {
+		const order = direction === 1 ? conversationKeys : [...conversationKeys].reverse();
+		const next = nextNeedingAttention(snapshot, order, conversations.selectedKey);
+		if (next === null) {
+			notice(conversationKeys.length === snapshot.conversations.size ? 'Nothing needs attention.' : 'Nothing shown needs attention (a filter is set).');
+			return;
+		}
+		conversations.select(next);
+		dispatch({type: 'focus', pane: 'conversations'});
+	};
+
+	const attention = {nextAttention: () => jumpToAttention(1), previousAttention: () => jumpToAttention(-1)};
+	const movement = (list: ListWindowControls) => ({
+		up: () => list.move(-1),
+		down: () => list.move(1),
+		top: () => list.first(),
+		bottom: () => list.last(),
+		pageUp: () => list.page(-1),
+		pageDown: () => list.page(1),
+	});
+
+	useKeyHandlers('always', {forceQuit: args.onQuit}, defaults);
+	useKeyHandlers(
+		'global',
+		{
+			quit: args.onQuit,
+			help: () => dispatch({type: 'open-overlay', overlay: {kind: 'help'}}),
+			nextPane: () => dispatch({type: 'cycle-pane', direction: 1}),
+			previousPane: () => dispatch({type: 'cycle-pane', direction: -1}),
+			paneConversations: () => dispatch({type: 'focus', pane: 'conversations'}),
+			paneSandboxes: () => dispatch({type: 'focus', pane: 'sandboxes'}),
+			paneTimeline: () => dispatch({type: 'focus', pane: 'timeline'}),
+			refresh: () => {
+				controller.refresh();
+				notice('Refreshing…');
+			},
+			start: () => {
+				controller.resetStart();
+				dispatch({type: 'open-overlay', overlay: {kind: 'start'}});
+			},
+		},
+		defaults,
+	);
+	useKeyHandlers(
+		'conversations',
+		{
+			...movement(conversations),
+			...attention,
+			open: () => openConversation(conversations.selectedKey),
+			back: () => (view.conversationFilter ? dispatch({type: 'set-filter', target: 'conversations', text: ''}) : undefined),
+			filter: () => dispatch({type: 'edit-filter', target: 'conversations'}),
+			sort: () => dispatch({type: 'cycle-sort'}),
+			pause: () => askSandbox('pause', sandboxOfConversation(conversations.selectedKey)),
+			resume: () => askSandbox('resume', sandboxOfConversation(conversations.selectedKey)),
+		},
+		defaults,
+	);
+	useKeyHandlers(
+		'sandboxes',
+		{
+			...movement(sandboxes),
+			...attention,
+			open: () => {
+				const row = sandboxes.selectedKey ? snapshot.sandboxes.get(sandboxes.selectedKey) : undefined;
+				const key = row?.conversationKeys[0];
+				if (key) openConversation(key);
+				else notice('No conversation uses this sandbox.');
+			},
+			pause: () => askSandbox('pause', sandboxes.selectedKey),
+			resume: () => askSandbox('resume', sandboxes.selectedKey),
+		},
+		defaults,
+	);
+	useKeyHandlers(
+		'timeline',
+		{
+			...attention,
+			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey)),
+			resume: () => askSandbox('resume', sandboxOfConversation(snapshot.timeline?.conversationKey)),
+		},
+		defaults,
+	);
+	useKeyHandlers(
+		'confirm',
+		{
+			confirmYes: () => {
+				const overlay = view.overlay;
+				dispatch({type: 'close-overlay'});
+				if (overlay?.kind !== 'confirm') return;
+				const {action, sandboxKey} = overlay.request;
+				// The store reports failures itself (pending.error, notice); nothing to catch here but the promise.
+				const run = action === 'pause' ? controller.pauseSandbox(sandboxKey) : controller.resumeSandbox(sandboxKey);
+				run.catch(() => undefined);
+			},
+			confirmNo: () => {
+				dispatch({type: 'close-overlay'});
+				notice('Cancelled.');
+			},
+		},
+		defaults,
+	);
+	useKeyHandlers('start', {back: () => dispatch({type: 'close-overlay'})}, defaults);
+}

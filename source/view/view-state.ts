@@ -1,0 +1,116 @@
+import type {ConversationSortKey} from '../state/dashboard-types.js';
+import type {KeyContext} from './keymap.js';
+
+/**
+ * What the user is looking at, as opposed to what the server said (that is the store's snapshot):
+ * the focused pane, the open overlay, filter lines and sort. A pure reducer, so the key flows can
+ * be tested without Ink.
+ */
+
+export type PaneId = 'conversations' | 'sandboxes' | 'timeline';
+export const paneOrder: readonly PaneId[] = ['conversations', 'sandboxes', 'timeline'];
+
+export type ConfirmRequest = {
+	action: 'pause' | 'resume';
+	sandboxKey: string;
+	/** What the prompt asks, already sanitized: `Pause sandbox 1a2b3c?` */
+	question: string;
+	/** Shown after `[y/n]`: who uses it, side effects. */
+	detail: string;
+};
+
+export type Overlay =
+	| {kind: 'help'}
+	| {kind: 'confirm'; request: ConfirmRequest}
+	| {kind: 'start'}
+	| {kind: 'details'};
+
+export type FilterTarget = 'conversations' | 'timeline';
+
+export type ViewState = {
+	pane: PaneId;
+	/** The list shown beside the timeline in the wide layout: the last list pane focused. */
+	listPane: 'conversations' | 'sandboxes';
+	overlay: Overlay | null;
+	/** Which filter line has the keyboard, if any. */
+	editing: FilterTarget | null;
+	conversationFilter: string;
+	timelineFilter: string;
+	sort: ConversationSortKey;
+	/** A message from the view itself (e.g. "sandbox is already paused"), shown like store notices. */
+	notice: {text: string; at: number} | null;
+};
+
+export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'title'];
+
+export type ViewAction =
+	| {type: 'focus'; pane: PaneId}
+	| {type: 'cycle-pane'; direction: 1 | -1}
+	| {type: 'open-overlay'; overlay: Overlay}
+	| {type: 'close-overlay'}
+	| {type: 'edit-filter'; target: FilterTarget}
+	| {type: 'set-filter'; target: FilterTarget; text: string}
+	| {type: 'stop-editing'}
+	| {type: 'cycle-sort'}
+	| {type: 'notice'; text: string; at: number};
+
+export const initialViewState: ViewState = {
+	pane: 'conversations',
+	listPane: 'conversations',
+	overlay: null,
+	editing: null,
+	conversationFilter: '',
+	timelineFilter: '',
+	sort: 'attention',
+	notice: null,
+};
+
+function listPaneAfter(state: ViewState, pane: PaneId): ViewState['listPane'] {
+	return pane === 'timeline' ? state.listPane : pane;
+}
+
+export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+	switch (action.type) {
+		case 'focus':
+			if (state.pane === action.pane && state.editing === null && state.overlay === null) return state;
+			// Switching panes leaves the event details (they belong to the timeline).
+			return {...state, pane: action.pane, listPane: listPaneAfter(state, action.pane), editing: null, overlay: null};
+		case 'cycle-pane': {
+			const index = paneOrder.indexOf(state.pane);
+			const next = paneOrder[(index + action.direction + paneOrder.length) % paneOrder.length] ?? 'conversations';
+			return {...state, pane: next, listPane: listPaneAfter(state, next), editing: null, overlay: null};
+		}
+		case 'open-overlay':
+			return {...state, overlay: action.overlay, editing: null};
+		case 'close-overlay':
+			return state.overlay === null ? state : {...state, overlay: null};
+		case 'edit-filter':
+			return {...state, editing: action.target, pane: action.target, listPane: listPaneAfter(state, action.target)};
+		case 'set-filter':
+			return action.target === 'conversations'
+				? {...state, conversationFilter: action.text}
+				: {...state, timelineFilter: action.text};
+		case 'stop-editing':
+			return state.editing === null ? state : {...state, editing: null};
+		case 'cycle-sort': {
+			const index = sortKeys.indexOf(state.sort);
+			return {...state, sort: sortKeys[(index + 1) % sortKeys.length] ?? 'attention'};
+		}
+		case 'notice':
+			return {...state, notice: {text: action.text, at: action.at}};
+	}
+}
+
+/**
+ * The contexts keys are looked up in, most specific first. A modal (help, confirmation, a text
+ * field) shadows everything but `always`, so typing `q` in the filter types a q.
+ */
+export function keyContexts(state: ViewState): KeyContext[] {
+	const overlay = state.overlay?.kind;
+	if (overlay === 'help') return ['help', 'always'];
+	if (overlay === 'confirm') return ['confirm', 'always'];
+	if (overlay === 'start') return ['start', 'always'];
+	if (state.editing) return ['filter', 'always'];
+	if (overlay === 'details') return ['details', 'global', 'always'];
+	return [state.pane, 'global', 'always'];
+}

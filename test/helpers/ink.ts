@@ -1,0 +1,133 @@
+import {EventEmitter} from 'node:events';
+import {stripVTControlCharacters} from 'node:util';
+import {render, type Instance} from 'ink';
+import type {ReactElement} from 'react';
+
+/**
+ * Ink in memory at a chosen terminal size (ink-testing-library's stdout is fixed at 100 columns
+ * and has no rows). Same approach: `debug: true` writes every frame whole and unthrottled.
+ */
+
+class FakeStdout extends EventEmitter {
+	columns: number;
+	rows: number;
+	isTTY = true;
+	frames: string[] = [];
+	constructor(columns: number, rows: number) {
+		super();
+		this.columns = columns;
+		this.rows = rows;
+	}
+	write = (frame: string) => {
+		this.frames.push(frame);
+		return true;
+	};
+}
+
+class FakeStdin extends EventEmitter {
+	isTTY = true;
+	data: string | null = null;
+	write = (data: string) => {
+		this.data = data;
+		this.emit('readable');
+		this.emit('data', data);
+	};
+	setEncoding() {}
+	setRawMode() {}
+	resume() {}
+	pause() {}
+	ref() {}
+	unref() {}
+	read = () => {
+		const {data} = this;
+		this.data = null;
+		return data;
+	};
+}
+
+export type SizedRender = {
+	stdin: FakeStdin;
+	stdout: FakeStdout;
+	instance: Instance;
+	/** The last frame, without colour codes. */
+	lastFrame(): string;
+	resize(columns: number, rows: number): void;
+	unmount(): void;
+};
+
+export function renderSized(tree: ReactElement, size: {columns: number; rows: number}): SizedRender {
+	const stdout = new FakeStdout(size.columns, size.rows);
+	const stdin = new FakeStdin();
+	const stderr = new FakeStdout(size.columns, size.rows);
+	const instance = render(tree, {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		stderr: stderr as unknown as NodeJS.WriteStream,
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	return {
+		stdin,
+		stdout,
+		instance,
+		lastFrame: () => stripVTControlCharacters(stdout.frames.at(-1) ?? ''),
+		resize(columns, rows) {
+			stdout.columns = columns;
+			stdout.rows = rows;
+			stdout.emit('resize');
+		},
+		unmount() {
+			instance.unmount();
+			instance.cleanup();
+		},
+	};
+}
+
+/**
+ * Poll `frame()` until `predicate` holds (Ink renders asynchronously after input; a fixed sleep
+ * is either slow or flaky). Throws with the last frame when it never does.
+ */
+export async function waitForFrame(
+	frame: () => string,
+	predicate: (frame: string) => boolean,
+	options: {timeoutMs?: number; message?: string} = {},
+): Promise<string> {
+	const deadline = Date.now() + (options.timeoutMs ?? 4000);
+	let last = frame();
+	while (Date.now() < deadline) {
+		last = frame();
+		if (predicate(last)) return last;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`${options.message ?? 'frame never matched'}; last frame:\n${last}`);
+}
+
+/** Write keys, then wait until the frame satisfies `predicate`. */
+export async function press(
+	rendered: Pick<SizedRender, 'stdin' | 'lastFrame'>,
+	keys: string,
+	predicate: (frame: string) => boolean,
+	message?: string,
+): Promise<string> {
+	rendered.stdin.write(keys);
+	return waitForFrame(rendered.lastFrame, predicate, message ? {message} : {});
+}
+
+/** Wait a little without expecting a change (to check something did NOT happen). */
+export function settle(ms = 60): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export const keys = {
+	up: '\u001B[A',
+	down: '\u001B[B',
+	enter: '\r',
+	escape: '\u001B',
+	tab: '\t',
+	shiftTab: '\u001B[Z',
+	pageUp: '\u001B[5~',
+	pageDown: '\u001B[6~',
+	ctrlC: '\u0003',
+	ctrlR: '\u0012',
+};

@@ -1,0 +1,62 @@
+import {type ReactNode, useReducer, useSyncExternalStore} from 'react';
+import type {KeyContext} from '../../source/view/keymap.js';
+import type {TimelineState} from '../../source/state/dashboard-types.js';
+import {TimelinePane} from '../../source/view/timeline/TimelinePane.js';
+import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from '../../source/view/use-key-dispatch.js';
+import {initialViewState, keyContexts, viewReducer} from '../../source/view/view-state.js';
+
+/**
+ * The shell's key plumbing around one component: the real registry, dispatcher, keymap and view
+ * reducer, wired the way the Dashboard wires them, so key flows are tested end to end.
+ */
+export function KeyHarness({stack, children}: {stack: readonly KeyContext[]; children: ReactNode}) {
+	const registry = useKeyRegistry();
+	useKeyDispatch(registry, stack);
+	return <KeyRegistryContext.Provider value={registry}>{children}</KeyRegistryContext.Provider>;
+}
+
+/** A timeline that tests can change from outside, like the store does. */
+export class TimelineSource {
+	#state: TimelineState;
+	readonly #listeners = new Set<() => void>();
+
+	constructor(state: TimelineState) {
+		this.#state = state;
+	}
+
+	get = (): TimelineState => this.#state;
+
+	subscribe = (listener: () => void): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	update(change: Partial<TimelineState>): void {
+		this.#state = {...this.#state, ...change, version: this.#state.version + 1};
+		for (const listener of this.#listeners) listener();
+	}
+}
+
+export function TimelineHarness({source, width, height}: {source: TimelineSource; width: number; height: number}) {
+	const timeline = useSyncExternalStore(source.subscribe, source.get);
+	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, pane: 'timeline'});
+	return (
+		<KeyHarness stack={keyContexts(view)}>
+			<TimelinePane
+				timeline={timeline}
+				width={width}
+				height={height}
+				focused={view.pane === 'timeline'}
+				filter={view.timelineFilter}
+				editingFilter={view.editing === 'timeline'}
+				detailsOpen={view.overlay?.kind === 'details'}
+				onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
+				onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
+				onFilterDone={() => dispatch({type: 'stop-editing'})}
+				onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
+				onCloseDetails={() => dispatch({type: 'close-overlay'})}
+				onBack={() => dispatch({type: 'focus', pane: 'conversations'})}
+			/>
+		</KeyHarness>
+	);
+}

@@ -1,0 +1,163 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {useState} from 'react';
+import {Text} from 'ink';
+import {render} from 'ink-testing-library';
+import {bindingKeysLabel, findBinding, footerHints, helpSections, type InkKey, type KeyContext, keyLabel, keymap} from '../source/view/keymap.js';
+import {dispatchKey, isForeignInput, KeyRegistry, KeyRegistryContext, useKeyDispatch, useKeyHandlers} from '../source/view/use-key-dispatch.js';
+import {helpLines, HelpOverlay} from '../source/view/HelpOverlay.js';
+import {initialViewState, keyContexts, viewReducer} from '../source/view/view-state.js';
+import {keys, renderSized, settle, waitForFrame} from './helpers/ink.js';
+
+const allContexts: KeyContext[] = ['always', 'global', 'conversations', 'sandboxes', 'timeline', 'details', 'help', 'confirm', 'filter', 'start'];
+
+test('no key is bound twice within a context', () => {
+	for (const context of allContexts) {
+		const seen = new Map<string, string>();
+		for (const binding of keymap) {
+			if (!binding.contexts.includes(context)) continue;
+			for (const spec of binding.keys) {
+				const id = `${spec.ctrl ? 'ctrl-' : ''}${spec.name ?? ''}${spec.shift === undefined ? '' : `:${spec.shift}`}${spec.input ?? ''}`;
+				assert.ok(!seen.has(id) || seen.get(id) === binding.action, `${context}: ${keyLabel(spec)} bound to ${seen.get(id)} and ${binding.action}`);
+				seen.set(id, binding.action);
+			}
+		}
+	}
+});
+
+test('the conventions users expect are in the table', () => {
+	const stack: KeyContext[] = ['conversations', 'global', 'always'];
+	const expect = (input: string, key: InkKey, action: string) =>
+		assert.equal(findBinding(stack, input, key)?.action, action, `${JSON.stringify(input)} ${JSON.stringify(key)}`);
+	expect('?', {}, 'help');
+	expect('q', {}, 'quit');
+	expect('c', {ctrl: true}, 'forceQuit');
+	expect('', {tab: true}, 'nextPane');
+	expect('', {tab: true, shift: true}, 'previousPane');
+	expect('1', {}, 'paneConversations');
+	expect('2', {}, 'paneSandboxes');
+	expect('3', {}, 'paneTimeline');
+	expect('j', {}, 'down');
+	expect('', {downArrow: true}, 'down');
+	expect('k', {}, 'up');
+	expect('g', {}, 'top');
+	expect('G', {shift: true}, 'bottom');
+	expect('', {pageDown: true}, 'pageDown');
+	expect('', {return: true}, 'open');
+	expect('', {escape: true, meta: true}, 'back');
+	expect('/', {}, 'filter');
+	expect('p', {}, 'pause');
+	expect('r', {}, 'resume');
+	expect('r', {ctrl: true}, 'refresh');
+	expect('s', {}, 'start');
+	expect('o', {}, 'sort');
+	expect('n', {}, 'nextAttention');
+	expect('N', {shift: true}, 'previousAttention');
+	assert.equal(findBinding(['timeline', 'global', 'always'], 'f', {})?.action, 'follow');
+});
+
+test('help is generated from the table: every binding appears with its keys', () => {
+	const text = helpLines().map((entry) => entry.text).join('\n');
+	for (const binding of keymap) {
+		assert.ok(text.includes(binding.description), `help lacks "${binding.description}"`);
+		assert.ok(text.includes(bindingKeysLabel(binding)), `help lacks keys ${bindingKeysLabel(binding)}`);
+	}
+	// Every context that has bindings has a section.
+	const titled = new Set(helpSections().map((section) => section.context));
+	for (const binding of keymap) for (const context of binding.contexts) assert.ok(titled.has(context));
+});
+
+test('the rendered help overlay lists every binding, and scrolls when short', async () => {
+	const registry = new KeyRegistry();
+	const tall = renderSized(
+		<KeyRegistryContext.Provider value={registry}>
+			<HelpOverlay width={120} height={200} onClose={() => undefined} />
+		</KeyRegistryContext.Provider>,
+		{columns: 120, rows: 201},
+	);
+	const frame = await waitForFrame(tall.lastFrame, (text) => text.includes('Keys'));
+	for (const binding of keymap) assert.ok(frame.includes(binding.description), `overlay lacks "${binding.description}"`);
+	tall.unmount();
+
+	const shortRegistry = new KeyRegistry();
+	function Short() {
+		useKeyDispatch(shortRegistry, ['help', 'always']);
+		return <HelpOverlay width={80} height={10} onClose={() => undefined} />;
+	}
+	const short = renderSized(
+		<KeyRegistryContext.Provider value={shortRegistry}>
+			<Short />
+		</KeyRegistryContext.Provider>,
+		{columns: 80, rows: 24},
+	);
+	const first = await waitForFrame(short.lastFrame, (text) => /1-9 of \d+/.test(text));
+	assert.equal(first.split('\n').length, 10);
+	short.stdin.write('G');
+	await waitForFrame(short.lastFrame, (text) => !text.includes(' 1-9 of'));
+	short.unmount();
+});
+
+test('footer hints come from the table for the active contexts', () => {
+	const list = footerHints(['conversations', 'global', 'always']).join('  ');
+	assert.match(list, /j\/k move/);
+	assert.match(list, /\/ filter/);
+	assert.match(list, /\? help/);
+	assert.match(list, /q quit/);
+	const typing = footerHints(['filter', 'always']).join('  ');
+	assert.match(typing, /enter done/);
+	assert.match(typing, /esc clear/);
+	assert.doesNotMatch(typing, /q quit/);
+});
+
+test('typing contexts shadow single-letter bindings, ctrl-c always quits', () => {
+	const ran: string[] = [];
+	const lookup = (context: KeyContext, action: string) => () => ran.push(`${context}:${action}`);
+	const filtering = keyContexts({...initialViewState, editing: 'conversations'});
+	assert.deepEqual(filtering, ['filter', 'always']);
+	assert.equal(dispatchKey(filtering, 'q', {}, lookup), undefined);
+	assert.equal(dispatchKey(filtering, 'c', {ctrl: true}, lookup)?.action, 'forceQuit');
+	const confirming = keyContexts(viewReducer(initialViewState, {type: 'open-overlay', overlay: {kind: 'confirm', request: {action: 'pause', sandboxKey: 'x', question: '?', detail: ''}}}));
+	assert.equal(dispatchKey(confirming, 'p', {}, lookup), undefined, 'p does not re-trigger inside the question');
+	assert.equal(dispatchKey(confirming, 'y', {}, lookup)?.action, 'confirmYes');
+	assert.deepEqual(ran, ['always:forceQuit', 'confirm:confirmYes']);
+});
+
+test('terminal replies and pastes are not keys', () => {
+	assert.equal(isForeignInput('11;rgb:0000/0000/0000', {}), true);
+	assert.equal(isForeignInput(']', {meta: true}), true);
+	assert.equal(isForeignInput('[12;1R', {meta: true}), true);
+	assert.equal(isForeignInput('qq', {}), true);
+	assert.equal(isForeignInput('q', {}), false);
+	assert.equal(isForeignInput('', {escape: true, meta: true}), false);
+	assert.equal(isForeignInput('', {upArrow: true}), false);
+	assert.equal(isForeignInput('😀', {}), false);
+});
+
+function Probe({registry}: {registry: KeyRegistry}) {
+	const [log, setLog] = useState<string[]>([]);
+	useKeyDispatch(registry, ['conversations', 'global', 'always']);
+	const add = (entry: string) => () => setLog((previous) => [...previous, entry]);
+	useKeyHandlers('global', {quit: add('quit'), help: add('help'), paneSandboxes: add('pane2')}, {registry});
+	useKeyHandlers('conversations', {down: add('down'), pause: add('pause'), resume: add('resume')}, {registry});
+	return <Text>log:{log.join(',')}.</Text>;
+}
+
+test('through Ink: escape-sequence replies fire nothing, real keys do', async () => {
+	const registry = new KeyRegistry();
+	const rendered = render(<Probe registry={registry} />);
+	await waitForFrame(() => rendered.lastFrame() ?? '', (text) => text.includes('log:.'));
+	// OSC 11 background-colour reply, DECRQSS reply, a cursor position report, and a paste.
+	rendered.stdin.write('\u001B]11;rgb:0000/0000/0000\u001B\\');
+	rendered.stdin.write('\u001BP1$r0m\u001B\\');
+	rendered.stdin.write('\u001B[12;1R');
+	rendered.stdin.write('please quit');
+	await settle(80);
+	assert.equal(rendered.lastFrame(), 'log:.');
+	rendered.stdin.write('j');
+	await waitForFrame(() => rendered.lastFrame() ?? '', (text) => text.includes('log:down.'));
+	rendered.stdin.write(keys.down);
+	rendered.stdin.write('2');
+	rendered.stdin.write('q');
+	await waitForFrame(() => rendered.lastFrame() ?? '', (text) => text.includes('log:down,down,pane2,quit.'));
+	rendered.unmount();
+});

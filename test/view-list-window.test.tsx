@@ -1,0 +1,70 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {initialListWindow, listWindowReducer, resolveWindow, type ListWindowState} from '../source/view/list-window.js';
+import {initialViewState, keyContexts, viewReducer} from '../source/view/view-state.js';
+
+const keys = Array.from({length: 50}, (_, index) => `k${index}`);
+
+function run(state: ListWindowState, ...actions: Array<(keys: readonly string[]) => Parameters<typeof listWindowReducer>[1]>) {
+	return actions.reduce((current, make) => listWindowReducer(current, make(keys)), state);
+}
+
+test('moving keeps the selection inside the window', () => {
+	let state = initialListWindow;
+	for (let step = 0; step < 12; step++) state = listWindowReducer(state, {type: 'move', delta: 1, keys, height: 10});
+	const window = resolveWindow(state, keys, 10);
+	assert.equal(window.index, 12);
+	assert.equal(window.selectedKey, 'k12');
+	assert.equal(window.offset, 3);
+	state = listWindowReducer(state, {type: 'last', keys, height: 10});
+	assert.deepEqual(resolveWindow(state, keys, 10), {index: 49, offset: 40, selectedKey: 'k49'});
+	state = listWindowReducer(state, {type: 'first', keys, height: 10});
+	assert.deepEqual(resolveWindow(state, keys, 10), {index: 0, offset: 0, selectedKey: 'k0'});
+	state = listWindowReducer(state, {type: 'move', delta: -5, keys, height: 10});
+	assert.equal(resolveWindow(state, keys, 10).index, 0);
+});
+
+test('pages scroll the window with the selection', () => {
+	const state = run(initialListWindow, (k) => ({type: 'page', direction: 1, keys: k, height: 10}));
+	const window = resolveWindow(state, keys, 10);
+	assert.equal(window.index, 9);
+	assert.ok(window.index >= window.offset && window.index < window.offset + 10);
+	const back = resolveWindow(listWindowReducer(state, {type: 'page', direction: -1, keys, height: 10}), keys, 10);
+	assert.equal(back.index, 0);
+});
+
+test('the selection follows its key when rows are re-ordered, and lands on a neighbour when it goes', () => {
+	const state = listWindowReducer(initialListWindow, {type: 'select', key: 'k20', keys, height: 10});
+	const shuffled = [...keys].reverse();
+	assert.equal(resolveWindow(state, shuffled, 10).selectedKey, 'k20');
+	assert.equal(resolveWindow(state, shuffled, 10).index, 29);
+	const without = keys.filter((key) => key !== 'k20');
+	assert.equal(resolveWindow(state, without, 10).selectedKey, 'k21');
+	assert.deepEqual(resolveWindow(state, [], 10), {index: -1, offset: 0, selectedKey: null});
+	// A shrinking terminal keeps the selection visible.
+	const small = resolveWindow(state, keys, 3);
+	assert.ok(small.index >= small.offset && small.index < small.offset + 3);
+});
+
+test('view state: panes cycle, overlays shadow the panes, filters edit in place', () => {
+	let state = viewReducer(initialViewState, {type: 'cycle-pane', direction: 1});
+	assert.equal(state.pane, 'sandboxes');
+	state = viewReducer(state, {type: 'cycle-pane', direction: 1});
+	assert.equal(state.pane, 'timeline');
+	assert.equal(state.listPane, 'sandboxes', 'the wide layout keeps showing the last list');
+	state = viewReducer(state, {type: 'cycle-pane', direction: 1});
+	assert.equal(state.pane, 'conversations');
+	state = viewReducer(state, {type: 'cycle-pane', direction: -1});
+	assert.equal(state.pane, 'timeline');
+	assert.deepEqual(keyContexts(state), ['timeline', 'global', 'always']);
+	state = viewReducer(state, {type: 'open-overlay', overlay: {kind: 'details'}});
+	assert.deepEqual(keyContexts(state), ['details', 'global', 'always']);
+	state = viewReducer(state, {type: 'focus', pane: 'conversations'});
+	assert.equal(state.overlay, null, 'leaving the timeline closes its details');
+	state = viewReducer(state, {type: 'edit-filter', target: 'conversations'});
+	assert.deepEqual(keyContexts(state), ['filter', 'always']);
+	state = viewReducer(state, {type: 'cycle-sort'});
+	assert.equal(state.sort, 'activity');
+	for (let step = 0; step < 4; step++) state = viewReducer(state, {type: 'cycle-sort'});
+	assert.equal(state.sort, 'attention');
+});
