@@ -1,3 +1,4 @@
+import {cachedParser, filterTokens} from './filter-line.js';
 import {attentionRank} from './attention.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
 
@@ -24,45 +25,18 @@ export type ConversationFilter = {
 	text: string;
 };
 
-const filterCache = new Map<string, ConversationFilter>();
-
-export function parseConversationFilter(line: string): ConversationFilter {
-	const text = line.trim();
-	const cached = filterCache.get(text);
-	if (cached) return cached;
+export const parseConversationFilter = cachedParser((text): ConversationFilter => {
 	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], words: [], text};
-	for (const token of tokenize(text)) {
-		const colon = token.indexOf(':');
-		const field = colon > 0 ? token.slice(0, colon).toLowerCase() : '';
-		const values = () =>
-			token
-				.slice(colon + 1)
-				.split(',')
-				.map((value) => value.trim().toLowerCase())
-				.filter((value) => value.length > 0);
-		if (field === 'status' || field === 'state') filter.statuses.push(...values());
-		else if (field === 'sandbox') filter.sandboxStatuses.push(...values());
-		else if (field === 'repo' || field === 'repository') filter.repos.push(...values());
+	for (const {token, field, values} of filterTokens(text)) {
+		if (field === 'status' || field === 'state') filter.statuses.push(...values);
+		else if (field === 'sandbox') filter.sandboxStatuses.push(...values);
+		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
 		else filter.words.push(token.toLowerCase());
 	}
 
-	// Filter lines are typed one character at a time; keep the cache small.
-	if (filterCache.size > 200) filterCache.clear();
-	filterCache.set(text, filter);
 	return filter;
-}
+});
 
-/** Splits on whitespace, keeping "quoted phrases" (quotes removed) together. */
-export function tokenize(text: string): string[] {
-	const tokens: string[] = [];
-	const pattern = /"([^"]*)"?|(\S+)/g;
-	for (const match of text.matchAll(pattern)) {
-		const token = (match[1] ?? match[2] ?? '').trim();
-		if (token) tokens.push(token);
-	}
-
-	return tokens;
-}
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
 	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.words.length === 0;

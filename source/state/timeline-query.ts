@@ -1,7 +1,7 @@
 import {eventKindNames, eventKindName, type EventOf, type WireEvent} from '../wire/schemas/events.js';
 import {shortEventKind} from '../wire/event-kinds.js';
 import {eventSearchText} from './event-text.js';
-import {tokenize} from './conversation-query.js';
+import {cachedParser, filterTokens} from './filter-line.js';
 
 /**
  * View-model selectors for the timeline pane and `timeline --json`: one filter line, an order,
@@ -30,32 +30,17 @@ export type TimelineFilter = {
 
 const knownKindsLower = new Set(eventKindNames.map((name) => name.toLowerCase()));
 
-const filterCache = new Map<string, TimelineFilter>();
-
-export function parseTimelineFilter(line: string): TimelineFilter {
-	const text = line.trim();
-	const cached = filterCache.get(text);
-	if (cached) return cached;
+export const parseTimelineFilter = cachedParser((text): TimelineFilter => {
 	const filter: TimelineFilter = {kinds: [], sources: [], tools: [], words: [], text};
-	for (const token of tokenize(text)) {
-		const colon = token.indexOf(':');
-		const field = colon > 0 ? token.slice(0, colon).toLowerCase() : '';
-		const values = () =>
-			token
-				.slice(colon + 1)
-				.split(',')
-				.map((value) => value.trim().toLowerCase())
-				.filter((value) => value.length > 0);
-		if (field === 'kind' || field === 'type') filter.kinds.push(...values().map((value) => shortEventKind(value)));
-		else if (field === 'source' || field === 'from') filter.sources.push(...values());
-		else if (field === 'tool') filter.tools.push(...values());
+	for (const {token, field, values} of filterTokens(text)) {
+		if (field === 'kind' || field === 'type') filter.kinds.push(...values.map((value) => shortEventKind(value)));
+		else if (field === 'source' || field === 'from') filter.sources.push(...values);
+		else if (field === 'tool') filter.tools.push(...values);
 		else filter.words.push(token.toLowerCase());
 	}
 
-	if (filterCache.size > 200) filterCache.clear();
-	filterCache.set(text, filter);
 	return filter;
-}
+});
 
 export function isEmptyTimelineFilter(filter: TimelineFilter): boolean {
 	return filter.kinds.length + filter.sources.length + filter.tools.length + filter.words.length === 0;
