@@ -4,10 +4,12 @@ import {useState} from 'react';
 import {Text} from 'ink';
 import {render} from 'ink-testing-library';
 import {bindingKeysLabel, findBinding, footerHints, helpSections, type InkKey, type KeyContext, keyLabel, keymap} from '../source/view/keymap.js';
-import {dispatchKey, isForeignInput, KeyRegistry, KeyRegistryContext, useKeyDispatch, useKeyHandlers} from '../source/view/use-key-dispatch.js';
+import {dispatchKey, isForeignInput, isTextContext, KeyRegistry, planChunk, KeyRegistryContext, useKeyDispatch, useKeyHandlers} from '../source/view/use-key-dispatch.js';
 import {helpLines, HelpOverlay} from '../source/view/HelpOverlay.js';
 import {initialViewState, keyContexts, viewReducer} from '../source/view/view-state.js';
 import {keys, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {fitFooterHints} from '../source/view/footer-hints.js';
+import {cellWidth} from '../source/format/width.js';
 
 const allContexts: KeyContext[] = ['always', 'global', 'conversations', 'sandboxes', 'timeline', 'details', 'help', 'confirm', 'filter', 'start'];
 
@@ -160,4 +162,42 @@ test('through Ink: escape-sequence replies fire nothing, real keys do', async ()
 	rendered.stdin.write('q');
 	await waitForFrame(() => rendered.lastFrame() ?? '', (text) => text.includes('log:down,down,pane2,quit.'));
 	rendered.unmount();
+});
+
+test('a chunk of input: one key, keys typed ahead, a paste, a terminal reply, text then enter', () => {
+	assert.deepEqual(planChunk('q', {}, false), {kind: 'key'});
+	assert.deepEqual(planChunk('', {escape: true, meta: true}, false), {kind: 'key'});
+	assert.deepEqual(planChunk('😀', {}, false), {kind: 'key'}, 'one emoji is one key');
+	assert.deepEqual(planChunk('y1', {}, false), {kind: 'split', first: 'y', rest: '1'});
+	assert.deepEqual(planChunk('/status:stuck\r', {}, false), {kind: 'drop'}, 'longer than typeahead: a paste');
+	assert.deepEqual(planChunk('/abc\r', {}, false), {kind: 'split', first: '/', rest: 'abc\r'});
+	assert.deepEqual(planChunk(']11;rgb:0000/0000/0000', {meta: true}, false), {kind: 'drop'});
+	assert.deepEqual(planChunk('a\u001B[A', {}, false), {kind: 'drop'});
+	assert.deepEqual(planChunk('status:stuck\r', {}, true), {kind: 'submit'});
+	assert.deepEqual(planChunk('status:stuck', {}, true), {kind: 'drop'}, 'the field takes the text itself');
+	assert.deepEqual(planChunk('a\rb', {}, true), {kind: 'drop'});
+	assert.equal(isForeignInput('jj', {}), true);
+	assert.equal(isForeignInput('j', {}), false);
+});
+
+test('text contexts are the ones that bind no printable key', () => {
+	assert.equal(isTextContext('filter'), true, 'j and k are letters while typing a filter');
+	assert.equal(isTextContext('start'), true);
+	assert.equal(isTextContext('conversations'), false);
+	assert.equal(isTextContext('confirm'), false);
+	assert.equal(isTextContext('always'), false);
+	assert.equal(dispatchKey(['filter', 'always'], 'j', {}, () => () => undefined), undefined);
+	assert.equal(dispatchKey(['filter', 'always'], '', {downArrow: true}, () => () => undefined)?.action, 'down');
+});
+
+test('footer hints: whole hints only, and "? help" kept at any width that can hold it', () => {
+	const hints = footerHints(['conversations', 'global', 'always']);
+	for (const width of [20, 40, 60, 80, 200]) {
+		const text = fitFooterHints(hints, width);
+		assert.ok(cellWidth(text) <= width, `${width}: ${text}`);
+		assert.match(text, /\? help$/, `${width}: ${text}`);
+		for (const part of text.split('  ')) assert.ok(hints.includes(part), `"${part}" is a whole hint`);
+	}
+	assert.equal(fitFooterHints(hints, 200), [...hints.filter((hint) => hint !== '? help'), '? help'].join('  '));
+	assert.equal(fitFooterHints(['enter done', 'esc clear'], 12), 'enter done');
 });

@@ -1,6 +1,7 @@
 import {memo} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
+import {fitFooterHints} from './footer-hints.js';
 import {footerHints, type KeyContext} from './keymap.js';
 import {cellWidth} from '../format/width.js';
 import {line} from './cells.js';
@@ -29,7 +30,7 @@ function FooterImpl({width, contexts, question, notice}: Props) {
 				</Text>
 			) : (
 				<Text dimColor wrap="truncate">
-					{line(footerHints(contexts).join('  '), width)}
+					{line(fitFooterHints(footerHints(contexts), width), width)}
 				</Text>
 			)}
 			<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">

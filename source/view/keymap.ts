@@ -93,8 +93,11 @@ export const keymap: readonly Binding[] = [
 	{action: 'paneConversations', keys: [char('1')], description: 'Conversations pane', contexts: ['global'], hint: 'panes'},
 	{action: 'paneSandboxes', keys: [char('2')], description: 'Sandboxes pane', contexts: ['global']},
 	{action: 'paneTimeline', keys: [char('3')], description: 'Timeline pane', contexts: ['global']},
-	{action: 'up', keys: [char('k'), named('upArrow')], description: 'Move up', contexts: [...lists, 'filter']},
-	{action: 'down', keys: [char('j'), named('downArrow')], description: 'Move down', contexts: [...lists, 'filter'], hint: 'move'},
+	{action: 'up', keys: [char('k'), named('upArrow')], description: 'Move up', contexts: lists},
+	{action: 'down', keys: [char('j'), named('downArrow')], description: 'Move down', contexts: lists, hint: 'move'},
+	// In a text field j and k are letters: only the arrows move the list under it.
+	{action: 'up', keys: [named('upArrow')], description: 'Move the list selection up while typing', contexts: ['filter']},
+	{action: 'down', keys: [named('downArrow')], description: 'Move the list selection down while typing', contexts: ['filter']},
 	{action: 'top', keys: [char('g'), named('home')], description: 'Go to the top', contexts: lists},
 	{action: 'bottom', keys: [char('G'), named('end')], description: 'Go to the bottom', contexts: lists},
 	{action: 'pageUp', keys: [named('pageUp')], description: 'Page up', contexts: lists},

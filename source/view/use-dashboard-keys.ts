@@ -129,6 +129,8 @@ export function useDashboardKeys(args: Args): void {
 		'timeline',
 		{
 			...attention,
+			// With no conversation open the pane has nothing to clear: esc still leads back.
+			back: () => dispatch({type: 'focus', pane: 'conversations'}),
 			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey)),
 			resume: () => askSandbox('resume', sandboxOfConversation(snapshot.timeline?.conversationKey)),
 		},

@@ -97,10 +97,22 @@ export async function waitForFrame(
 	let last = frame();
 	while (Date.now() < deadline) {
 		last = frame();
-		if (predicate(last)) return last;
+		if (predicate(last)) {
+			await effectsFlushed();
+			return last;
+		}
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
 	throw new Error(`${options.message ?? 'frame never matched'}; last frame:\n${last}`);
+}
+
+/**
+ * Ink writes a frame during React's commit, before the passive effects where a newly mounted
+ * text field subscribes to input. A terminal's next key arrives in a later I/O turn, after them;
+ * a test that writes the moment the frame matched must wait the same way.
+ */
+function effectsFlushed(): Promise<void> {
+	return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /** Write keys, then wait until the frame satisfies `predicate`. */
