@@ -93,3 +93,12 @@ test('sameAttention compares structurally', () => {
 	assert.ok(sameAttention(a, b));
 	assert.ok(!sameAttention(a, computeAttention({conversation: conversation({execution_status: 'error'}), now})));
 });
+
+test('a MISSING sandbox of a conversation idle for hours is routine clean-up, not a reason; ERROR always is', () => {
+	const old = conversation({sandbox_status: 'MISSING', execution_status: null, updated_at: '2026-11-22T08:00:00Z'});
+	assert.deepEqual(computeAttention({conversation: old, now}), []);
+	const lostJustNow = conversation({sandbox_status: 'MISSING', execution_status: null, updated_at: '2026-11-22T11:30:00Z'});
+	assert.equal(computeAttention({conversation: lostJustNow, now})[0]?.kind, 'sandbox_error');
+	const brokenLongAgo = conversation({sandbox_status: 'ERROR', execution_status: null, updated_at: '2026-11-20T08:00:00Z'});
+	assert.equal(computeAttention({conversation: brokenLongAgo, now})[0]?.kind, 'sandbox_error');
+});

@@ -13,6 +13,8 @@ import type {AttentionReason} from './dashboard-types.js';
 
 export const defaultQuietAfterMs = 10 * 60_000;
 export const defaultRepeatThreshold = 3;
+/** A MISSING sandbox is a reason only while its conversation was active this recently. */
+export const missingMattersForMs = 60 * 60_000;
 
 export type AttentionInput = {
 	conversation: AppConversation;
@@ -66,7 +68,10 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since});
 	if (execution === 'error') reasons.push({kind: 'error', since});
 	if (execution === 'stuck') reasons.push({kind: 'stuck', since});
-	if (sandbox === 'ERROR' || sandbox === 'MISSING') reasons.push({kind: 'sandbox_error', status: sandbox, since});
+	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
+	// routine (the service deletes old sandboxes); only a recent loss needs a person.
+	const recentlyActive = (input.lastActivityAt ?? parseTime(conversation.updated_at) ?? 0) >= now - missingMattersForMs;
+	if (sandbox === 'ERROR' || (sandbox === 'MISSING' && recentlyActive)) reasons.push({kind: 'sandbox_error', status: sandbox, since});
 
 	const quietAfterMs = input.quietAfterMs ?? defaultQuietAfterMs;
 	const lastActivity = input.lastActivityAt ?? parseTime(conversation.updated_at);
