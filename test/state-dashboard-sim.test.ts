@@ -275,3 +275,20 @@ test('an idle store publishes nothing while polls bring the same data', async (t
 	assert.ok(sim.stats.requests - requests >= 3, 'it kept polling');
 	assert.equal(publishes, 0);
 });
+
+test('opening a conversation waiting for an hour does not make it look as if it just started waiting', async (t) => {
+	const {store, controller} = await setup(t, {conversations: 24});
+	const loaded = await waitFor(store, (s) => [...s.conversations.values()].some((row) => row.attention[0]?.kind === 'waiting_for_confirmation'), 'a waiting conversation');
+	const waiting = [...loaded.conversations.values()].find((row) => row.attention[0]?.kind === 'waiting_for_confirmation')!;
+	const before = waiting.attention[0]!;
+	assert.equal(before.kind, 'waiting_for_confirmation');
+	const openedAt = Date.now();
+	controller.openTimeline(waiting.key);
+	// The backfill replays `running` and then `waiting_for_confirmation`: the row must not pass
+	// through `running`, nor restart its clock.
+	const live = await waitFor(store, (s) => s.timeline?.stream.state === 'live' && (s.timeline.events.length ?? 0) > 0, 'the live timeline');
+	const after = live.conversations.get(waiting.key)?.attention[0];
+	assert.equal(after?.kind, 'waiting_for_confirmation');
+	assert.ok(after && 'since' in after && after.since !== null && after.since < openedAt, `since ${after && 'since' in after ? after.since : '?'} is before the open at ${openedAt}`);
+	assert.deepEqual(after, before);
+});

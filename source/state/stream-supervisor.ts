@@ -480,15 +480,21 @@ export class StreamSupervisor {
 		this.#options.onEvents?.(fresh);
 	}
 
-	/** The newest state update (by event order, not arrival) decides the execution status. */
+	/**
+	 * The newest state update (by event order, not arrival) decides the execution status. One
+	 * report per batch: a backfill replays every past status, and reporting each would make a
+	 * conversation waiting for an hour look as if it had just started waiting.
+	 */
 	#trackStatus(events: readonly WireEvent[]): void {
+		let newest: string | undefined;
 		for (const event of events) {
 			const status = executionStatusOf(event);
 			if (status === undefined) continue;
 			if (this.#statusFrom && compareEvents(event, this.#statusFrom) < 0) continue;
 			this.#statusFrom = {timestamp: event.timestamp, id: event.id};
-			if (status !== this.#status.executionStatus) this.#setStatus({executionStatus: status});
+			newest = status;
 		}
+		if (newest !== undefined && newest !== this.#status.executionStatus) this.#setStatus({executionStatus: newest});
 	}
 
 	// Reporting
