@@ -1,4 +1,5 @@
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
+import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {WireEvent} from '../wire/schemas/events.js';
 
 /**
@@ -122,7 +123,7 @@ export interface DashboardController {
 	closeTimeline(): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
 	resumeSandbox(sandboxKey: string): Promise<void>;
-	startConversation(request: {message: string; repository?: string; plugins?: Array<{source: string; ref?: string; repo_path?: string}>}): Promise<void>;
+	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;
 	resetStart(): void;
 	dismissNotice(): void;
 	/** Stops polling and streams; leaves no timers or sockets. */

@@ -38,7 +38,9 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	}
 
 	// The demo simulator has its own key; a configured key is never sent to it.
-	const appClient = new AppClient({baseUrl, apiKey: simulator ? new Secret(simulator.apiKey) : options.apiKey});
+	// No retries inside the client: the poller has its own backoff under the request budget, and
+	// hidden retries would spend requests the budget never counted.
+	const appClient = new AppClient({baseUrl, apiKey: simulator ? new Secret(simulator.apiKey) : options.apiKey, maxRetries: 0});
 	const {store, controller} = createDashboard({appClient, appBaseUrl: baseUrl, serverLabel: options.serverLabel, demo: options.demo});
 	const screen = openTerminalScreen(stdout);
 	let unmount = () => undefined as void;
