@@ -33,8 +33,9 @@ export function computeLayout(columns: number, rows: number): Layout {
 	const paneHeight = Math.max(1, frameHeight - headerRows - footerRows);
 	const tooSmall = columns < minColumns || rows < minRows;
 	const wide = !tooSmall && columns >= wideColumns;
-	// The list needs about 70 columns for all its columns; the timeline's summaries use the rest.
-	const leftWidth = wide ? Math.min(100, Math.max(70, Math.floor(columns * 0.45))) : columns;
+	// Half each: below ~80 columns the list's titles shrink to a few words once an attention
+	// reason shares their cell, and the timeline's summaries read fine in 80.
+	const leftWidth = wide ? Math.min(110, Math.max(70, Math.floor(columns * 0.5))) : columns;
 	// One column of gap between the two sides.
 	const rightWidth = wide ? columns - leftWidth - 1 : 0;
 	return {columns, rows, frameHeight, paneHeight, wide, leftWidth, rightWidth, tooSmall};
