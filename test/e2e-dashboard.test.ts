@@ -130,6 +130,8 @@ async function startAndWait(tmux: TmuxSession): Promise<string> {
 		tmux.send(key);
 		await new Promise((resolve) => setTimeout(resolve, 150));
 	}
+	// The form shows READY for as long as the look-up of the new conversation takes, which can be
+	// shorter than one capture; the notice line keeps saying it once the timeline is open.
 	return tmux.waitFor((text) => text.includes('READY'), 'the start task READY', 20_000);
 }
 

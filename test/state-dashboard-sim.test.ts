@@ -233,6 +233,7 @@ test('start a conversation: every phase, READY, then its timeline opens with eve
 	const key = ready.start.conversationKey!;
 	assert.equal(ready.timeline?.conversationKey, key);
 	assert.ok(ready.conversations.has(key), 'the new conversation is in the list at once');
+	assert.match(ready.notice?.text ?? '', /is READY; its timeline is open/);
 	sim.step(5);
 	const withEvents = await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0 && s.timeline?.stream.state === 'live', 'timeline events');
 	assert.ok(withEvents.timeline!.version > 0);

@@ -106,6 +106,8 @@ export async function runStart(input: StartInput, deps: StartDeps): Promise<void
 		if (!deps.current()) return;
 		if (conversation) {
 			deps.opened(conversation);
+			// The form closes as the timeline opens: the notice line keeps the outcome in view.
+			deps.notice(`Conversation ${shortId(key)} is READY; its timeline is open.`, 'info');
 		} else {
 			deps.notice(`Conversation ${shortId(key)} started, but the server does not list it yet; it will appear after the next refresh.`, 'warn');
 			deps.refresh();
