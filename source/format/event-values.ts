@@ -1,8 +1,5 @@
 import {formatCount} from './numbers.js';
 
-/** Kept for callers that found it here first; the one implementation is numbers.ts. */
-export {formatCost} from './numbers.js';
-
 /**
  * Small, bounded readers over event payloads shared by the one-line summaries and the details
  * view. Every function here does work proportional to what it returns, not to the payload, except

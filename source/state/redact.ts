@@ -1,3 +1,4 @@
+import {redactSecrets} from '../format/redact.js';
 import {errorMessage} from '../wire/errors.js';
 
 /**
@@ -7,19 +8,9 @@ import {errorMessage} from '../wire/errors.js';
  * exact secret the store knows), drops control characters and caps the length.
  */
 
-const patterns: RegExp[] = [
-	/(bearer\s+)[^\s,;"']+/gi,
-	/(x-session-api-key\s*[:=]\s*)[^\s,;"']+/gi,
-	/(session_api_key\s*[=:]\s*"?)[^\s,;"'&]+/gi,
-	/(api[_-]?key\s*[=:]\s*"?)[^\s,;"'&]+/gi,
-	/("?encrypted_content"?\s*[:=]\s*"?)[^\s,;"']+/gi,
-];
-
+/** The one redaction (format/redact.ts), under the name the state layer has always used. */
 export function redact(text: string, secrets: readonly string[] = []): string {
-	let out = text;
-	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-	for (const pattern of patterns) out = out.replace(pattern, '$1[redacted]');
-	return out;
+	return redactSecrets(text, secrets);
 }
 
 // C0 (except tab and newline), DEL and C1: never part of a one-line message.

@@ -1,6 +1,6 @@
 import {memo} from 'react';
 import {Box, Text} from 'ink';
-import {formatCost} from '../format/event-values.js';
+import {formatCost} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import {attentionLong} from './attention-text.js';

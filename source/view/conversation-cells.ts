@@ -1,4 +1,4 @@
-import {formatCost} from '../format/event-values.js';
+import {formatCost} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatAge} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
