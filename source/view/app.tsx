@@ -5,6 +5,7 @@ import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
 import {Dashboard} from './Dashboard.js';
+import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
 import {openTerminalScreen} from './terminal-screen.js';
 
@@ -55,14 +56,15 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 
 	try {
 		const instance = render(<Dashboard store={store} controller={controller} onQuit={() => guard.finish(0)} />, {
-			stdout,
+			// On the alternate screen only the lines that changed are written (frame-diff.ts).
+			stdout: screen.active ? diffingStdout(stdout) : stdout,
 			stdin,
 			stderr,
 			exitOnCtrlC: false,
 			patchConsole: false,
-			// Ink 6.8's incremental mode left stale lines behind in tmux when the frame's height
-			// changed (a duplicated header and two selected rows were seen at 80x24): off until
-			// the speed issue measures a safe way to turn it back on.
+			// Ink 6.8's incremental mode moves the cursor relatively and left stale lines behind
+			// in tmux when the frame's height changed; diffingStdout does the same saving with
+			// absolute positions instead.
 			incrementalRendering: false,
 			maxFps: 15,
 		});

@@ -1,0 +1,87 @@
+/**
+ * Turns Ink's whole-frame writes into writes of the lines that changed.
+ *
+ * Ink's standard renderer repaints every line of the frame on every render (erase the previous
+ * frame, write the new one). Its incremental mode moves the cursor relatively and left stale
+ * lines behind in tmux when the frame height changed. On the alternate screen the frame always
+ * starts at the top-left cell, so absolute positions are exact: each changed line is written at
+ * its own row (`ESC[row;1H`, the line, erase to end of line), unchanged lines cost nothing, rows
+ * the new frame no longer uses are erased, and the cursor is left where Ink believes it is (just
+ * below its frame), so anything written around us still lands where Ink meant.
+ *
+ * A write that is not a plain frame (Ink clearing the terminal, a cursor or mode switch) passes
+ * through untouched and makes the next frame a full repaint, so the screen can never drift.
+ */
+
+import {cellWidth} from '../format/width.js';
+
+const escape = '\u001B';
+/** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
+const erasePrefix = /^(?:\u001B\[(?:2K|\d*A|G|\d*G))*/;
+/** A frame's own content may hold colours (SGR) and nothing else that moves or erases. */
+const foreignSequence = /\u001B(?!\[[\d;]*m)/;
+/** Written around frames (synchronized output, cursor visibility): no effect on the cells. */
+const harmlessMode = /^(?:\u001B\[\?(?:2026|25)[hl])+$/;
+
+export class FrameDiff {
+	#lines: string[] = [];
+	/** False until a frame was painted whole, and again after anything we did not understand. */
+	#trusted = false;
+
+	/** What to write to the terminal instead of `chunk`. */
+	transform(chunk: string): string {
+		if (harmlessMode.test(chunk)) return chunk;
+		const prefix = erasePrefix.exec(chunk)?.[0] ?? '';
+		const body = chunk.slice(prefix.length);
+		if (foreignSequence.test(body)) return this.#passThrough(chunk);
+		if (body.length === 0) {
+			// Ink erased its frame without drawing a new one (clear before a resize, unmount).
+			const out = this.#trusted ? this.#eraseRows(0, this.#lines.length) + home : chunk;
+			this.#lines = [];
+			return out;
+		}
+		const trailingNewline = body.endsWith('\n');
+		const lines = (trailingNewline ? body.slice(0, -1) : body).split('\n');
+		let out = '';
+		for (let index = 0; index < lines.length; index++) {
+			const line = lines[index]!;
+			if (this.#trusted && this.#lines[index] === line) continue;
+			out += `${moveTo(index)}${line}${escape}[K`;
+		}
+		if (this.#trusted) out += this.#eraseRows(lines.length, this.#lines.length);
+		else out = `${home}${escape}[J${out}`;
+		if (out.length === 0) return '';
+		// Where Ink's own renderer would have left the cursor: after the last line, or below it.
+		out += trailingNewline ? moveTo(lines.length) : moveTo(lines.length - 1, cellsOf(lines.at(-1) ?? '') + 1);
+		this.#lines = lines;
+		this.#trusted = true;
+		return out;
+	}
+
+	/** The terminal was resized (it may have reflowed or cleared the screen): repaint whole next time. */
+	invalidate(): void {
+		this.#trusted = false;
+	}
+
+	#passThrough(chunk: string): string {
+		this.#trusted = false;
+		return chunk;
+	}
+
+	#eraseRows(from: number, to: number): string {
+		let out = '';
+		for (let row = from; row < to; row++) out += `${moveTo(row)}${escape}[2K`;
+		return out;
+	}
+}
+
+const home = `${escape}[H`;
+
+function moveTo(row: number, column = 1): string {
+	return `${escape}[${row + 1};${column}H`;
+}
+
+/** Visible cells of a line, for the cursor column after a frame without a final newline. */
+function cellsOf(line: string): number {
+	return cellWidth(line.replaceAll(/\u001B\[[\d;]*m/g, ''));
+}

@@ -1,0 +1,90 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {FrameDiff} from '../source/view/frame-diff.js';
+import {VirtualScreen} from './helpers/virtual-screen.js';
+
+/**
+ * The frame differ between Ink and the terminal: whatever sequence of frames Ink writes (its
+ * standard renderer: erase the previous frame's lines, write the new one), the screen must end
+ * up showing exactly the last frame, with no line of an earlier one left behind, while writing
+ * only the lines that changed.
+ */
+
+const columns = 40;
+const rows = 12;
+
+/** What Ink 6.8's standard renderer writes for one frame (log-update.js, ansi-escapes eraseLines). */
+function inkWrite(previousLineCount: number, frame: string): string {
+	let erase = '';
+	for (let index = 0; index < previousLineCount; index++) erase += `\u001B[2K${index < previousLineCount - 1 ? '\u001B[1A' : ''}`;
+	if (previousLineCount > 0) erase += '\u001B[G';
+	return `${erase}${frame}\n`;
+}
+
+const plain = (frame: string) => frame.replaceAll(/\u001B\[[\d;]*m/g, '');
+
+const line = fc
+	.tuple(fc.stringMatching(/^[ -~]{0,30}$/), fc.boolean())
+	.map(([text, coloured]) => (coloured && text ? `\u001B[36m${text}\u001B[39m` : text));
+const frame = fc.array(line, {minLength: 1, maxLength: rows - 1}).map((lines) => lines.join('\n'));
+
+test('any sequence of frames leaves exactly the last one on screen', () => {
+	fc.assert(
+		fc.property(fc.array(frame, {minLength: 1, maxLength: 12}), (frames) => {
+			const screen = new VirtualScreen(columns, rows);
+			const diff = new FrameDiff();
+			let previousLines = 0;
+			for (const next of frames) {
+				screen.write(diff.transform(inkWrite(previousLines, next)));
+				// Ink counts the lines of what it wrote, the final newline included.
+				previousLines = next.split('\n').length + 1;
+			}
+			const expected = plain(frames.at(-1)!).split('\n').map((text) => text.trimEnd()).join('\n').replace(/\n+$/, '');
+			assert.equal(screen.text(), expected);
+		}),
+		{numRuns: 300},
+	);
+});
+
+test('an unchanged frame writes nothing; one changed line writes about one line', () => {
+	const diff = new FrameDiff();
+	const lines = Array.from({length: 20}, (_, index) => `row ${index} ${'x'.repeat(50)}`);
+	const first = diff.transform(inkWrite(0, lines.join('\n')));
+	assert.ok(first.length > 20 * 50);
+	assert.equal(diff.transform(inkWrite(21, lines.join('\n'))), '');
+	lines[7] = 'row 7 changed';
+	const changed = diff.transform(inkWrite(21, lines.join('\n')));
+	assert.ok(changed.length < 40, `${changed.length} bytes: ${JSON.stringify(changed)}`);
+	assert.match(changed, /\u001B\[8;1Hrow 7 changed\u001B\[K/);
+});
+
+test('synchronized-output and cursor switches pass through without forcing a repaint', () => {
+	const diff = new FrameDiff();
+	diff.transform(inkWrite(0, 'a\nb'));
+	assert.equal(diff.transform('\u001B[?2026h'), '\u001B[?2026h');
+	assert.equal(diff.transform('\u001B[?25l'), '\u001B[?25l');
+	assert.equal(diff.transform(inkWrite(3, 'a\nb')), '');
+});
+
+test('anything else passes through and the next frame is painted whole', () => {
+	const screen = new VirtualScreen(columns, rows);
+	const diff = new FrameDiff();
+	screen.write(diff.transform(inkWrite(0, 'one\ntwo\nthree')));
+	// Something we do not model (a scroll region, say) must not be swallowed or diffed.
+	assert.equal(diff.transform('\u001B[2;5r'), '\u001B[2;5r');
+	const repaint = diff.transform(inkWrite(4, 'one\ntwo\nthree'));
+	assert.match(repaint, /^\u001B\[H\u001B\[J/);
+	screen.write(repaint);
+	assert.equal(screen.text(), 'one\ntwo\nthree');
+	diff.invalidate();
+	assert.match(diff.transform(inkWrite(4, 'one\ntwo\nthree')), /^\u001B\[H\u001B\[J/, 'after a resize: whole');
+});
+
+test('a frame erased without a new one clears its rows', () => {
+	const screen = new VirtualScreen(columns, rows);
+	const diff = new FrameDiff();
+	screen.write(diff.transform(inkWrite(0, 'one\ntwo')));
+	screen.write(diff.transform(inkWrite(3, '').slice(0, -1)));
+	assert.equal(screen.text(), '');
+});
