@@ -9,6 +9,16 @@
  */
 process.env.NODE_ENV ??= 'production';
 
+// `--version` alone is answered here, before any dependency loads: scripts and shell prompts call
+// it often, and meow, zod and the rest cost more than Node itself to start.
+const versionOnly = process.argv.length === 3 && process.argv[2] === '--version';
+if (versionOnly) {
+	const {readFileSync} = await import('node:fs');
+	const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
+	process.stdout.write(`${version}\n`);
+	process.exit(0);
+}
+
 const noColorFlag = process.argv.slice(2).some((arg) => arg === '--no-color' || arg === '--color=false');
 if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noColorFlag) {
 	process.env.FORCE_COLOR = '0';

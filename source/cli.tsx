@@ -1,17 +1,15 @@
 import meow from 'meow';
 import {onceWarner} from './config/file-permissions.js';
 import {resolveConfig} from './config/resolve.js';
-import {launchDashboard} from './commands/dashboard.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
 import {checkInvocation} from './commands/invocation.js';
-import {runHeadless} from './commands/run-headless.js';
-import {runSimulator} from './commands/simulator.js';
 
 /**
  * The entry after bin.ts: parse flags, resolve the configuration, dispatch to a headless command
- * or the dashboard. Nothing else lives here.
+ * or the dashboard. Nothing else lives here. The dashboard (Ink, React), the headless commands
+ * and the simulator are imported only when chosen: `--version` and `--help` load none of them.
  */
 
 /** meow throws on some malformed input (e.g. a flag given twice that takes one value): a usage error. */
@@ -61,15 +59,15 @@ async function main(io: Io): Promise<number> {
 	if (flags.version) cli.showVersion();
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
-	if (name === 'simulator') return runSimulator(commandFlags);
+	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 
 	const config = await resolveConfig(
 		{baseUrl: flags.baseUrl, profile: flags.profile, demo: flags.demo, apiKey: flags.apiKey, apiKeyFile: flags.apiKeyFile, apiKeyStdin: flags.apiKeyStdin},
 		{env: process.env, warn: onceWarner((line) => io.stderr.write(line))},
 	);
 	if (config.kind === 'server') addSecret(io, config.apiKey);
-	if (!command) return launchDashboard(config, io);
-	return runHeadless(command, config, args, commandFlags, io);
+	if (!command) return (await import('./commands/dashboard.js')).launchDashboard(config, io);
+	return (await import('./commands/run-headless.js')).runHeadless(command, config, args, commandFlags, io);
 }
 
 const io = createIo(process.env.AGENT_TUI_DEBUG === '1');

@@ -1,6 +1,6 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
 import WebSocket, {type RawData} from 'ws';
-import {parseEvent, type WireEvent} from './schemas/events.js';
+import {mayHoldEncryptedContent, parseEvent, type WireEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
 
 /**
@@ -231,8 +231,10 @@ export class EventSocket {
 			return;
 		}
 		let value: unknown;
+		let text: string;
 		try {
-			value = JSON.parse(buffer.toString('utf8'));
+			text = buffer.toString('utf8');
+			value = JSON.parse(text);
 		} catch {
 			// The frame's text is not repeated: it is server data and could be anything.
 			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a frame that is not JSON (${buffer.length} bytes)`, bytes: buffer.length});
@@ -242,7 +244,7 @@ export class EventSocket {
 			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a frame that is not a JSON object (${buffer.length} bytes)`, bytes: buffer.length});
 			return;
 		}
-		const event = parseEvent(value);
+		const event = parseEvent(value, {mayHoldEncryptedContent: mayHoldEncryptedContent(text)});
 		if (event.kind === 'UnknownEvent' && event.problem !== 'unknown event kind') {
 			this.#handlers.onProblem?.({kind: 'invalid-event', message: `event ${event.id.slice(0, 40)}: ${event.problem}`, bytes: buffer.length});
 		}

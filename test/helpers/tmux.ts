@@ -17,7 +17,7 @@ export type TmuxSession = {
 	capture(): string;
 	/** tmux key names (`Enter`, `Escape`, `C-c`, `Tab`) or literal text with `literal`. */
 	send(keys: string | string[], options?: {literal?: boolean}): void;
-	waitFor(predicate: (screen: string) => boolean, message: string, timeoutMs?: number): Promise<string>;
+	waitFor(predicate: (screen: string) => boolean, message: string, timeoutMs?: number, pollMs?: number): Promise<string>;
 	/** `{dead, status}` of the pane (remain-on-exit keeps it after the program ends). */
 	paneState(): {dead: boolean; status: number | null};
 	resize(columns: number, rows: number): void;
@@ -47,7 +47,7 @@ export function startTmux(options: StartOptions): TmuxSession {
 			const list = Array.isArray(keys) ? keys : [keys];
 			tmux('send-keys', '-t', target, ...(sendOptions.literal ? ['-l'] : []), ...list);
 		},
-		async waitFor(predicate, message, timeoutMs = 15_000) {
+		async waitFor(predicate, message, timeoutMs = 15_000, pollMs = 100) {
 			const deadline = Date.now() + timeoutMs;
 			let screen = '';
 			while (Date.now() < deadline) {
@@ -57,7 +57,7 @@ export function startTmux(options: StartOptions): TmuxSession {
 					screen = '';
 				}
 				if (predicate(screen)) return screen;
-				await new Promise((resolve) => setTimeout(resolve, 100));
+				await new Promise((resolve) => setTimeout(resolve, pollMs));
 			}
 			throw new Error(`${message}: not on screen after ${timeoutMs} ms. Screen:\n${screen}`);
 		},

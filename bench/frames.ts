@@ -1,0 +1,28 @@
+import {startSimulator} from '../source/simulator/server.js';
+
+/**
+ * Realistic event frames: every event of the simulator's seeded conversations (each scenario:
+ * commands, file edits, messages, condensations, errors, legacy kinds), serialized as the agent
+ * server sends them, then repeated with fresh ids and later timestamps up to `count`.
+ */
+export async function simulatorFrames(count: number): Promise<string[]> {
+	const sim = await startSimulator({port: 0, seed: 3, tickMs: 0, conversations: 24});
+	try {
+		sim.step(60);
+		const templates: Array<Record<string, unknown>> = [];
+		for (const conversation of sim.world.conversationList()) {
+			for (const event of sim.world.events(conversation)) templates.push(JSON.parse(JSON.stringify(event)) as Record<string, unknown>);
+		}
+		if (templates.length === 0) throw new Error('the simulator produced no events');
+		const frames: string[] = [];
+		const base = Date.parse('2026-11-22T00:00:00Z');
+		for (let index = 0; index < count; index++) {
+			const template = templates[index % templates.length]!;
+			const copy = {...template, id: `${String(template.id)}-${index}`, timestamp: new Date(base + index * 10).toISOString().replace('Z', '')};
+			frames.push(JSON.stringify(copy));
+		}
+		return frames;
+	} finally {
+		await sim.close();
+	}
+}

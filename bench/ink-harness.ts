@@ -1,0 +1,98 @@
+import {EventEmitter} from 'node:events';
+import type {ReactElement} from 'react';
+
+/**
+ * Ink rendering into memory for measurements. `debug` mode writes every frame whole and at once
+ * (no frame-rate throttle), so the time from a key to the frame it causes is what React and Ink
+ * spend, not a timer. Import only after `prepareInk()` (Ink reads the CI flag when loaded).
+ */
+
+export function prepareInk(): void {
+	// As the product runs (bin.ts): React's production build, not its development checks.
+	process.env['NODE_ENV'] = 'production';
+	// Ink draws nothing until exit when it believes it runs in CI.
+	delete process.env['CI'];
+	delete process.env['CONTINUOUS_INTEGRATION'];
+}
+
+export class MemoryStdout extends EventEmitter {
+	isTTY = true;
+	writes = 0;
+	bytes = 0;
+	last = '';
+	constructor(
+		public columns: number,
+		public rows: number,
+	) {
+		super();
+	}
+	write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+		const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+		this.writes++;
+		this.bytes += Buffer.byteLength(text);
+		if (text.length > 0) this.last = text;
+		const callback = rest.find((value) => typeof value === 'function') as (() => void) | undefined;
+		callback?.();
+		return true;
+	};
+}
+
+export class MemoryStdin extends EventEmitter {
+	isTTY = true;
+	#data: string | null = null;
+	write(data: string) {
+		this.#data = data;
+		this.emit('readable');
+	}
+	read = () => {
+		const data = this.#data;
+		this.#data = null;
+		return data;
+	};
+	setEncoding() {}
+	setRawMode() {}
+	resume() {}
+	pause() {}
+	ref() {}
+	unref() {}
+}
+
+export type Mounted = {stdout: MemoryStdout; stdin: MemoryStdin; unmount(): void};
+
+export async function mount(tree: ReactElement, size: {columns: number; rows: number}, options: {debug?: boolean; stdout?: NodeJS.WriteStream} = {}): Promise<Mounted> {
+	const {render} = await import('ink');
+	const stdout = new MemoryStdout(size.columns, size.rows);
+	const stdin = new MemoryStdin();
+	const instance = render(tree, {
+		stdout: (options.stdout ?? stdout) as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		stderr: new MemoryStdout(size.columns, size.rows) as unknown as NodeJS.WriteStream,
+		debug: options.debug ?? true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+		maxFps: 15,
+		incrementalRendering: false,
+	});
+	return {
+		stdout,
+		stdin,
+		unmount() {
+			instance.unmount();
+			instance.cleanup();
+		},
+	};
+}
+
+/** Press a key and resolve with the ms until Ink wrote the frame it caused. */
+export async function keyToFrame(mounted: Mounted, key: string, until: (frame: string) => boolean = () => true, timeoutMs = 5000): Promise<number> {
+	const before = mounted.stdout.writes;
+	const started = performance.now();
+	mounted.stdin.write(key);
+	while (performance.now() - started < timeoutMs) {
+		if (mounted.stdout.writes > before && until(mounted.stdout.last)) return performance.now() - started;
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	throw new Error(`no frame after ${JSON.stringify(key)} within ${timeoutMs} ms`);
+}
+
+export const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

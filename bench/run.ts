@@ -1,0 +1,50 @@
+import os from 'node:os';
+import {prepareInk} from './ink-harness.js';
+import {fullSizes, tinySizes} from './sizes.js';
+import {type BenchRow, renderTable} from './table.js';
+
+// Before anything loads Ink: the measurements render as a terminal would, not as CI.
+prepareInk();
+const {benchIngest} = await import('./ingest.js');
+const {benchFrameCost} = await import('./frame-cost.js');
+const {benchTimeline} = await import('./timeline.js');
+const {benchTraffic} = await import('./traffic.js');
+const {benchRequests} = await import('./requests.js');
+const {benchStartup} = await import('./startup.js');
+const {benchLongSession} = await import('./long-session.js');
+
+/**
+ * `npm run bench`: every speed and scale figure of the product against its target, in one
+ * table. `--tiny` runs everything at small sizes (the test suite uses it to prove the bench
+ * works); `--json` prints the rows as JSON instead of the table.
+ */
+
+const args = new Set(process.argv.slice(2));
+const sizes = args.has('--tiny') ? tinySizes : fullSizes;
+
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
+	{name: 'ingest', run: () => benchIngest(sizes)},
+	{name: 'frame', run: () => benchFrameCost(sizes)},
+	{name: 'timeline', run: () => benchTimeline(sizes)},
+	{name: 'traffic', run: () => benchTraffic(sizes)},
+	{name: 'requests', run: () => benchRequests(sizes)},
+	{name: 'start-up', run: () => benchStartup(sizes)},
+	{name: 'long', run: () => benchLongSession(sizes)},
+].filter((step) => !only || only.includes(step.name));
+
+const rows: BenchRow[] = [];
+for (const step of steps) {
+	process.stderr.write(`bench: ${step.name}…\n`);
+	rows.push(...(await step.run()));
+}
+
+if (args.has('--json')) {
+	process.stdout.write(`${JSON.stringify(rows)}\n`);
+} else {
+	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+	process.stdout.write(`agent-tui bench · Node ${process.version} · ${os.cpus().length} x ${cpu} · ${Math.round(os.totalmem() / 1024 ** 3)} GB${sizes.tiny ? ' · TINY sizes (not the targets)' : ''}\n\n`);
+	process.stdout.write(`${renderTable(rows)}\n`);
+	const missed = rows.filter((row) => !row.met).length;
+	process.stdout.write(`\n${rows.length - missed} of ${rows.length} targets met.\n`);
+}

@@ -1,0 +1,45 @@
+/** How big each measurement runs. `--tiny` is for the test suite's smoke run: it proves the bench works, not the targets. */
+export type Sizes = {
+	ingestFrames: number;
+	frameCostCounts: readonly number[];
+	frameCostPresses: number;
+	timelineEvents: number;
+	trafficSeconds: number;
+	followRate: number;
+	requestConversations: number;
+	requestRunSeconds: number;
+	longSessionHours: number;
+	longSessionRate: number;
+	keepEvents: number;
+	tiny: boolean;
+};
+
+export const fullSizes: Sizes = {
+	ingestFrames: 60_000,
+	frameCostCounts: [10, 1_000, 10_000, 100_000],
+	frameCostPresses: 40,
+	timelineEvents: 100_000,
+	trafficSeconds: 5,
+	followRate: 200,
+	requestConversations: 1_000,
+	requestRunSeconds: 65,
+	longSessionHours: 1,
+	longSessionRate: 50,
+	keepEvents: 100_000,
+	tiny: false,
+};
+
+export const tinySizes: Sizes = {
+	ingestFrames: 2_000,
+	frameCostCounts: [10, 200],
+	frameCostPresses: 5,
+	timelineEvents: 2_000,
+	trafficSeconds: 1,
+	followRate: 50,
+	requestConversations: 150,
+	requestRunSeconds: 2,
+	longSessionHours: 0.02,
+	longSessionRate: 50,
+	keepEvents: 1_000,
+	tiny: true,
+};

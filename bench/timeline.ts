@@ -1,0 +1,47 @@
+import {createElement} from 'react';
+import type {TimelineState} from '../source/state/dashboard-types.js';
+import {parseEvent} from '../source/wire/schemas/events.js';
+import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController} from '../test/helpers/dashboard-fixture.js';
+import {simulatorFrames} from './frames.js';
+import {keyToFrame, mount, settle} from './ink-harness.js';
+import type {Sizes} from './sizes.js';
+import {type BenchRow, mb, median, ms} from './table.js';
+
+/**
+ * One conversation with 100,000 events (the simulator's, repeated): switch to its timeline, type
+ * a kind filter, jump to the end, scroll; each timed from the key to the frame, at 160x48. Then
+ * the resident memory of this process holding them.
+ */
+export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
+	const {Dashboard} = await import('../source/view/Dashboard.js');
+	const frames = await simulatorFrames(sizes.timelineEvents);
+	const events = frames.map((frame) => parseEvent(JSON.parse(frame)));
+	frames.length = 0;
+	const key = hexId(1);
+	const timeline: TimelineState = {conversationKey: key, events, version: 1, stream: {state: 'live', attempt: 0}, executionStatus: 'running', gap: false};
+	const store = fixtureStore(fixtureSnapshot({timeline}, fleetSeeds()));
+	const mounted = await mount(createElement(Dashboard, {store, controller: recordingController(), onQuit: () => undefined}), {columns: 160, rows: 48});
+	await settle(50);
+	const count = events.length.toLocaleString('en-US');
+	const open = await keyToFrame(mounted, '3', (frame) => frame.includes(`${count} events`));
+	await keyToFrame(mounted, '/', (frame) => frame.includes('match'));
+	await settle(20);
+	const filter = await keyToFrame(mounted, 'kind:ActionEvent', (frame) => frame.includes('kind:ActionEvent'));
+	await keyToFrame(mounted, '\r', (frame) => !frame.includes('enter keep'));
+	// Every key below moves the cursor, so each makes a frame: to the top, the end, then up a row at a time.
+	await keyToFrame(mounted, 'g');
+	const end = await keyToFrame(mounted, 'G');
+	const scrolls: number[] = [];
+	for (let press = 0; press < 20; press++) scrolls.push(await keyToFrame(mounted, 'k'));
+	(globalThis as {gc?: () => void}).gc?.();
+	const rss = process.memoryUsage().rss;
+	mounted.unmount();
+	const row = (name: string, value: number): BenchRow => ({area: 'timeline', name: `${name}, ${count} events`, figure: ms(value), target: '< 50 ms', met: value < 50});
+	return [
+		row('open the timeline (key to frame)', open),
+		row('filter kind:ActionEvent (typed to frame)', filter),
+		row('jump to the end (G)', end),
+		row('scroll one row (median of 20)', median(scrolls)),
+		{area: 'timeline', name: `resident memory holding ${count} events`, figure: mb(rss), target: '< 300 MB', met: rss < 300 * 1024 * 1024},
+	];
+}

@@ -1,0 +1,113 @@
+import {createElement} from 'react';
+import {createDashboard} from '../source/state/dashboard-store.js';
+import {startSimulator} from '../source/simulator/server.js';
+import {diffingStdout} from '../source/view/diff-stdout.js';
+import {AppClient} from '../source/wire/app-client.js';
+import {MemoryStdout, mount, settle} from './ink-harness.js';
+import type {Sizes} from './sizes.js';
+import {type BenchRow, times} from './table.js';
+
+/** Full-screen clears: ED 2 (`ESC[2J`), or home then erase-below (`ESC[H ESC[J`). */
+const fullClear = /\u001B\[2J|\u001B\[H\u001B\[J/g;
+
+/**
+ * Bytes the real dashboard (real store polling the simulator over HTTP, real stream over
+ * WebSocket, Ink's renderer at 15 fps, our frame differ) writes to a 160x48 terminal: idle with
+ * polling on, then following a conversation that gets 200 events a second. "Full repaints" is
+ * what Ink itself handed to the differ: every frame whole, at the same frame rate.
+ */
+export async function benchTraffic(sizes: Sizes): Promise<BenchRow[]> {
+	const {Dashboard} = await import('../source/view/Dashboard.js');
+	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 200});
+	const terminal = new MemoryStdout(160, 48);
+	let afterDiff = '';
+	let inkBytes = 0;
+	const counting = Object.assign(terminal, {
+		write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
+			const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+			afterDiff += text;
+			terminal.bytes += Buffer.byteLength(text);
+			const callback = rest.find((value) => typeof value === 'function') as (() => void) | undefined;
+			callback?.();
+			return true;
+		},
+	});
+	const differ = diffingStdout(counting as unknown as NodeJS.WriteStream);
+	// What Ink wrote before the differ: the whole frame, every time.
+	const inkSide = new Proxy(differ, {
+		get(target, property) {
+			if (property === 'write') {
+				return (chunk: string, ...rest: unknown[]) => {
+					inkBytes += Buffer.byteLength(chunk);
+					return (target.write as (chunk: string, ...rest: unknown[]) => boolean)(chunk, ...rest);
+				};
+			}
+			const value: unknown = Reflect.get(target, property, target);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'simulator', demo: false, secrets: [sim.apiKey]});
+	const mounted = await mount(createElement(Dashboard, {store, controller, onQuit: () => undefined}), {columns: 160, rows: 48}, {debug: false, stdout: inkSide});
+	try {
+		const loadStart = Date.now();
+		while (store.getSnapshot().conversations.size < 200 && Date.now() - loadStart < 20_000) await settle(50);
+		await settle(2500);
+
+		// Idle: nothing changes on the server; polling goes on.
+		const idleFrom = {bytes: terminal.bytes, text: afterDiff.length};
+		await settle(sizes.trafficSeconds * 1000);
+		const idleBytes = terminal.bytes - idleFrom.bytes;
+		const idleClears = afterDiff.slice(idleFrom.text).match(fullClear)?.length ?? 0;
+		const idleRate = idleBytes / sizes.trafficSeconds;
+
+		// Following: open the first running conversation and feed it events.
+		const running = [...store.getSnapshot().conversations.values()].find((row) => row.conversation.execution_status === 'running' && row.conversation.sandbox_status === 'RUNNING');
+		if (!running) throw new Error('no running conversation in the simulator');
+		// Open it as enter would, and give the timeline the keyboard; it follows by default.
+		controller.openTimeline(running.key);
+		mounted.stdin.write('3');
+		const liveStart = Date.now();
+		while (store.getSnapshot().timeline?.stream.state !== 'live' && Date.now() - liveStart < 10_000) await settle(50);
+		await settle(1000);
+		const template = sim.world.events(running.conversation.id).find((event) => event.kind === 'ObservationEvent');
+		if (!template) throw new Error('no observation to copy');
+		const followFrom = {bytes: terminal.bytes, ink: inkBytes};
+		const started = Date.now();
+		let sent = 0;
+		while (Date.now() - started < sizes.trafficSeconds * 1000) {
+			const due = Math.floor(((Date.now() - started) / 1000) * sizes.followRate);
+			for (; sent < due; sent++) {
+				const {id: _id, timestamp: _timestamp, ...rest} = template;
+				sim.world.appendEvent(running.conversation.id, {...rest, kind: 'ObservationEvent', source: 'environment'});
+			}
+			await settle(5);
+		}
+		await settle(300);
+		const seconds = (Date.now() - started) / 1000;
+		const followBytes = terminal.bytes - followFrom.bytes;
+		const repaintBytes = inkBytes - followFrom.ink;
+		const received = store.getSnapshot().timeline?.events.length ?? 0;
+		return [
+			{
+				area: 'traffic',
+				name: `stdout while idle with polling on, 160x48 (${sizes.trafficSeconds} s; full-screen clears: ${idleClears})`,
+				figure: `${Math.round(idleRate)} B/s`,
+				target: '< 1 KB/s, no full clear',
+				met: idleRate < 1024 && idleClears === 0,
+			},
+			{
+				area: 'traffic',
+				name: `stdout following ${sizes.followRate} events/s, 160x48 (${Math.round(followBytes / seconds)} B/s; ${received} events in the log)`,
+				figure: `${Math.round(followBytes / seconds).toLocaleString('en-US')} B/s`,
+				target: '< 0.1x full repaints',
+				ratio: `${times(followBytes / Math.max(1, repaintBytes))} of ${Math.round(repaintBytes / seconds).toLocaleString('en-US')} B/s`,
+				met: followBytes < 0.1 * repaintBytes,
+			},
+		];
+	} finally {
+		mounted.unmount();
+		await controller.close();
+		await sim.close();
+	}
+}
