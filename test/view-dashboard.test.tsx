@@ -262,3 +262,18 @@ test('keys typed ahead in one chunk run in order; a question they open is not an
 	assert.equal(controller.calls.filter((call) => call.method === 'pauseSandbox').length, 1);
 	rendered.unmount();
 });
+
+test('a key typed right after enter closes the filter goes to the list, not into the filter', async () => {
+	const {rendered} = mount({columns: 80, rows: 24});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	rendered.stdin.write('react');
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('1 of 8'));
+	// Enter and the next key back to back, before React has run the effects of closing the field.
+	rendered.stdin.write('\r');
+	rendered.stdin.write('g');
+	const frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('esc clears'));
+	assert.match(frame, /\/ react /);
+	assert.doesNotMatch(frame, /reactg/);
+	rendered.unmount();
+});

@@ -104,7 +104,7 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 			sort={view.sort}
 			loading={loading}
 			now={now}
-			onFilterChange={(text) => dispatch({type: 'set-filter', target: 'conversations', text})}
+			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onFilterCancel={() => {
 				dispatch({type: 'set-filter', target: 'conversations', text: ''});
@@ -137,6 +137,7 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 			editingFilter={view.editing === 'timeline'}
 			detailsOpen={view.overlay?.kind === 'details'}
 			onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
+			onFilterType={(text) => dispatch({type: 'type-filter', target: 'timeline', text})}
 			onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}

@@ -50,6 +50,8 @@ export type ViewAction =
 	| {type: 'close-overlay'}
 	| {type: 'edit-filter'; target: FilterTarget}
 	| {type: 'set-filter'; target: FilterTarget; text: string}
+	/** Text typed in a filter line: ignored once that line has stopped editing. */
+	| {type: 'type-filter'; target: FilterTarget; text: string}
 	| {type: 'stop-editing'}
 	| {type: 'cycle-sort'}
 	| {type: 'notice'; text: string; at: number};
@@ -86,6 +88,13 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay === null ? state : {...state, overlay: null};
 		case 'edit-filter':
 			return {...state, editing: action.target, pane: action.target, listPane: listPaneAfter(state, action.target)};
+		case 'type-filter':
+			// A text field keeps its input listener until React's passive effects run after it
+			// unmounts: a key typed right after enter must not land in the filter it closed.
+			if (state.editing !== action.target) return state;
+			return action.target === 'conversations'
+				? {...state, conversationFilter: action.text}
+				: {...state, timelineFilter: action.text};
 		case 'set-filter':
 			return action.target === 'conversations'
 				? {...state, conversationFilter: action.text}

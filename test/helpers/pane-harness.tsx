@@ -51,6 +51,7 @@ export function TimelineHarness({source, width, height}: {source: TimelineSource
 				editingFilter={view.editing === 'timeline'}
 				detailsOpen={view.overlay?.kind === 'details'}
 				onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
+				onFilterType={(text) => dispatch({type: 'type-filter', target: 'timeline', text})}
 				onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
 				onFilterDone={() => dispatch({type: 'stop-editing'})}
 				onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}

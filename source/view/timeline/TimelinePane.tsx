@@ -28,6 +28,8 @@ export type TimelinePaneProps = {
 	/** Event details are shown in place of the list (ViewState.overlay?.kind === 'details'). */
 	detailsOpen: boolean;
 	onFilterChange(text: string): void;
+	/** Text typed (or a kind picked) in the filter line while it is open. */
+	onFilterType(text: string): void;
 	/** `/`: start editing the filter line. */
 	onEditFilter(): void;
 	/** Enter on the filter line: keep the filter, stop editing. */
@@ -143,7 +145,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 				matches={rows.length}
 				pickerOpen={editingFilter && pickerOpen}
 				onPickerOpenChange={setPickerOpen}
-				onChange={props.onFilterChange}
+				onChange={props.onFilterType}
 				onDone={() => {
 					setPickerOpen(false);
 					props.onFilterDone();
