@@ -47,6 +47,8 @@ export type Simulator = {
 	world: World;
 	step(n?: number): void;
 	stats: RequestStats;
+	/** Event sockets open right now (tests check that a client closed its own). */
+	openSockets(): number;
 	restart(): Promise<void>;
 	close(): Promise<void>;
 };
@@ -111,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		world,
 		stats,
 		step: (n = 1) => world.step(n),
+		openSockets: () => hub.openSockets,
 		async restart() {
 			if (closed) throw new Error('simulator is closed');
 			hub.terminateAll();

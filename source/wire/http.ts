@@ -35,6 +35,11 @@ export type RequestOptions = {
 	signal?: AbortSignal;
 	headersTimeoutMs?: number;
 	bodyTimeoutMs?: number;
+	/**
+	 * The longest the whole body may take. `bodyTimeoutMs` is undici's idle timeout between two
+	 * chunks: a body trickling in at 1 KB/s never trips it, and 10 MB would take three hours.
+	 */
+	bodyDeadlineMs?: number;
 	maxBytes?: number;
 	/** Retry transient failures. Defaults to true for GET and false otherwise. */
 	retry?: boolean;
@@ -51,7 +56,7 @@ export type HttpClientOptions = {
 	dispatcher?: Dispatcher;
 };
 
-const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 30_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4};
+const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 30_000, bodyDeadlineMs: 120_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4};
 
 let sharedAgent: Agent | undefined;
 
@@ -129,7 +134,7 @@ export class HttpClient {
 			throw networkError(method, url, error);
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) {
-			const text = await readCapped(response.body, 64 * 1024).catch(() => '');
+			const text = await readCapped(response.body, 64 * 1024, defaults.bodyDeadlineMs).catch(() => '');
 			interpret(method, url, {status: response.statusCode, headers: response.headers, text}, this.#credentials());
 		}
 		const contentType = String(response.headers['content-type'] ?? '');
@@ -178,9 +183,10 @@ export class HttpClient {
 			throw networkError(method, url, error);
 		}
 		try {
-			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes);
+			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes, options.bodyDeadlineMs ?? defaults.bodyDeadlineMs);
 			return {status: response.statusCode, headers: response.headers, text};
 		} catch (error) {
+			if (error instanceof TimeoutError) throw new TimeoutError(`${method} ${url.pathname}: ${error.message}`, undefined, url.pathname);
 			if (error instanceof ApiError) {
 				throw new ProtocolError(`${method} ${url.pathname}: ${error.message}`, response.statusCode, url.pathname);
 			}
@@ -189,16 +195,27 @@ export class HttpClient {
 	}
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, deadlineMs: number): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of body) {
-		size += (chunk as Buffer).length;
-		if (size > maxBytes) {
-			body.destroy();
-			throw new ApiError(`the response is larger than ${formatBytes(maxBytes)}; stopped reading`);
+	const started = Date.now();
+	// Checked between chunks too: a trickle that never pauses long enough for undici's idle timeout.
+	const deadline = setTimeout(() => body.destroy(new TimeoutError(`the answer came too slowly (${formatBytes(size)} in ${Math.round(deadlineMs / 1000)} s); stopped reading`)), deadlineMs);
+	try {
+		for await (const chunk of body) {
+			size += (chunk as Buffer).length;
+			if (size > maxBytes) {
+				body.destroy();
+				throw new ApiError(`the response is larger than ${formatBytes(maxBytes)}; stopped reading`);
+			}
+			if (Date.now() - started > deadlineMs) {
+				body.destroy();
+				throw new TimeoutError(`the answer came too slowly (${formatBytes(size)} in ${Math.round(deadlineMs / 1000)} s); stopped reading`);
+			}
+			chunks.push(chunk as Buffer);
 		}
-		chunks.push(chunk as Buffer);
+	} finally {
+		clearTimeout(deadline);
 	}
 	// Invalid UTF-8 becomes U+FFFD rather than an exception.
 	return Buffer.concat(chunks).toString('utf8');

@@ -1,0 +1,319 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import {test, type TestContext} from 'node:test';
+import {createDashboard} from '../source/state/dashboard-store.js';
+import {StreamSupervisor, type StreamStatus} from '../source/state/stream-supervisor.js';
+import {AgentClient} from '../source/wire/agent-client.js';
+import {AppClient} from '../source/wire/app-client.js';
+import {KeyRejectedError, NetworkError, OutcomeUnknownError, ProtocolError, RateLimitedError, ServerError, TimeoutError} from '../source/wire/errors.js';
+import {HttpClient} from '../source/wire/http.js';
+import {startFaultProxy, type FaultProxy} from './helpers/fault-proxy.js';
+import {liveConversation, serverIds, startSim, testDispatcher, waitUntil} from './wire-agent-fixtures.js';
+
+/**
+ * reliability-security.md checklist, items 24–38: network faults. Each test is named after its
+ * item. Real parts: the simulator on port 0, real HTTP and WebSocket, and a TCP fault proxy
+ * (test/helpers/fault-proxy.ts) where the fault is below HTTP.
+ */
+
+async function proxied(t: TestContext, port: number): Promise<FaultProxy> {
+	const proxy = await startFaultProxy({port});
+	t.after(() => proxy.close());
+	return proxy;
+}
+
+/** An agent client for a live conversation, reaching its agent server through `origin`. */
+async function agentThrough(t: TestContext, sim: Awaited<ReturnType<typeof startSim>>, origin: string) {
+	const {conversation, row} = await liveConversation(sim, 'long-runner');
+	const path = new URL(row.conversation_url!).pathname.replace(/\/api\/conversations\/.*$/, '');
+	const client = new AgentClient({baseUrl: `${origin}${path}`, conversationId: row.id, sessionApiKey: row.session_api_key ?? null, maxRetries: 0, dispatcher: testDispatcher(t)});
+	return {conversation, client};
+}
+
+function supervise(t: TestContext, client: AgentClient, options: Partial<ConstructorParameters<typeof StreamSupervisor>[0]> = {}) {
+	const statuses: StreamStatus[] = [];
+	const announced: string[] = [];
+	const supervisor = new StreamSupervisor({
+		client,
+		backoff: {baseMs: 20, capMs: 400},
+		heartbeatIntervalMs: 200,
+		heartbeatGraceMs: 200,
+		firstFrameTimeoutMs: 400,
+		handshakeTimeoutMs: 300,
+		onStatus: (status) => statuses.push(status),
+		onEvents: (events) => announced.push(...events.map((event) => event.id)),
+		...options,
+	});
+	t.after(() => supervisor.close());
+	supervisor.start();
+	return {supervisor, statuses, announced};
+}
+
+function plainServer(t: TestContext, handler: http.RequestListener): Promise<string> {
+	const server = http.createServer(handler);
+	t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	server.keepAliveTimeout = 1;
+	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as {port: number}).port}`)));
+}
+
+test('24. TCP accepted, handshake never answered: timeout, jittered retry, attempt number shown', async (t) => {
+	const sim = await startSim(t);
+	const proxy = await proxied(t, new URL(sim.baseUrl).port ? Number(new URL(sim.baseUrl).port) : 80);
+	const {client} = await agentThrough(t, sim, proxy.url);
+	const watched = supervise(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live through the proxy');
+	proxy.mode = 'silent';
+	sim.faults.dropSockets();
+	await waitUntil(() => watched.supervisor.status.attempt >= 4, 10_000, 'four attempts');
+	const retries = watched.statuses.filter((status) => status.state === 'reconnecting' && status.nextRetryInMs !== undefined);
+	assert.ok(retries.some((status) => /timed out|timeout|handshake|no answer/i.test(status.lastError ?? '')), JSON.stringify(retries.at(-1)));
+	const attempts = [...new Set(retries.map((status) => status.attempt))];
+	assert.ok(attempts.length >= 3, `attempt numbers shown: ${attempts.join(', ')}`);
+	const waits = new Set(retries.map((status) => status.nextRetryInMs));
+	assert.ok(waits.size >= 2, 'the waits are jittered, not one fixed delay');
+	proxy.mode = 'pass';
+	await waitUntil(() => watched.supervisor.status.state === 'live', 10_000, 'live again once the peer answers');
+});
+
+test('25. silent dead socket: detected within ping interval plus grace; reconnected', async (t) => {
+	const sim = await startSim(t);
+	const {client} = await agentThrough(t, sim, sim.baseUrl);
+	const watched = supervise(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
+	sim.faults.silentSockets(true);
+	const silencedAt = Date.now();
+	await waitUntil(() => watched.supervisor.status.state === 'reconnecting', 3000, 'the silence detected');
+	const detectedIn = Date.now() - silencedAt;
+	t.diagnostic(`detected after ${detectedIn} ms (interval 200 + grace 200)`);
+	assert.ok(detectedIn < 200 + 200 + 1000, `${detectedIn} ms`);
+	sim.faults.silentSockets(false);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'reconnected');
+});
+
+test('26. server restart with events during the gap: every event exactly once, in order', async (t) => {
+	const sim = await startSim(t);
+	const {conversation, client} = await agentThrough(t, sim, sim.baseUrl);
+	const watched = supervise(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
+	const restarting = sim.restart();
+	sim.step(15);
+	await restarting;
+	sim.step(5);
+	await waitUntil(() => watched.supervisor.status.state === 'live' && watched.supervisor.log.size === sim.world.events(conversation).length, 10_000, 'caught up');
+	assert.deepEqual(watched.supervisor.log.events.map((event) => event.id), serverIds(sim, conversation));
+	assert.equal(new Set(watched.announced).size, watched.announced.length, 'nothing announced twice');
+});
+
+test('27. server replays old events: no duplicates', async (t) => {
+	const sim = await startSim(t);
+	const {conversation, client} = await agentThrough(t, sim, sim.baseUrl);
+	const watched = supervise(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
+	// Every reconnect asks for a replay since the newest event and resyncs over REST: overlap on purpose.
+	for (let round = 0; round < 3; round++) {
+		sim.step(3);
+		sim.faults.dropSockets();
+		await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live again');
+	}
+	await waitUntil(() => watched.supervisor.log.size === sim.world.events(conversation).length, 5000, 'caught up');
+	assert.deepEqual(watched.supervisor.log.events.map((event) => event.id), serverIds(sim, conversation));
+	assert.equal(new Set(watched.announced).size, watched.announced.length);
+});
+
+test('28. accept-then-close loop: jittered spacing; the counter does not reset on a brief open', async (t) => {
+	const sim = await startSim(t);
+	const proxy = await proxied(t, Number(new URL(sim.baseUrl).port));
+	const {client} = await agentThrough(t, sim, proxy.url);
+	const watched = supervise(t, client, {healthyAfterMs: 5000});
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
+	proxy.mode = 'accept-then-close';
+	sim.faults.dropSockets();
+	await waitUntil(() => watched.supervisor.status.attempt >= 5, 10_000, 'five attempts');
+	const attempts = watched.statuses.filter((status) => status.state === 'reconnecting').map((status) => status.attempt);
+	for (let index = 1; index < attempts.length; index++) assert.ok(attempts[index]! >= attempts[index - 1]!, `the counter never went back: ${attempts.join(',')}`);
+	proxy.mode = 'pass';
+	await waitUntil(() => watched.supervisor.status.state === 'live', 10_000, 'live again');
+});
+
+test('29. 503 with Retry-After: 2 or an HTTP date waits at least that long; Retry-After: 120 is handed back and said', async (t) => {
+	let calls = 0;
+	let retryAfter = '2';
+	const origin = await plainServer(t, (request, response) => {
+		calls++;
+		if (calls % 2 === 1) {
+			response.writeHead(503, {'content-type': 'application/json', 'retry-after': retryAfter});
+			response.end('{"detail":"busy"}');
+			return;
+		}
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end('{"ok":true}');
+	});
+	const waits: number[] = [];
+	const client = new HttpClient({baseUrl: origin, headers: () => ({}), onRetry: (info) => waits.push(info.delayMs)});
+	const started = Date.now();
+	assert.deepEqual(await client.json({path: '/x'}), {ok: true});
+	assert.ok(Date.now() - started >= 1900, 'waited Retry-After: 2');
+	assert.equal(waits[0], 2000);
+	retryAfter = new Date(Date.now() + 2000).toUTCString();
+	const dated = Date.now();
+	await client.json({path: '/x'});
+	assert.ok(Date.now() - dated >= 900, 'an HTTP-date Retry-After is waited for too');
+	retryAfter = '120';
+	const error = await client.json({path: '/x'}).catch((caught: unknown) => caught);
+	assert.ok(error instanceof ServerError || error instanceof RateLimitedError, String(error));
+	assert.equal((error as {retryAfterMs?: number}).retryAfterMs, 120_000, 'the wait is handed to the caller, which says so');
+});
+
+test('30. 429 on every poll: one shared backoff, at most one request in flight per endpoint', async (t) => {
+	const sim = await startSim(t, {conversations: 30});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({
+		appClient,
+		appBaseUrl: sim.baseUrl,
+		serverLabel: 'sim',
+		demo: false,
+		intervals: {refreshMs: 100, sandboxesMs: 100, retryBaseMs: 50, retryCapMs: 200},
+	});
+	t.after(() => controller.close());
+	await waitUntil(() => store.getSnapshot().conversations.size === 30, 10_000, 'loaded');
+	sim.stats.reset();
+	sim.faults.rateLimit({count: 1_000_000, retryAfterSeconds: 1});
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	const sent = sim.stats.requests;
+	t.diagnostic(`${sent} requests in 3 s under 429 with Retry-After: 1`);
+	// One shared backoff of at least 1 s: a handful of requests, not one per endpoint per 100 ms.
+	assert.ok(sent <= 8, `${sent} requests`);
+	assert.notEqual(store.getSnapshot().connection.health, 'live');
+	sim.faults.reset();
+});
+
+test('31. minutes of 5xx: backoff, last data marked stale with its age, recovery on its own', async (t) => {
+	const sim = await startSim(t, {conversations: 20});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'sim', demo: false, intervals: {refreshMs: 100, retryBaseMs: 50, retryCapMs: 300}});
+	t.after(() => controller.close());
+	await waitUntil(() => store.getSnapshot().conversations.size === 20, 10_000, 'loaded');
+	sim.faults.serverErrors({count: 1_000_000, status: 500});
+	await waitUntil(() => store.getSnapshot().connection.health === 'stale', 10_000, 'stale');
+	const stale = store.getSnapshot();
+	assert.equal(stale.conversations.size, 20, 'the last data is kept');
+	assert.ok(stale.connection.lastSuccessAt !== null, 'its age can be shown');
+	assert.ok(stale.connection.nextRetryAt !== null, 'the next retry is known');
+	sim.faults.reset();
+	await waitUntil(() => store.getSnapshot().connection.health !== 'stale', 10_000, 'recovered by itself');
+});
+
+test('32. headers never arrive: aborted at the timeout; the caller stays responsive', async (t) => {
+	const sim = await startSim(t);
+	const proxy = await proxied(t, Number(new URL(sim.baseUrl).port));
+	proxy.mode = 'silent';
+	const client = new HttpClient({baseUrl: proxy.url, headers: () => ({}), maxRetries: 0});
+	const started = Date.now();
+	let ticks = 0;
+	const ticker = setInterval(() => ticks++, 20);
+	const error = await client.json({path: '/api/v1/sandboxes/search', headersTimeoutMs: 400}).catch((caught: unknown) => caught);
+	clearInterval(ticker);
+	assert.ok(error instanceof TimeoutError, String(error));
+	assert.ok(Date.now() - started < 3000);
+	assert.ok(ticks >= 10, 'the event loop kept running while waiting');
+});
+
+test('33. a 10 MB body at 1 KB/s is stopped by the body timeout or the size cap, with a message', async (t) => {
+	const big = `{"items":[${'"x",'.repeat(2_500_000)}"x"]}`;
+	const origin = await plainServer(t, (_request, response) => {
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(big);
+	});
+	const proxy = await proxied(t, Number(new URL(origin).port));
+	proxy.mode = 'slow-body';
+	proxy.bytesPerSecond = 1024;
+	const client = new HttpClient({baseUrl: proxy.url, headers: () => ({}), maxRetries: 0});
+	const slow = await client.json({path: '/big', bodyTimeoutMs: 500, bodyDeadlineMs: 1500}).catch((caught: unknown) => caught);
+	assert.ok(slow instanceof TimeoutError, String(slow));
+	assert.match((slow as Error).message, /too slowly/);
+	proxy.mode = 'pass';
+	const capped = await client.json({path: '/big', maxBytes: 1024 * 1024}).catch((caught: unknown) => caught);
+	assert.ok(capped instanceof ProtocolError, String(capped));
+	assert.match((capped as Error).message, /larger than 1 MiB; stopped reading/);
+});
+
+test('34. reset mid-body: a GET is retried; a POST create is not, and may have gone through', async (t) => {
+	let posts = 0;
+	const origin = await plainServer(t, (request, response) => {
+		if (request.method === 'POST') posts++;
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(JSON.stringify({items: 'y'.repeat(4000)}));
+	});
+	const proxy = await proxied(t, Number(new URL(origin).port));
+	proxy.mode = 'reset-mid-body';
+	proxy.afterBytes = 300;
+	const retries: number[] = [];
+	const client = new HttpClient({baseUrl: proxy.url, headers: () => ({}), maxRetries: 2, onRetry: (info) => retries.push(info.attempt)});
+	const get = await client.json({path: '/list'}).catch((caught: unknown) => caught);
+	assert.ok(get instanceof Error);
+	assert.deepEqual(retries, [1, 2], 'the GET was retried');
+	retries.length = 0;
+	const post = await client.json({method: 'POST', path: '/api/v1/app-conversations', body: {}}).catch((caught: unknown) => caught);
+	assert.ok(post instanceof OutcomeUnknownError, String(post));
+	assert.match((post as Error).message, /may have/i);
+	assert.equal(posts, 1, 'sent once');
+	assert.deepEqual(retries, []);
+});
+
+test('35. 401/403: no retry loop; "key rejected"', async (t) => {
+	const sim = await startSim(t);
+	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: 'wrong-key', maxRetries: 4});
+	sim.stats.reset();
+	const error = await client.listSandboxes().catch((caught: unknown) => caught);
+	assert.ok(error instanceof KeyRejectedError, String(error));
+	assert.match((error as Error).message, /key/i);
+	assert.equal(sim.stats.requests, 1, 'asked once');
+});
+
+test('36. leaving a view mid-poll: aborted; no state set after unmount; no leaked sockets', async (t) => {
+	const sim = await startSim(t, {conversations: 24});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'sim', demo: false});
+	await waitUntil(() => store.getSnapshot().conversations.size === 24, 10_000, 'loaded');
+	const running = [...store.getSnapshot().conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
+	sim.faults.setLatency(400);
+	controller.openTimeline(running.key);
+	await new Promise((resolve) => setTimeout(resolve, 100));
+	// Leave while its history request is still on the wire.
+	controller.closeTimeline();
+	await waitUntil(() => store.getSnapshot().timeline === null, 2000, 'the timeline closed');
+	await new Promise((resolve) => setTimeout(resolve, 700));
+	assert.equal(store.getSnapshot().timeline, null, 'the late answer did not bring it back');
+	await controller.close();
+	const version = store.getSnapshot().version;
+	await new Promise((resolve) => setTimeout(resolve, 300));
+	assert.equal(store.getSnapshot().version, version, 'nothing published after close');
+	sim.faults.reset();
+	await waitUntil(() => sim.openSockets() === 0, 3000, 'no socket left open');
+});
+
+test('37. ENOTFOUND or a wrong host: a clear message and backoff', async (t) => {
+	const appClient = new AppClient({baseUrl: 'http://agent-tui-no-such-host.invalid', apiKey: 'k', maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: 'http://agent-tui-no-such-host.invalid', serverLabel: 'nowhere', demo: false, intervals: {retryBaseMs: 200, retryCapMs: 1000}});
+	t.after(() => controller.close());
+	await waitUntil(() => store.getSnapshot().connection.lastError !== null, 15_000, 'an error');
+	const {connection} = store.getSnapshot();
+	assert.match(connection.lastError ?? '', /ENOTFOUND|not found|resolve|EAI_AGAIN|no-such-host/i);
+	assert.ok(connection.nextRetryAt !== null && connection.nextRetryAt > Date.now() - 50, 'a retry is scheduled, not a loop');
+});
+
+test('38. server clock skew: dedupe by id; resume uses server timestamps', async (t) => {
+	const sim = await startSim(t);
+	const {conversation, client} = await agentThrough(t, sim, sim.baseUrl);
+	const watched = supervise(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
+	// Events stamped a day in the future and a day in the past (naive server time, as the agent server sends).
+	const future = new Date(Date.now() + 86_400_000).toISOString().replace('Z', '');
+	const past = new Date(Date.now() - 86_400_000).toISOString().replace('Z', '');
+	sim.world.appendEvent(conversation, {kind: 'MessageEvent', source: 'agent', timestamp: future, llm_message: {role: 'assistant', content: [{type: 'text', text: 'from the future'}]}});
+	sim.world.appendEvent(conversation, {kind: 'MessageEvent', source: 'agent', timestamp: past, llm_message: {role: 'assistant', content: [{type: 'text', text: 'from the past'}]}});
+	sim.faults.dropSockets();
+	await waitUntil(() => watched.supervisor.status.state === 'live' && watched.supervisor.log.size === sim.world.events(conversation).length, 10_000, 'caught up');
+	assert.equal(new Set(watched.supervisor.log.events.map((event) => event.id)).size, watched.supervisor.log.size, 'each id once');
+	assert.equal(watched.supervisor.log.lastTimestamp, future, 'the resume point is the server\'s own newest timestamp');
+});
