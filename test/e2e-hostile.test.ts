@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {after, test} from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+
+/**
+ * Issue 4's "done when": the dashboard in a real terminal (tmux, with clipboard writes and title
+ * changes allowed, so a leak would show) over a simulator whose agents and titles carry escape
+ * sequences: OSC 52 clipboard writes, OSC 0/2 titles, C1 controls, DCS and cursor queries, screen
+ * clears. After reading the list, a timeline and an event's details, the pane's title is still
+ * the shell's and tmux holds no paste buffer. A control run first proves both would change.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const skip = tmuxAvailable() ? false : 'tmux is not installed';
+let sim: Simulator | null = null;
+let tmux: TmuxSession | null = null;
+after(async () => {
+	tmux?.kill();
+	await sim?.close();
+});
+
+const tmuxQuery = (session: TmuxSession, ...args: string[]) => execFileSync('tmux', ['-L', session.socket, ...args], {encoding: 'utf8'}).trim();
+
+test('hostile events leave the window title and the clipboard buffer untouched (80x24)', {skip, timeout: 90_000}, async () => {
+	sim = await startSimulator({port: 0, seed: 11, tickMs: 150, conversations: 24});
+	sim.faults.hostileText(true);
+	const control = `printf '\\033]2;SHELL-TITLE\\033\\\\'; printf '\\033]52;c;Y29udHJvbA==\\007'; printf 'CONTROL-DONE\\n'; sleep 2`;
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, 'node --import tsx source/bin.ts', `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
+	tmux = startTmux({columns: 80, rows: 24, command: `sh -c ${shellQuote(`sleep 0.5; ${control}; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
+	for (const option of [['set-clipboard', 'on'], ['allow-rename', 'on'], ['set-titles', 'on']]) tmuxQuery(tmux, 'set-option', '-g', ...option);
+
+	// The control: raw sequences from the shell do reach tmux here.
+	await tmux.waitFor((screen) => screen.includes('CONTROL-DONE'), 'the control sequences');
+	assert.equal(tmuxQuery(tmux, 'display-message', '-p', '-t', 'app', '#{pane_title}'), 'SHELL-TITLE', 'a title change is visible in this tmux');
+	assert.match(tmuxQuery(tmux, 'list-buffers', '-F', '#{buffer_sample}'), /control/, 'an OSC 52 write becomes a buffer in this tmux');
+	tmuxQuery(tmux, 'delete-buffer');
+	assert.equal(tmuxQuery(tmux, 'list-buffers'), '');
+
+	// The dashboard over hostile titles and events.
+	await tmux.waitFor((screen) => screen.includes('Conversations (24)'), 'the list', 20_000);
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	for (const key of ['j', 'j', 'Enter']) tmux.send(key);
+	await tmux.waitFor((screen) => screen.includes('[3 Timeline') && /events/.test(screen), 'a timeline');
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	tmux.send('Enter');
+	await tmux.waitFor((screen) => screen.includes('esc back'), 'an event in full');
+	const details = tmux.capture();
+	tmux.send('Escape');
+	tmux.send('1');
+	const list = await tmux.waitFor((text) => text.includes('[1 Conversations'), 'back on the list');
+	// The titles carry the payloads: they are on screen, escaped (␛ for ESC, ⟨U+202E⟩, ^G …).
+	assert.match(list + details, /␛|⟨U\+202E⟩|\^\[|\^G/, `the payloads are shown escaped:\n${list}`);
+
+	assert.equal(tmuxQuery(tmux, 'display-message', '-p', '-t', 'app', '#{pane_title}'), 'SHELL-TITLE', 'no title change got through');
+	assert.equal(tmuxQuery(tmux, 'list-buffers'), '', 'no clipboard write got through');
+	tmux.send('q');
+	await tmux.waitFor((text) => text.includes('EXIT=0'), 'a clean exit');
+});
