@@ -7,10 +7,11 @@ import type {Sizes} from './sizes.js';
 import {type BenchRow, median, ms} from './table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outDir = '.bench-dist';
+// Inside the project (the compiled files resolve node_modules from there), one per run.
+const outDir = `.bench-dist-${process.pid}`;
 
 /**
- * Start-up as an installed user meets it: the compiled CLI (tsc into .bench-dist, beside
+ * Start-up as an installed user meets it: the compiled CLI (tsc into .bench-dist-PID, beside
  * node_modules), `--version`, and the time from launching the dashboard in a real terminal
  * (tmux) to the first screen that shows a conversation from the simulator.
  */

@@ -38,7 +38,7 @@ test('soak: 20,000 events, the socket dropped every second, two server restarts:
 
 	const template = sim.world.events(conversation).find((event) => event.kind === 'ObservationEvent');
 	assert.ok(template, 'the long runner has an observation to copy');
-	const {id: _id, timestamp: _timestamp, ...body} = template;
+	const {id: _id, timestamp: _timestamp, source: _source, ...body} = template;
 	const start = sim.world.events(conversation).length;
 	const target = start + total;
 	let restarts = 0;
@@ -48,7 +48,7 @@ test('soak: 20,000 events, the socket dropped every second, two server restarts:
 	// About 2,000 events a second: the run lasts ~10 s, so ~10 drops land mid-stream.
 	while (sim.world.events(conversation).length < target) {
 		for (let index = 0; index < 20 && sim.world.events(conversation).length < target; index++) {
-			sim.world.appendEvent(conversation, {...body, kind: 'ObservationEvent'});
+			sim.world.appendEvent(conversation, {...body, kind: 'ObservationEvent', source: 'environment'});
 		}
 		const done = sim.world.events(conversation).length - start;
 		if ((restarts === 0 && done > total / 3) || (restarts === 1 && done > (2 * total) / 3)) {

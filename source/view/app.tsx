@@ -1,6 +1,5 @@
 import {render} from 'ink';
 import {createDashboard} from '../state/dashboard-store.js';
-import {startSimulator} from '../simulator/server.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
@@ -30,7 +29,8 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 		return 2;
 	}
 
-	const simulator = options.demo ? await startSimulator({port: 0, tickMs: 700}) : null;
+	// Loaded only for the demo: a real server's start-up does not pay for the simulator.
+	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700}) : null;
 	const baseUrl = simulator?.url ?? options.baseUrl;
 	if (!baseUrl) {
 		await simulator?.close();
