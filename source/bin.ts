@@ -7,7 +7,8 @@
  *   long-running dashboard's memory grows without bound.
  * - chalk ignores NO_COLOR and decides once, at import: map it (and --no-color) to FORCE_COLOR=0.
  */
-process.env.NODE_ENV ??= 'production';
+// (Bracket access: the bundled build defines NODE_ENV at build time and must not see an assignment.)
+process.env['NODE_ENV'] ??= 'production';
 
 // `--version` alone is answered here, before any dependency loads: scripts and shell prompts call
 // it often, and meow, zod and the rest cost more than Node itself to start.

@@ -14,6 +14,8 @@ export class BatchedPublisher<T> {
 	#build: (() => T) | null = null;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#closed = false;
+	/** When the last flush ran (ms, performance clock); -Infinity before the first. */
+	#lastFlushAt = Number.NEGATIVE_INFINITY;
 
 	constructor(initial: T, flushMs = 100) {
 		this.#published = initial;
@@ -36,10 +38,13 @@ export class BatchedPublisher<T> {
 	schedule(build: () => T): void {
 		if (this.#closed) return;
 		this.#build = build;
+		// Leading and trailing: a change after a quiet spell goes out at once (the first data,
+		// the answer to a key), a burst right after it waits out the rest of the window.
+		const wait = Math.max(0, this.#flushMs - (performance.now() - this.#lastFlushAt));
 		this.#timer ??= setTimeout(() => {
 			this.#timer = undefined;
 			this.flush();
-		}, this.#flushMs);
+		}, wait);
 	}
 
 	/** Publishes now if something is pending (tests and close use it). */
@@ -52,6 +57,7 @@ export class BatchedPublisher<T> {
 		const build = this.#build;
 		this.#build = null;
 		if (!build) return;
+		this.#lastFlushAt = performance.now();
 		const next = build();
 		if (Object.is(next, this.#published)) return;
 		this.#published = next;
