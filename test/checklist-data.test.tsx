@@ -239,3 +239,31 @@ test('41. resize to 40x10 during an event flood: no crash; the layout is recompu
 	clearInterval(flood);
 	assert.ok(flooded > 100, `${flooded} events during the resizes`);
 });
+
+test('39 (crash output). an uncaught error or a signal restores the screen first; the printed line holds no key', async () => {
+	const {EventEmitter} = await import('node:events');
+	const {createExitGuard} = await import('../source/view/exit-guard.js');
+	const secret = 'CRASH-39-SECRET';
+	const order: string[] = [];
+	const target = new EventEmitter();
+	let stderr = '';
+	const guard = createExitGuard({
+		screen: {active: true, restore: () => order.push('restore')},
+		stderr: {write: (chunk: string) => (order.push('print'), (stderr += chunk))},
+		unmount: () => order.push('unmount'),
+		cleanup: async () => order.push('cleanup'),
+		secrets: [secret],
+		target,
+	});
+	guard.install();
+	target.emit('uncaughtException', new Error(`request failed: Authorization: Bearer ${secret} \u001B]0;title\u0007 (session_api_key=${secret})`));
+	assert.equal(await guard.done, 1);
+	assert.deepEqual(order.slice(0, 3), ['unmount', 'restore', 'print'], 'the terminal is back before anything is printed');
+	assert.ok(!stderr.includes(secret), stderr);
+	assert.ok(!stderr.includes('\u001B'), 'the crash line is sanitized');
+	assert.equal(stderr.trim().split('\n').length, 1);
+	const signalled = createExitGuard({screen: {active: true, restore: () => undefined}, stderr: {write: () => true}, unmount: () => undefined, cleanup: async () => undefined, secrets: [], target});
+	signalled.install();
+	target.emit('SIGTERM');
+	assert.equal(await signalled.done, 143);
+});
