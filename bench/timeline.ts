@@ -2,7 +2,7 @@ import {createElement} from 'react';
 import type {TimelineState} from '../source/state/dashboard-types.js';
 import {parseEvent} from '../source/wire/schemas/events.js';
 import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController} from '../test/helpers/dashboard-fixture.js';
-import {simulatorFrames} from './frames.js';
+import {frameAt, simulatorTemplates} from './frames.js';
 import {keyToFrame, mount, settle} from './ink-harness.js';
 import type {Sizes} from './sizes.js';
 import {type BenchRow, mb, median, ms} from './table.js';
@@ -14,9 +14,9 @@ import {type BenchRow, mb, median, ms} from './table.js';
  */
 export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
 	const {Dashboard} = await import('../source/view/Dashboard.js');
-	const frames = await simulatorFrames(sizes.timelineEvents);
-	const events = frames.map((frame) => parseEvent(JSON.parse(frame)));
-	frames.length = 0;
+	// Parsed one frame at a time, so the memory figure is the events held, not the frames.
+	const templates = await simulatorTemplates();
+	const events = Array.from({length: sizes.timelineEvents}, (_, index) => parseEvent(JSON.parse(frameAt(templates, index))));
 	const key = hexId(1);
 	const timeline: TimelineState = {conversationKey: key, events, version: 1, stream: {state: 'live', attempt: 0}, executionStatus: 'running', gap: false};
 	const store = fixtureStore(fixtureSnapshot({timeline}, fleetSeeds()));
@@ -34,7 +34,7 @@ export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
 	const scrolls: number[] = [];
 	for (let press = 0; press < 20; press++) scrolls.push(await keyToFrame(mounted, 'k'));
 	(globalThis as {gc?: () => void}).gc?.();
-	const rss = process.memoryUsage().rss;
+	const {rss, heapUsed} = process.memoryUsage();
 	mounted.unmount();
 	const row = (name: string, value: number): BenchRow => ({area: 'timeline', name: `${name}, ${count} events`, figure: ms(value), target: '< 50 ms', met: value < 50});
 	return [
@@ -42,6 +42,6 @@ export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
 		row('filter kind:ActionEvent (typed to frame)', filter),
 		row('jump to the end (G)', end),
 		row('scroll one row (median of 20)', median(scrolls)),
-		{area: 'timeline', name: `resident memory holding ${count} events`, figure: mb(rss), target: '< 300 MB', met: rss < 300 * 1024 * 1024},
+		{area: 'timeline', name: `resident memory of the process holding ${count} events on screen (heap ${mb(heapUsed)})`, figure: mb(rss), target: '< 300 MB', met: rss < 300 * 1024 * 1024},
 	];
 }

@@ -1,4 +1,4 @@
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
@@ -14,6 +14,8 @@ import {build} from 'esbuild';
 
 const {values} = parseArgs({options: {outdir: {type: 'string', default: 'dist'}}});
 const outdir = values.outdir;
+// A clean directory: files of an older build would otherwise ship in the package.
+rmSync(outdir, {recursive: true, force: true});
 mkdirSync(outdir, {recursive: true});
 // Ink loads React DevTools only in development; the installed CLI never is.
 const stub = join(outdir, 'devtools-stub.mjs');
