@@ -34,9 +34,21 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];
-for (const step of steps) {
-	process.stderr.write(`bench: ${step.name}…\n`);
-	rows.push(...(await step.run()));
+if (only) {
+	for (const step of steps) {
+		process.stderr.write(`bench: ${step.name}…\n`);
+		rows.push(...(await step.run()));
+	}
+} else {
+	// Each measurement in a process of its own: one step's heap and JIT state must not weigh on
+	// the next one's timings or resident memory.
+	const {spawnSync} = await import('node:child_process');
+	for (const step of steps) {
+		process.stderr.write(`bench: ${step.name}…\n`);
+		const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--only=${step.name}`, '--json', ...(sizes.tiny ? ['--tiny'] : [])], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024});
+		if (child.status !== 0) throw new Error(`the ${step.name} measurement failed (exit ${child.status})`);
+		rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as BenchRow[]));
+	}
 }
 
 if (args.has('--json')) {
