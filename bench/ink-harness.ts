@@ -1,5 +1,9 @@
 import {EventEmitter} from 'node:events';
 import type {ReactElement} from 'react';
+// The same in-memory TTY stdin the UI tests use.
+import {FakeStdin as MemoryStdin} from '../test/helpers/fake-stdin.js';
+
+export {MemoryStdin};
 
 /**
  * Ink rendering into memory for measurements. `debug` mode writes every frame whole and at once
@@ -35,26 +39,6 @@ export class MemoryStdout extends EventEmitter {
 		callback?.();
 		return true;
 	};
-}
-
-export class MemoryStdin extends EventEmitter {
-	isTTY = true;
-	#data: string | null = null;
-	write(data: string) {
-		this.#data = data;
-		this.emit('readable');
-	}
-	read = () => {
-		const data = this.#data;
-		this.#data = null;
-		return data;
-	};
-	setEncoding() {}
-	setRawMode() {}
-	resume() {}
-	pause() {}
-	ref() {}
-	unref() {}
 }
 
 export type Mounted = {stdout: MemoryStdout; stdin: MemoryStdin; unmount(): void};

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import {spawnSync} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import {chmodSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import http from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {test, type TestContext} from 'node:test';
+import {test} from 'node:test';
 import stringWidth from 'string-width';
 import {resolveConfig} from '../source/config/resolve.js';
 import {prettyJson, prettyJsonString} from '../source/format/truncate-json.js';
 import {sanitizeLine} from '../source/format/sanitize.js';
 import {parseConversationFilter, rowMatches} from '../source/state/conversation-query.js';
-import {StreamSupervisor, type StreamProblem, type StreamStatus} from '../source/state/stream-supervisor.js';
 import {EventDetails} from '../source/view/details/EventDetails.js';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {HttpClient} from '../source/wire/http.js';
@@ -19,6 +18,7 @@ import {conversationRow, fixtureSnapshot, fixtureStore, hexId, recordingControll
 import {message, terminalAction, terminalObservation} from './helpers/event-fixtures.js';
 import {press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 import {KeyHarness, TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
+import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
 
 /**
@@ -99,19 +99,10 @@ test('18. one invalid item in a page: that item is flagged; the others render', 
 	assert.deepEqual([events[0]!.kind, events[2]!.kind], ['MessageEvent', 'MessageEvent']);
 });
 
-function supervise(t: TestContext, client: ConstructorParameters<typeof StreamSupervisor>[0]['client']) {
-	const statuses: StreamStatus[] = [];
-	const problems: StreamProblem[] = [];
-	const supervisor = new StreamSupervisor({client, backoff: {baseMs: 10, capMs: 100}, heartbeatIntervalMs: 300, heartbeatGraceMs: 300, onStatus: (status) => statuses.push(status), onProblem: (problem) => problems.push(problem)});
-	t.after(() => supervisor.close());
-	supervisor.start();
-	return {supervisor, statuses, problems};
-}
-
 test('19. a malformed JSON frame is reported once; the socket stays open', async (t) => {
 	const sim = await startSim(t);
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');
-	const watched = supervise(t, client);
+	const watched = supervise(t, client, {backoff: {baseMs: 10, capMs: 100}, heartbeatIntervalMs: 300, heartbeatGraceMs: 300, firstFrameTimeoutMs: 10_000, handshakeTimeoutMs: 10_000});
 	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
 	const reconnectsBefore = watched.statuses.filter((status) => status.state === 'reconnecting').length;
 	sim.faults.malformedFrames(1);
@@ -125,7 +116,7 @@ test('19. a malformed JSON frame is reported once; the socket stays open', async
 test('20. an invalid UTF-8 WebSocket frame: reconnect, resume, no gap or duplicate', async (t) => {
 	const sim = await startSim(t);
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');
-	const watched = supervise(t, client);
+	const watched = supervise(t, client, {backoff: {baseMs: 10, capMs: 100}, heartbeatIntervalMs: 300, heartbeatGraceMs: 300, firstFrameTimeoutMs: 10_000, handshakeTimeoutMs: 10_000});
 	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
 	sim.faults.invalidUtf8Frames(1);
 	sim.step(4);
@@ -159,15 +150,15 @@ test('22. a 20-digit id, 1e400 and a lone surrogate: ids exact, no crash', () =>
 	assert.doesNotThrow(() => parseEvent(JSON.parse('{"kind":"ActionEvent","id":"x","timestamp":"t","source":"agent","tool_name":"t","tool_call_id":"c","action":{"kind":"TerminalAction","command":"ls","timeout":1e400}}')));
 });
 
-test('23. a message over maxPayload: one placeholder, no reconnect loop', async (t) => {
+test('23. a message over maxPayload: one placeholder, no reconnect loop', {timeout: 120_000}, async (t) => {
 	const sim = await startSim(t);
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');
-	const watched = supervise(t, client);
+	const watched = supervise(t, client, {backoff: {baseMs: 10, capMs: 100}, heartbeatIntervalMs: 300, heartbeatGraceMs: 300, firstFrameTimeoutMs: 10_000, handshakeTimeoutMs: 10_000});
 	await waitUntil(() => watched.supervisor.status.state === 'live', 5000, 'live');
-	sim.world.appendEvent(conversation, {kind: 'MessageEvent', source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: 'z'.repeat(40 * 1024 * 1024)}]}});
+	sim.world.appendEvent(conversation, {kind: 'MessageEvent', source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: 'z'.repeat(20 * 1024 * 1024)}]}});
 	sim.step(2);
-	await waitUntil(() => watched.problems.some((problem) => problem.kind === 'oversized-frame'), 10_000, 'the oversized report');
-	await waitUntil(() => watched.supervisor.status.state === 'live', 10_000, 'live again');
+	await waitUntil(() => watched.problems.some((problem) => problem.kind === 'oversized-frame'), 45_000, 'the oversized report');
+	await waitUntil(() => watched.supervisor.status.state === 'live', 30_000, 'live again');
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	assert.equal(watched.problems.filter((problem) => problem.kind === 'oversized-frame').length, 1, 'reported once');
 	const reconnects = watched.statuses.filter((status, index) => status.state === 'reconnecting' && watched.statuses[index - 1]?.state === 'live').length;
@@ -188,11 +179,24 @@ test('39. the key is absent from frames, logs, process.report and crash output, 
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-39-'));
 	t.after(() => rmSync(home, {recursive: true, force: true}));
 	const querySecret = 'QUERY-SECRET-39';
-	const run = spawnSync(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'conversations', '--base-url', `${sim.baseUrl}/?api_key=${querySecret}`], {
-		encoding: 'utf8',
-		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: `${secret}-wrong`, AGENT_TUI_DEBUG: '1'},
-		timeout: 30_000,
+	// Asynchronously: the simulator answering the CLI lives in this process.
+	const run = await new Promise<{code: number | null; stdout: string; stderr: string}>((resolve, reject) => {
+		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'conversations', '--base-url', `${sim.baseUrl}/?api_key=${querySecret}`], {
+			env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: `${secret}-wrong`, AGENT_TUI_DEBUG: '1'},
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({code, stdout, stderr});
+		});
 	});
+	assert.equal(run.code, 3, `key rejected (exit 3), with debug output: ${run.stderr}`);
+	assert.match(run.stderr, /key rejected/);
 	const output = run.stdout + run.stderr;
 	assert.ok(!output.includes(secret), output);
 	assert.ok(!output.includes(querySecret), output);

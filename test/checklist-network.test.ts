@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import {test, type TestContext} from 'node:test';
 import {createDashboard} from '../source/state/dashboard-store.js';
-import {StreamSupervisor, type StreamStatus} from '../source/state/stream-supervisor.js';
 import {AgentClient} from '../source/wire/agent-client.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {KeyRejectedError, NetworkError, OutcomeUnknownError, ProtocolError, RateLimitedError, ServerError, TimeoutError} from '../source/wire/errors.js';
 import {HttpClient} from '../source/wire/http.js';
 import {startFaultProxy, type FaultProxy} from './helpers/fault-proxy.js';
+import {supervise} from './helpers/supervise.js';
 import {liveConversation, serverIds, startSim, testDispatcher, waitUntil} from './wire-agent-fixtures.js';
 
 /**
@@ -28,25 +28,6 @@ async function agentThrough(t: TestContext, sim: Awaited<ReturnType<typeof start
 	const path = new URL(row.conversation_url!).pathname.replace(/\/api\/conversations\/.*$/, '');
 	const client = new AgentClient({baseUrl: `${origin}${path}`, conversationId: row.id, sessionApiKey: row.session_api_key ?? null, maxRetries: 0, dispatcher: testDispatcher(t)});
 	return {conversation, client};
-}
-
-function supervise(t: TestContext, client: AgentClient, options: Partial<ConstructorParameters<typeof StreamSupervisor>[0]> = {}) {
-	const statuses: StreamStatus[] = [];
-	const announced: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client,
-		backoff: {baseMs: 20, capMs: 400},
-		heartbeatIntervalMs: 200,
-		heartbeatGraceMs: 200,
-		firstFrameTimeoutMs: 400,
-		handshakeTimeoutMs: 300,
-		onStatus: (status) => statuses.push(status),
-		onEvents: (events) => announced.push(...events.map((event) => event.id)),
-		...options,
-	});
-	t.after(() => supervisor.close());
-	supervisor.start();
-	return {supervisor, statuses, announced};
 }
 
 function plainServer(t: TestContext, handler: http.RequestListener): Promise<string> {

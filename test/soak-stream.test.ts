@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {StreamSupervisor, type StreamProblem, type StreamStatus} from '../source/state/stream-supervisor.js';
+import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
 
 /**
@@ -16,24 +16,13 @@ const total = 20_000;
 test('soak: 20,000 events, the socket dropped every second, two server restarts: nothing lost, nothing twice', {timeout: 120_000}, async (t) => {
 	const sim = await startSim(t);
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');
-	const statuses: StreamStatus[] = [];
-	const problems: StreamProblem[] = [];
-	const announced: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client,
+	const {supervisor, problems, announced, reconnects: countReconnects} = supervise(t, client, {
 		backoff: {baseMs: 10, capMs: 200},
 		heartbeatIntervalMs: 500,
 		heartbeatGraceMs: 500,
 		firstFrameTimeoutMs: 2000,
 		handshakeTimeoutMs: 2000,
-		onStatus: (status) => statuses.push(status),
-		onProblem: (problem) => problems.push(problem),
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
 	});
-	t.after(() => supervisor.close());
-	supervisor.start();
 	await waitUntil(() => supervisor.status.state === 'live', 5000, 'live');
 
 	const template = sim.world.events(conversation).find((event) => event.kind === 'ObservationEvent');
@@ -72,7 +61,7 @@ test('soak: 20,000 events, the socket dropped every second, two server restarts:
 	assert.deepEqual(actual, expected, 'same ids, same order');
 	assert.equal(new Set(announced).size, announced.length, 'no event announced twice');
 	assert.equal(announced.length, expected.length, 'every event announced once');
-	const reconnects = statuses.filter((status, index) => status.state === 'reconnecting' && statuses[index - 1]?.state === 'live').length;
+	const reconnects = countReconnects();
 	t.diagnostic(`${actual.length} events (${total} during the soak), ${reconnects} reconnects, ${restarts} restarts`);
 	assert.equal(restarts, 2);
 	assert.ok(reconnects >= 5, `reconnected ${reconnects} times`);

@@ -2,6 +2,7 @@ import {EventEmitter} from 'node:events';
 import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
+import {FakeStdin} from './fake-stdin.js';
 
 /**
  * Ink in memory at a chosen terminal size (ink-testing-library's stdout is fixed at 100 columns
@@ -21,27 +22,6 @@ class FakeStdout extends EventEmitter {
 	write = (frame: string) => {
 		this.frames.push(frame);
 		return true;
-	};
-}
-
-class FakeStdin extends EventEmitter {
-	isTTY = true;
-	data: string | null = null;
-	write = (data: string) => {
-		this.data = data;
-		this.emit('readable');
-		this.emit('data', data);
-	};
-	setEncoding() {}
-	setRawMode() {}
-	resume() {}
-	pause() {}
-	ref() {}
-	unref() {}
-	read = () => {
-		const {data} = this;
-		this.data = null;
-		return data;
 	};
 }
 
