@@ -70,16 +70,18 @@ export async function benchTraffic(sizes: Sizes): Promise<BenchRow[]> {
 		const liveStart = Date.now();
 		while (store.getSnapshot().timeline?.stream.state !== 'live' && Date.now() - liveStart < 10_000) await settle(50);
 		await settle(1000);
-		const template = sim.world.events(running.conversation.id).find((event) => event.kind === 'ObservationEvent');
-		if (!template) throw new Error('no observation to copy');
+		// Varied events (the conversation's own history, cycled), so consecutive rows differ as
+		// they do in a real stream: the same event repeated would make rows identical but for the time.
+		const templates = sim.world.events(running.conversation.id).filter((event) => event.kind === 'ObservationEvent' || event.kind === 'ActionEvent' || event.kind === 'MessageEvent');
+		if (templates.length < 3) throw new Error('too few events to copy');
 		const followFrom = {bytes: terminal.bytes, ink: inkBytes};
 		const started = Date.now();
 		let sent = 0;
 		while (Date.now() - started < sizes.trafficSeconds * 1000) {
 			const due = Math.floor(((Date.now() - started) / 1000) * sizes.followRate);
 			for (; sent < due; sent++) {
-				const {id: _id, timestamp: _timestamp, ...rest} = template;
-				sim.world.appendEvent(running.conversation.id, {...rest, kind: 'ObservationEvent', source: 'environment'});
+				const {id: _id, timestamp: _timestamp, source: _source, ...rest} = templates[sent % templates.length]!;
+				sim.world.appendEvent(running.conversation.id, {...rest, kind: String(rest.kind)});
 			}
 			await settle(5);
 		}

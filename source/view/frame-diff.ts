@@ -5,7 +5,7 @@
  * frame, write the new one). Its incremental mode moves the cursor relatively and left stale
  * lines behind in tmux when the frame height changed. On the alternate screen the frame always
  * starts at the top-left cell, so absolute positions are exact: each changed line is written at
- * its own row (`ESC[row;1H`, the line, erase to end of line), unchanged lines cost nothing, rows
+ * its own row, from its first to its last changed cell (line-diff.ts), unchanged lines cost nothing, rows
  * the new frame no longer uses are erased, and the cursor is left where Ink believes it is (just
  * below its frame), so anything written around us still lands where Ink meant.
  *
@@ -14,6 +14,7 @@
  */
 
 import {cellWidth} from '../format/width.js';
+import {lineUpdate} from './line-diff.js';
 
 const escape = '\u001B';
 /** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
@@ -45,8 +46,10 @@ export class FrameDiff {
 		let out = '';
 		for (let index = 0; index < lines.length; index++) {
 			const line = lines[index]!;
-			if (this.#trusted && this.#lines[index] === line) continue;
-			out += `${moveTo(index)}${line}${escape}[K`;
+			const previous = this.#lines[index];
+			if (this.#trusted && previous === line) continue;
+			// A row that was on screen changes only where it differs (line-diff.ts).
+			out += this.#trusted && previous !== undefined ? lineUpdate(previous, line, index) : `${moveTo(index)}${line}${escape}[K`;
 		}
 		if (this.#trusted) out += this.#eraseRows(lines.length, this.#lines.length);
 		else out = `${home}${escape}[J${out}`;
