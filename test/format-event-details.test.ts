@@ -166,8 +166,10 @@ test('a 5 MB observation is indexed once and each page costs only its own lines'
 	for (let page = 0; page < 200; page++) doc.lines(page * 500, page * 500 + 40);
 	const paging = (performance.now() - started) / 200;
 	assert.match(doc.lines(doc.lineCount - 1, doc.lineCount)[0]?.text ?? '', /line 99999/);
-	assert.ok(build < 500, `building took ${build.toFixed(0)} ms`);
-	assert.ok(paging < 5, `a page took ${paging.toFixed(2)} ms`);
+	// Relative, so a busy machine slows both sides alike: a page must cost a tiny fraction of the
+	// one-time index (it walks only its own lines). The absolute bound only catches a blow-up.
+	assert.ok(paging * 50 < build, `a page took ${paging.toFixed(2)} ms against ${build.toFixed(0)} ms to index`);
+	assert.ok(build < 10_000, `building took ${build.toFixed(0)} ms`);
 	// One 5 MB line becomes width-sized pieces, all reachable.
 	const oneLine = eventDetails(terminalObservation(action, 'y'.repeat(5 * 1024 * 1024), 0), 80);
 	assert.ok(oneLine.lineCount > 60_000);
