@@ -1,6 +1,7 @@
 import {cachedParser, filterTokens} from './filter-line.js';
 import {attentionRank} from './attention.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
+import {contextFraction} from './usage-metrics.js';
 
 /**
  * View-model selectors for the conversations pane and `conversations --json`: parse the filter
@@ -97,6 +98,10 @@ export function compareRows(sort: ConversationSortKey): (a: ConversationRow, b: 
 
 		case 'cost': {
 			return (a, b) => desc(cost(a), cost(b)) || byKey(a, b);
+		}
+
+		case 'context': {
+			return (a, b) => desc(contextFraction(a.conversation) ?? -1, contextFraction(b.conversation) ?? -1) || byKey(a, b);
 		}
 
 		case 'title': {

@@ -23,6 +23,8 @@ import {publicMessage, redact} from './redact.js';
 import {BudgetClosedError, RequestBudget, type RequestBudgetOptions} from './request-budget.js';
 import {type CapWatch, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
 import {openAgentStream} from './agent-stream.js';
+import {createConversationActions} from './conversation-actions.js';
+import {createSearchAcross} from './event-search.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 
@@ -160,6 +162,13 @@ class DashboardModel {
 			closeTimeline: () => this.#closeTimeline(),
 			pauseSandbox: (key) => this.#sandboxAction(key, 'pausing'),
 			resumeSandbox: (key) => this.#sandboxAction(key, 'resuming'),
+			...createConversationActions({
+				appBaseUrl: options.appBaseUrl,
+				secrets: this.#secrets,
+				conversation: (key) => this.#rows.get(key)?.conversation,
+				onAccepted: () => this.#poller.refresh(),
+			}),
+			...createSearchAcross({appBaseUrl: options.appBaseUrl, secrets: this.#secrets, conversation: (key) => this.#rows.get(key)?.conversation}),
 			startConversation: (request) => this.#startConversation(request),
 			resetStart: () => {
 				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.

@@ -1,6 +1,7 @@
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {WireEvent} from '../wire/schemas/events.js';
+import type {SearchListener} from './event-search.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -111,7 +112,7 @@ export type DashboardSnapshot = {
 	notice: {text: string; level: 'info' | 'warn' | 'error'; at: number} | null;
 };
 
-export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'title';
+export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'context' | 'title';
 
 export interface DashboardController {
 	/** Force a refresh now (ctrl-r), within the request budget. */
@@ -126,6 +127,19 @@ export interface DashboardController {
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;
 	resetStart(): void;
 	dismissNotice(): void;
+	/*
+	 * Triage actions through the conversation's agent server (issue 6). Declared optional by the
+	 * view side until the state side implements them; the view says "not available" without them.
+	 * Each resolves when the server accepted the request and rejects with a short, secret-free error.
+	 */
+	/** Approve every pending action of a conversation waiting for confirmation. */
+	approve?(conversationKey: string): Promise<void>;
+	/** Reject the pending actions, with an optional reason the agent sees. */
+	reject?(conversationKey: string, reason?: string): Promise<void>;
+	/** Send a user message and run the agent. */
+	nudge?(conversationKey: string, text: string): Promise<void>;
+	/** Search the events of these conversations (timeline filter grammar); hits arrive as found. Returns a cancel function. */
+	searchAcross?(conversationKeys: readonly string[], query: string, listener: SearchListener): () => void;
 	/** Stops polling and streams; leaves no timers or sockets. */
 	close(): Promise<void>;
 }

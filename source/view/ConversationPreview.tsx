@@ -1,10 +1,11 @@
 import {memo} from 'react';
 import {Box, Text} from 'ink';
-import {formatCost} from '../format/numbers.js';
+import {formatCost, formatPercent, formatTokens} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import {attentionLong} from './attention-text.js';
 import {line} from './cells.js';
+import {contextFraction, totalTokens} from './triage/usage-look.js';
 
 type Props = {
 	row: ConversationRow | undefined;
@@ -44,7 +45,14 @@ function ConversationPreviewImpl({row, width, now}: Props) {
 	const second =
 		row.attention.length > 0
 			? `! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`
-			: [`id ${row.key}`, typeof cost === 'number' ? formatCost(cost) : null, row.unseenEvents > 0 ? `${row.unseenEvents} new events` : null]
+			: [
+					typeof cost === 'number' ? formatCost(cost) : null,
+					// The list has no room for these below 100 columns: the preview always says them.
+					contextFraction(c) === null ? null : `context ${formatPercent(contextFraction(c))}`,
+					totalTokens(c) === null ? null : `${formatTokens(totalTokens(c))} tokens`,
+					row.unseenEvents > 0 ? `${row.unseenEvents} new events` : null,
+					`id ${row.key}`,
+				]
 					.filter(Boolean)
 					.join(' · ');
 	return (

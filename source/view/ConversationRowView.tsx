@@ -22,6 +22,10 @@ function ConversationRowViewImpl({cells, selected, focused}: Props) {
 			{cells.reason ? <Text color={cells.reasonColor}>{cells.reason}</Text> : null}
 			{cells.title}
 			<Text dimColor={!selected}>{cells.rest}</Text>
+			<Text color={cells.usageColor} dimColor={!selected && !cells.usageColor}>
+				{cells.usage}
+			</Text>
+			<Text dimColor={!selected}>{cells.tail}</Text>
 		</Text>
 	);
 }

@@ -22,6 +22,8 @@ export type ConversationsPaneProps = {
 	filter: string;
 	editingFilter: boolean;
 	sort: ConversationSortKey;
+	/** Frozen (`F`): how many changes wait to be applied; null while the list is live. */
+	frozenChanges?: number | null;
 	/** Still loading the first page (no success yet): say so instead of "no conversations". */
 	loading: boolean;
 	now: number;
@@ -47,7 +49,8 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 	const columns = useMemo(() => conversationColumns(width), [width]);
 	const visible = keys.slice(window.offset, window.offset + listHeight);
 	const selectedRow = window.selectedKey ? rows.get(window.selectedKey) : undefined;
-	const position = keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0';
+	const frozen = props.frozenChanges == null ? '' : `frozen·${props.frozenChanges} new `;
+	const position = frozen + (keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0');
 	const header = columnHeader(columns);
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">

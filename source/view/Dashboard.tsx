@@ -14,6 +14,13 @@ import {selectSandboxKeys} from './sandbox-cells.js';
 import {StartForm} from './start/StartForm.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
+import {BulkPanel} from './triage/BulkPanel.js';
+import {SearchOverlay} from './triage/SearchOverlay.js';
+import {PendingActionsPanel, pendingPanelRows} from './triage/PendingActionsPanel.js';
+import {runTriage} from './triage/run-triage.js';
+import {executionStatusOf, shortTitle} from './triage/triage-plan.js';
+import {TriagePrompt} from './triage/TriagePrompt.js';
+import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
@@ -48,7 +55,8 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
 
-	const conversationKeys = selectConversationKeys(snapshot, view.conversationFilter, view.sort);
+	const listed = useFrozenList(view.frozen, snapshot.conversations, selectConversationKeys(snapshot, view.conversationFilter, view.sort));
+	const conversationKeys = listed.keys;
 	const counts = countConversations(snapshot);
 	const sandboxKeys = selectSandboxKeys(snapshot.sandboxes);
 	const filterShown = view.editing === 'conversations' || view.conversationFilter.trim().length > 0;
@@ -92,8 +100,9 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 
 	const conversationsPane = (width: number) => (
 		<ConversationsPane
-			rows={snapshot.conversations}
+			rows={listed.rows}
 			keys={conversationKeys}
+			frozenChanges={view.frozen ? listed.pendingChanges : null}
 			total={snapshot.conversations.size}
 			window={conversations}
 			width={width}
@@ -127,11 +136,15 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 			now={now}
 		/>
 	);
+	// While the open conversation waits for confirmation, what it waits for sits above its timeline.
+	const waitingEvents =
+		snapshot.timeline && executionStatusOf(snapshot, snapshot.timeline.conversationKey) === 'waiting_for_confirmation' ? snapshot.timeline.events : null;
+	const panelRows = pendingPanelRows(waitingEvents);
 	const timelinePane = (width: number) => (
 		<TimelinePane
 			timeline={snapshot.timeline}
 			width={width}
-			height={paneHeight}
+			height={paneHeight - panelRows}
 			focused={view.pane === 'timeline' && (view.overlay === null || view.overlay.kind === 'details')}
 			filter={view.timelineFilter}
 			editingFilter={view.editing === 'timeline'}
@@ -149,6 +162,60 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 	let overlay = null;
 	if (view.overlay?.kind === 'help') {
 		overlay = <HelpOverlay width={columns} height={paneHeight} onClose={closeOverlay} />;
+	} else if (view.overlay?.kind === 'prompt') {
+		const {purpose, conversationKey} = view.overlay;
+		const title = shortTitle(snapshot, conversationKey);
+		overlay = (
+			<TriagePrompt
+				key={`${purpose}:${conversationKey}`}
+				purpose={purpose}
+				title={title}
+				width={columns}
+				height={paneHeight}
+				onSend={(text) => {
+					closeOverlay();
+					void runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text);
+				}}
+				onCancel={() => {
+					closeOverlay();
+					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
+				}}
+			/>
+		);
+	} else if (view.overlay?.kind === 'search') {
+		overlay = (
+			<SearchOverlay
+				conversationKeys={conversationKeys}
+				snapshot={snapshot}
+				controller={controller}
+				width={columns}
+				height={paneHeight}
+				onOpen={(hit, query) => {
+					closeOverlay();
+					openTimeline(hit.conversationKey);
+					// The timeline opens filtered to the query, so the matching events are what it shows.
+					dispatch({type: 'set-filter', target: 'timeline', text: query});
+				}}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (view.overlay?.kind === 'bulk') {
+		const {action, sandboxKeys, skipped} = view.overlay;
+		overlay = (
+			<BulkPanel
+				action={action}
+				sandboxKeys={sandboxKeys}
+				skipped={skipped}
+				snapshot={snapshot}
+				width={columns}
+				height={paneHeight}
+				onRun={(keys) => {
+					// The store queues each request in the request budget and reports failures on the row itself.
+					for (const key of keys) (action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
+				}}
+				onClose={closeOverlay}
+			/>
+		);
 	} else if (view.overlay?.kind === 'start') {
 		overlay = (
 			<StartForm
@@ -207,7 +274,8 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 					<Box display={shown(overlay === null && layout.wide)} width={1} flexShrink={0}>
 						<Text dimColor>{'│\n'.repeat(paneHeight).trimEnd()}</Text>
 					</Box>
-					<Box display={shown(show('timeline'))} width={timelineWidth} flexShrink={0}>
+					<Box display={shown(show('timeline'))} width={timelineWidth} flexShrink={0} flexDirection="column">
+						{waitingEvents ? <PendingActionsPanel events={waitingEvents} width={timelineWidth} /> : null}
 						{timelinePane(timelineWidth)}
 					</Box>
 				</Box>

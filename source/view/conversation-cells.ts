@@ -1,4 +1,4 @@
-import {formatCost} from '../format/numbers.js';
+import {formatCost, formatPercent} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatAge} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
@@ -7,6 +7,7 @@ import type {ConversationRow} from '../state/dashboard-types.js';
 import {attentionShort} from './attention-text.js';
 import {cellLeft, cellRight} from './cells.js';
 import {conversationStatus} from './status-look.js';
+import {contextFraction, usageColor} from './triage/usage-look.js';
 
 /**
  * Column widths of the conversations list and the precomputed strings of one row. Rows are built
@@ -23,6 +24,8 @@ export type ConversationColumns = {
 	age: number;
 	activity: number;
 	cost: number;
+	/** Context use (`73%`), on wide terminals only; the preview shows it otherwise. */
+	context: number;
 	unseen: number;
 };
 
@@ -33,11 +36,12 @@ export function conversationColumns(width: number): ConversationColumns {
 	const activity = 4;
 	const cost = width >= 56 ? 6 : 0;
 	const unseen = width >= 48 ? 4 : 0;
+	const context = width >= 100 ? 4 : 0;
 	// The repository goes first when space runs short; the title keeps at least ~20 cells.
 	const repo = width >= 64 ? Math.min(28, Math.max(12, Math.floor(width * 0.2))) : 0;
-	const gaps = [status, repo, age, activity, cost, unseen].filter((value) => value > 0).length;
-	const title = Math.max(4, width - marker - status - repo - age - activity - cost - unseen - gaps);
-	return {width, marker, status, title, repo, age, activity, cost, unseen};
+	const gaps = [status, repo, age, activity, cost, context, unseen].filter((value) => value > 0).length;
+	const title = Math.max(4, width - marker - status - repo - age - activity - cost - context - unseen - gaps);
+	return {width, marker, status, title, repo, age, activity, cost, context, unseen};
 }
 
 export type ConversationCells = {
@@ -48,8 +52,13 @@ export type ConversationCells = {
 	reason: string;
 	reasonColor: string | undefined;
 	title: string;
-	/** Everything right of the title, already padded: ` repo  age last  cost  new`. */
+	/** Right of the title, already padded: ` repo  age last`. */
 	rest: string;
+	/** ` cost  ctx`, coloured when over a warning threshold. */
+	usage: string;
+	usageColor: string | undefined;
+	/** ` new`. */
+	tail: string;
 };
 
 export function columnHeader(columns: ConversationColumns): string {
@@ -62,6 +71,7 @@ export function columnHeader(columns: ConversationColumns): string {
 	if (columns.repo) parts.push(' ', cellLeft('REPOSITORY', columns.repo));
 	parts.push(' ', cellRight('AGE', columns.age), ' ', cellRight('LAST', columns.activity));
 	if (columns.cost) parts.push(' ', cellRight('COST', columns.cost));
+	if (columns.context) parts.push(' ', cellRight('CTX', columns.context));
 	if (columns.unseen) parts.push(' ', cellRight('NEW', columns.unseen));
 	return parts.join('');
 }
@@ -96,8 +106,10 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	parts.push(' ', cellRight(age(now, parseTime(conversation.created_at)), columns.age));
 	parts.push(' ', cellRight(age(now, row.lastActivityAt), columns.activity));
 	const cost = conversation.metrics?.accumulated_cost;
-	if (columns.cost) parts.push(' ', cellRight(typeof cost === 'number' ? formatCost(cost) : '—', columns.cost));
-	if (columns.unseen) parts.push(' ', cellRight(row.unseenEvents > 0 ? `+${row.unseenEvents}` : '', columns.unseen));
+	const usage: string[] = [];
+	if (columns.cost) usage.push(' ', cellRight(typeof cost === 'number' ? formatCost(cost) : '—', columns.cost));
+	if (columns.context) usage.push(' ', cellRight(formatPercent(contextFraction(conversation)), columns.context));
+	const tail = columns.unseen ? ` ${cellRight(row.unseenEvents > 0 ? `+${row.unseenEvents}` : '', columns.unseen)}` : '';
 	return {
 		key: row.key,
 		status: cellLeft(`${look.symbol} ${look.word}`, columns.status) + ' ',
@@ -106,6 +118,9 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		reasonColor: firstReason ? reasonColors[firstReason.kind] : undefined,
 		title: cellLeft(rawTitle, titleWidth),
 		rest: parts.join(''),
+		usage: usage.join(''),
+		usageColor: usageColor(conversation),
+		tail,
 	};
 }
 

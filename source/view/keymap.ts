@@ -16,6 +16,7 @@ export type KeyContext =
 	| 'help'
 	| 'confirm'
 	| 'filter'
+	| 'prompt'
 	| 'start';
 
 export type ActionName =
@@ -48,7 +49,16 @@ export type ActionName =
 	| 'confirmYes'
 	| 'confirmNo'
 	| 'applyFilter'
-	| 'closeHelp';
+	| 'closeHelp'
+	| 'approve'
+	| 'reject'
+	| 'nudge'
+	| 'freeze'
+	| 'bulkPause'
+	| 'bulkResume'
+	| 'search'
+	| 'send'
+	| 'cancel';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -113,14 +123,27 @@ export const keymap: readonly Binding[] = [
 	{action: 'applyFilter', keys: [named('return')], description: 'Keep the filter and return to the list', contexts: ['filter'], hint: 'done'},
 	{action: 'back', keys: [named('escape')], description: 'Clear the filter and close it', contexts: ['filter'], hint: 'clear'},
 	{action: 'sort', keys: [char('o')], description: 'Cycle the sort order', contexts: ['conversations'], hint: 'sort'},
-	{action: 'nextAttention', keys: [char('n')], description: 'Next conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'next!'},
-	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline']},
+	{action: 'nextAttention', keys: [char('n')], description: 'Next conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details'], hint: 'next!'},
+	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details']},
 	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); scrolling pauses it', contexts: ['timeline'], hint: 'follow'},
 	{action: 'order', keys: [char('O')], description: 'Oldest or newest first', contexts: ['timeline']},
 	{action: 'pause', keys: [char('p')], description: 'Pause the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'pause'},
 	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume'},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
 	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
+	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},
+	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline']},
+	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline']},
+	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
+	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
+	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
+	{action: 'search', keys: [char('S'), ctrl('f')], description: 'Search the events of the conversations shown (text, kind:, source:)', contexts: ['conversations', 'sandboxes', 'timeline']},
+	{action: 'send', keys: [named('return')], description: 'Send, or confirm', contexts: ['prompt'], hint: 'send'},
+	{action: 'up', keys: [named('upArrow')], description: 'Scroll up', contexts: ['prompt']},
+	{action: 'down', keys: [named('downArrow')], description: 'Scroll down', contexts: ['prompt']},
+	{action: 'pageUp', keys: [named('pageUp')], description: 'Page up', contexts: ['prompt']},
+	{action: 'pageDown', keys: [named('pageDown')], description: 'Page down', contexts: ['prompt']},
+	{action: 'cancel', keys: [named('escape')], description: 'Cancel', contexts: ['prompt'], hint: 'cancel'},
 	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it', contexts: ['confirm'], hint: 'yes'},
 	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No, cancel', contexts: ['confirm'], hint: 'no'},
 	{action: 'open', keys: [named('return')], description: 'Show or hide what a condensation forgot', contexts: ['details']},
@@ -197,6 +220,7 @@ export const contextTitles: Record<KeyContext, string> = {
 	help: 'Help',
 	confirm: 'Confirmation',
 	filter: 'Filter line',
+	prompt: 'Message or reason line',
 	start: 'Start form',
 };
 

@@ -3,6 +3,9 @@ import {normalizeId} from '../wire/ids.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import {planSandboxAction} from './sandbox-question.js';
+import {planBulk} from './triage/bulk-plan.js';
+import {runTriage} from './triage/run-triage.js';
+import {planTriage, type TriageVerb} from './triage/triage-plan.js';
 import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
 import type {ListWindowControls} from './use-list-window.js';
 import type {ViewAction, ViewState} from './view-state.js';
@@ -63,6 +66,20 @@ export function useDashboardKeys(args: Args): void {
 		dispatch({type: 'focus', pane: 'conversations'});
 	};
 
+	// a approves at once (the pending actions are on screen); x and m ask for a line of text first.
+	const triage = (verb: TriageVerb, key: string | null | undefined) => {
+		const plan = planTriage(snapshot, controller, verb, key);
+		if (plan.kind === 'refuse') notice(plan.text);
+		else if (verb === 'approve') void runTriage(controller, verb, plan, notice);
+		else dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: verb, conversationKey: plan.conversationKey}});
+	};
+	const triageOn = (key: () => string | null | undefined) => ({
+		approve: () => triage('approve', key()),
+		reject: () => triage('reject', key()),
+		nudge: () => triage('nudge', key()),
+	});
+
+	const search = {search: () => dispatch({type: 'open-overlay', overlay: {kind: 'search'}})};
 	const attention = {nextAttention: () => jumpToAttention(1), previousAttention: () => jumpToAttention(-1)};
 	const movement = (list: ListWindowControls) => ({
 		up: () => list.move(-1),
@@ -104,6 +121,11 @@ export function useDashboardKeys(args: Args): void {
 			back: () => (view.conversationFilter ? dispatch({type: 'set-filter', target: 'conversations', text: ''}) : undefined),
 			filter: () => dispatch({type: 'edit-filter', target: 'conversations'}),
 			sort: () => dispatch({type: 'cycle-sort'}),
+			freeze: () => dispatch({type: 'toggle-freeze'}),
+			...search,
+			bulkPause: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'pause', ...planBulk(snapshot, 'pause', conversationKeys)}}),
+			bulkResume: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'resume', ...planBulk(snapshot, 'resume', conversationKeys)}}),
+			...triageOn(() => conversations.selectedKey),
 			pause: () => askSandbox('pause', sandboxOfConversation(conversations.selectedKey)),
 			resume: () => askSandbox('resume', sandboxOfConversation(conversations.selectedKey)),
 		},
@@ -120,6 +142,7 @@ export function useDashboardKeys(args: Args): void {
 				if (key) openConversation(key);
 				else notice('No conversation uses this sandbox.');
 			},
+			...search,
 			pause: () => askSandbox('pause', sandboxes.selectedKey),
 			resume: () => askSandbox('resume', sandboxes.selectedKey),
 		},
@@ -129,6 +152,8 @@ export function useDashboardKeys(args: Args): void {
 		'timeline',
 		{
 			...attention,
+			...triageOn(() => snapshot.timeline?.conversationKey),
+			...search,
 			// With no conversation open the pane has nothing to clear: esc still leads back.
 			back: () => dispatch({type: 'focus', pane: 'conversations'}),
 			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey)),
@@ -155,5 +180,7 @@ export function useDashboardKeys(args: Args): void {
 		},
 		defaults,
 	);
+	// From an event's details too: the jump leaves them for the list (focus closes the overlay).
+	useKeyHandlers('details', attention, defaults);
 	useKeyHandlers('start', {back: () => dispatch({type: 'close-overlay'})}, defaults);
 }

@@ -23,7 +23,13 @@ export type Overlay =
 	| {kind: 'help'}
 	| {kind: 'confirm'; request: ConfirmRequest}
 	| {kind: 'start'}
-	| {kind: 'details'};
+	| {kind: 'details'}
+	/** A one-line field: a rejection reason or a message for the agent. */
+	| {kind: 'prompt'; purpose: 'reject' | 'nudge'; conversationKey: string}
+	/** `P` / `R`: the sandboxes of the filtered conversations, behind a typed confirmation. */
+	| {kind: 'bulk'; action: 'pause' | 'resume'; sandboxKeys: readonly string[]; skipped: number}
+	/** `S`: search the events of the conversations shown. */
+	| {kind: 'search'};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -37,11 +43,13 @@ export type ViewState = {
 	conversationFilter: string;
 	timelineFilter: string;
 	sort: ConversationSortKey;
+	/** `F`: the conversations list holds still (order and rows) until pressed again. */
+	frozen: boolean;
 	/** A message from the view itself (e.g. "sandbox is already paused"), shown like store notices. */
 	notice: {text: string; at: number} | null;
 };
 
-export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'title'];
+export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'context', 'title'];
 
 export type ViewAction =
 	| {type: 'focus'; pane: PaneId}
@@ -54,6 +62,7 @@ export type ViewAction =
 	| {type: 'type-filter'; target: FilterTarget; text: string}
 	| {type: 'stop-editing'}
 	| {type: 'cycle-sort'}
+	| {type: 'toggle-freeze'}
 	| {type: 'notice'; text: string; at: number};
 
 export const initialViewState: ViewState = {
@@ -64,6 +73,7 @@ export const initialViewState: ViewState = {
 	conversationFilter: '',
 	timelineFilter: '',
 	sort: 'attention',
+	frozen: false,
 	notice: null,
 };
 
@@ -105,6 +115,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			const index = sortKeys.indexOf(state.sort);
 			return {...state, sort: sortKeys[(index + 1) % sortKeys.length] ?? 'attention'};
 		}
+		case 'toggle-freeze':
+			return {...state, frozen: !state.frozen};
 		case 'notice':
 			return {...state, notice: {text: action.text, at: action.at}};
 	}
@@ -119,6 +131,7 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
 	if (state.editing) return ['filter', 'always'];
 	if (overlay === 'details') return ['details', 'global', 'always'];
 	return [state.pane, 'global', 'always'];

@@ -1,0 +1,72 @@
+import {sanitizeLine} from '../../format/sanitize.js';
+import {normalizeId} from '../../wire/ids.js';
+import type {DashboardSnapshot} from '../../state/dashboard-types.js';
+
+export type BulkAction = 'pause' | 'resume';
+
+const eligible: Record<BulkAction, ReadonlySet<string>> = {
+	pause: new Set(['RUNNING', 'STARTING']),
+	resume: new Set(['PAUSED', 'MISSING', 'ERROR']),
+};
+
+export type BulkPlan = {
+	/** Sandboxes the action would apply to, in list order, each once. */
+	sandboxKeys: string[];
+	/** Sandboxes of the matching conversations left out: wrong status, or an action in flight. */
+	skipped: number;
+};
+
+function sandboxKeyOf(snapshot: Pick<DashboardSnapshot, 'sandboxes'>, sandboxId: string): string {
+	const key = normalizeId(sandboxId);
+	if (snapshot.sandboxes.has(key)) return key;
+	for (const row of snapshot.sandboxes.values()) if (row.sandbox.id === sandboxId) return row.key;
+	return key;
+}
+
+/**
+ * `P` / `R`: the sandboxes of the conversations the current filter shows that the action can
+ * apply to (a running sandbox to pause, a paused one to resume), each once.
+ */
+export function planBulk(snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>, action: BulkAction, conversationKeys: readonly string[]): BulkPlan {
+	const seen = new Set<string>();
+	const sandboxKeys: string[] = [];
+	let skipped = 0;
+	for (const key of conversationKeys) {
+		const sandboxId = snapshot.conversations.get(key)?.conversation.sandbox_id;
+		if (!sandboxId) continue;
+		const sandboxKey = sandboxKeyOf(snapshot, sandboxId);
+		if (seen.has(sandboxKey)) continue;
+		seen.add(sandboxKey);
+		const row = snapshot.sandboxes.get(sandboxKey);
+		const busy = row?.pending && !row.pending.error;
+		if (row && !busy && eligible[action].has(String(row.sandbox.status))) sandboxKeys.push(sandboxKey);
+		else skipped++;
+	}
+	return {sandboxKeys, skipped};
+}
+
+/** The typed confirmation: the number of sandboxes, or the action's name. */
+export function confirmationMatches(typed: string, action: BulkAction, count: number): boolean {
+	const text = typed.trim().toLowerCase();
+	return text === String(count) || text === action;
+}
+
+export type BulkItemState = {text: string; color: string | undefined; settled: boolean};
+
+/** One sandbox's line: what it is and, once asked, how the action went (read from the live snapshot). */
+export function bulkItemLine(snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>, action: BulkAction, key: string, asked: boolean): BulkItemState {
+	const row = snapshot.sandboxes.get(key);
+	const name = key.slice(0, 12);
+	if (!row) return {text: `${name}  gone from the list`, color: 'yellow', settled: true};
+	const status = String(row.sandbox.status);
+	const users = row.conversationKeys
+		.map((conversationKey) => snapshot.conversations.get(conversationKey)?.conversation.title)
+		.filter((title): title is string => typeof title === 'string')
+		.map((title) => sanitizeLine(title));
+	const label = `${name}  ${status.toLowerCase().padEnd(8)} ${users.join(', ') || '(no conversation)'}`;
+	if (!asked) return {text: label, color: undefined, settled: false};
+	if (row.pending?.error) return {text: `✗ ${name}  failed: ${sanitizeLine(row.pending.error)}`, color: 'red', settled: true};
+	if (row.pending) return {text: `… ${name}  ${row.pending.kind}`, color: 'yellow', settled: false};
+	const done = action === 'pause' ? status === 'PAUSED' : status === 'RUNNING';
+	return done ? {text: `✓ ${name}  ${status.toLowerCase()}`, color: 'green', settled: true} : {text: `… ${label}`, color: 'yellow', settled: false};
+}

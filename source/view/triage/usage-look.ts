@@ -1,0 +1,21 @@
+import type {AppConversation} from '../../wire/schemas/app.js';
+import {contextFraction} from '../../state/usage-metrics.js';
+
+export {contextFraction, totalTokens} from '../../state/usage-metrics.js';
+
+/** When a conversation's cost and context use deserve a warning colour. */
+
+/** Warning thresholds: yellow from the first, red from the second. */
+export const costWarnUsd = [5, 20] as const;
+export const contextWarnFraction = [0.7, 0.9] as const;
+
+function level(value: number | null | undefined, thresholds: readonly [number, number]): 0 | 1 | 2 {
+	if (typeof value !== 'number') return 0;
+	return value >= thresholds[1] ? 2 : value >= thresholds[0] ? 1 : 0;
+}
+
+/** The colour of the cost/context cells: the worse of the two, or none. */
+export function usageColor(conversation: AppConversation): string | undefined {
+	const worst = Math.max(level(conversation.metrics?.accumulated_cost, costWarnUsd), level(contextFraction(conversation), contextWarnFraction));
+	return worst === 2 ? 'red' : worst === 1 ? 'yellow' : undefined;
+}

@@ -1,0 +1,111 @@
+import {after, describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {fileURLToPath} from 'node:url';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+
+/**
+ * Triage in a real terminal (tmux) against a simulator in this process: find the conversation
+ * waiting for confirmation with `n`, see what it waits for, approve it (160x48) or reject it with
+ * a reason and send it a message (80x24), then pause every running sandbox with the bulk action
+ * and read the result per sandbox.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+
+const simulators: Simulator[] = [];
+const sessions: TmuxSession[] = [];
+
+after(async () => {
+	for (const session of sessions) session.kill();
+	await Promise.all(simulators.map((simulator) => simulator.close()));
+});
+
+async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
+	// No ticking: the waiting conversation waits until the test answers it.
+	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
+	simulators.push(simulator);
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', 'node --import tsx source/bin.ts', `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
+	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
+	sessions.push(tmux);
+	return {tmux, simulator};
+}
+
+const lines = (screen: string) => screen.split('\n');
+const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
+
+function fits(screen: string, columns: number) {
+	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
+}
+
+/** `n` until the selected row is the one waiting for approval; then open its timeline with the pending actions. */
+async function openWaiting(tmux: TmuxSession, columns: number): Promise<string> {
+	await tmux.waitFor((text) => /1 waiting/.test(text), 'a conversation waiting for confirmation');
+	for (let i = 0; i < 10 && !/approve\?/.test(selected(tmux.capture())); i++) {
+		tmux.send('n');
+		await tmux.waitFor((text) => selected(text) !== '', 'a selection');
+	}
+	await tmux.waitFor((text) => /approve\?/.test(selected(text)), 'the waiting conversation selected');
+	tmux.send('Enter');
+	const screen = await tmux.waitFor((text) => text.includes('Waiting for you: ') && /HIGH|MEDIUM|LOW|UNKNOWN/.test(text), 'the pending actions above the timeline', 20_000);
+	fits(screen, columns);
+	return screen;
+}
+
+describe('triage end to end in tmux', {skip, concurrency: 2}, () => {
+	test('160x48: n finds the waiting conversation, a approves it, the agent runs on', {timeout: 60_000}, async () => {
+		const {tmux} = await launch(160, 48);
+		await openWaiting(tmux, 160);
+		tmux.send('a');
+		await tmux.waitFor((text) => text.includes('Approved '), 'the approval sent', 20_000);
+		await tmux.waitFor((text) => !text.includes('Waiting for you: '), 'the panel gone once nothing waits', 20_000);
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+	});
+
+	test('80x24: x rejects with a reason, m sends a message, P pauses every running sandbox with per-item results', {timeout: 80_000}, async () => {
+		const {tmux, simulator} = await launch(80, 24);
+		await openWaiting(tmux, 80);
+		tmux.send('x');
+		await tmux.waitFor((text) => text.includes('reason (optional)'), 'the reason field');
+		tmux.send('not on main, please', {literal: true});
+		await tmux.waitFor((text) => text.includes('not on main, please'), 'the typed reason');
+		tmux.send('Enter');
+		await tmux.waitFor((text) => text.includes('Rejected '), 'the rejection sent', 20_000);
+		let screen = await tmux.waitFor((text) => !text.includes('Waiting for you: ') && /rejected/.test(text), 'the rejection in the timeline', 20_000);
+		fits(screen, 80);
+		const rejected = simulator.world.liveConversations().find((conversation) => JSON.stringify(simulator.world.events(conversation)).includes('not on main, please'));
+		assert.ok(rejected, 'the server got the reason');
+
+		tmux.send('m');
+		await tmux.waitFor((text) => text.includes('message:'), 'the message field');
+		tmux.send('Use a branch instead', {literal: true});
+		await tmux.waitFor((text) => text.includes('Use a branch instead'), 'the typed message');
+		tmux.send('Enter');
+		await tmux.waitFor((text) => text.includes('Message sent to '), 'the message sent', 20_000);
+
+		// Bulk: every running sandbox of the (unfiltered) list.
+		tmux.send('1');
+		await tmux.waitFor((text) => text.includes('[1 Conversations'), 'the list');
+		tmux.send('P');
+		screen = await tmux.waitFor((text) => /Pause \d+ sandbox/.test(text), 'the bulk pause list');
+		fits(screen, 80);
+		const count = /Pause (\d+) sandbox/.exec(screen)?.[1] ?? '0';
+		assert.ok(Number(count) > 1, `several running sandboxes, got ${count}`);
+		tmux.send('Enter');
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		assert.ok(tmux.capture().includes(`Type ${count} or pause`), 'enter alone does nothing');
+		tmux.send(count, {literal: true});
+		await tmux.waitFor((text) => text.includes(`confirm: ${count}`), 'the typed count');
+		tmux.send('Enter');
+		screen = await tmux.waitFor((text) => text.includes(`${count} of ${count} done · 0 failed`), 'every sandbox paused', 30_000);
+		fits(screen, 80);
+		assert.match(screen, /✓ \S+ +paused/);
+		tmux.send('Escape');
+		await tmux.waitFor((text) => text.includes('[1 Conversations'), 'back on the list');
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+	});
+});

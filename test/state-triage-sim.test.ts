@@ -1,0 +1,98 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {createConversationActions} from '../source/state/conversation-actions.js';
+import {searchAcross, type SearchHit, type SearchProgress} from '../source/state/event-search.js';
+import {normalizeId} from '../source/wire/ids.js';
+import {AppClient} from '../source/wire/app-client.js';
+import type {AppConversation} from '../source/wire/schemas/app.js';
+import {startTestSimulator} from './helpers/sim-harness.js';
+
+/** Approve, reject, nudge and search across conversations, over real HTTP to the simulator's agent servers. */
+
+async function loaded(simulator: {baseUrl: string; apiKey: string}) {
+	const client = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey, maxRetries: 0});
+	const conversations = await client.listConversations();
+	await client.close();
+	return new Map(conversations.map((conversation) => [normalizeId(conversation.id), conversation]));
+}
+
+function actionsOver(simulator: {baseUrl: string; apiKey: string}, rows: Map<string, AppConversation>, accepted: string[]) {
+	return createConversationActions({appBaseUrl: simulator.baseUrl, secrets: [simulator.apiKey], conversation: (key) => rows.get(key), onAccepted: (key) => accepted.push(key)});
+}
+
+test('reject with a reason and nudge reach the agent server; a stopped sandbox is refused with a reason', async (t) => {
+	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
+	const rows = await loaded(simulator);
+	const accepted: string[] = [];
+	const actions = actionsOver(simulator, rows, accepted);
+	const waiting = [...rows.values()].find((conversation) => conversation.execution_status === 'waiting_for_confirmation');
+	assert.ok(waiting, 'the seeded world has a conversation waiting for confirmation');
+	const key = normalizeId(waiting.id);
+
+	await actions.reject(key, 'not on main');
+	const events = JSON.stringify(simulator.world.events(waiting.id));
+	assert.match(events, /UserRejectObservation/);
+	assert.match(events, /not on main/);
+	await actions.nudge(key, 'use a branch instead');
+	assert.match(JSON.stringify(simulator.world.events(waiting.id)), /use a branch instead/);
+	assert.deepEqual(accepted, [key, key]);
+
+	const stopped = [...rows.values()].find((conversation) => !conversation.conversation_url);
+	assert.ok(stopped, 'the seeded world has a conversation whose sandbox is not running');
+	await assert.rejects(actions.approve(normalizeId(stopped.id)), /not running/);
+	await assert.rejects(actions.nudge(key, '   '), /empty/);
+	await assert.rejects(actions.approve('f'.repeat(32)), /not in the list/);
+});
+
+test('approve runs the agent on', async (t) => {
+	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
+	const rows = await loaded(simulator);
+	const waiting = [...rows.values()].find((conversation) => conversation.execution_status === 'waiting_for_confirmation');
+	assert.ok(waiting);
+	await actionsOver(simulator, rows, []).approve(normalizeId(waiting.id));
+	const after = await loaded(simulator);
+	assert.notEqual(after.get(normalizeId(waiting.id))?.execution_status, 'waiting_for_confirmation');
+});
+
+test('search across: hits from every running conversation, stopped ones counted as skipped, cancel stops it', async (t) => {
+	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
+	const rows = await loaded(simulator);
+	const conversations = [...rows].map(([key, conversation]) => ({key, conversation}));
+	const hits: SearchHit[] = [];
+	let last: SearchProgress | null = null;
+	await searchAcross({
+		conversations,
+		query: 'kind:ActionEvent source:agent',
+		appBaseUrl: simulator.baseUrl,
+		secrets: [simulator.apiKey],
+		signal: new AbortController().signal,
+		onHit: (hit) => hits.push(hit),
+		onProgress: (progress) => (last = progress),
+	});
+	const final = last as SearchProgress | null;
+	assert.ok(final?.done);
+	assert.equal(final.total, conversations.length);
+	assert.equal(final.searched + final.skipped + final.failed, conversations.length);
+	assert.ok(final.skipped > 0, 'conversations without a running sandbox are skipped');
+	assert.equal(final.failed, 0, final.lastError ?? '');
+	assert.ok(hits.length > 0);
+	assert.ok(hits.every((hit) => hit.event.kind === 'ActionEvent' && hit.event.source === 'agent'));
+	assert.ok(new Set(hits.map((hit) => hit.conversationKey)).size > 1, 'hits from several conversations');
+
+	const abort = new AbortController();
+	const few: SearchHit[] = [];
+	await searchAcross({
+		conversations,
+		query: 'kind:ActionEvent',
+		appBaseUrl: simulator.baseUrl,
+		secrets: [],
+		signal: abort.signal,
+		onHit: (hit) => {
+			few.push(hit);
+			abort.abort();
+		},
+		onProgress: () => undefined,
+		concurrency: 1,
+	});
+	assert.ok(few.length < hits.length, 'a cancelled search stops early');
+});
