@@ -18,6 +18,7 @@ Usage
                      [--desc] [--follow] [--json]
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
                     [--wait] [--json]
+  $ agent-tui watch [--status S[,S...]] [--json]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N]
 
 Commands
@@ -44,11 +45,14 @@ Commands
       --plugin SPEC     a plugin, SOURCE[@REF][:PATH]; repeat for more
       --wait            then follow it until it ends, events on stderr (with --json:
                         NDJSON on stdout); exit 0 when finished, 6 otherwise
+  watch           one line per status change of any conversation, each change once,
+                  until ctrl-c; --status keeps changes into those statuses
+                  (a sandbox that is not RUNNING counts as its sandbox status)
   simulator       run the embedded simulator as a server (default port: any free one)
       --port N  --seed S  --conversations N
 
 Output
-  --json          machine-readable: one JSON array; with --follow or start,
+  --json          machine-readable: one JSON array; with --follow, start or watch,
                   one JSON object per line (NDJSON). Keys are always "[redacted]"
   --no-color      no colours (NO_COLOR=1 does the same)
   --help, --version

@@ -35,6 +35,12 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		run: async (server, io, args, flags) => (await import('./events.js')).runEvents(server, io, args[0]!, flags),
 	},
 	{
+		name: 'watch',
+		args: [],
+		flags: ['json', 'status'],
+		run: async (server, io, _args, flags) => (await import('./watch.js')).runWatch(server, io, flags),
+	},
+	{
 		name: 'start',
 		args: [],
 		flags: ['message', 'repo', 'plugin', 'wait', 'json'],

@@ -1,0 +1,72 @@
+import {createDashboard} from '../state/dashboard-store.js';
+import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import {TransitionDetector, type StatusTransition} from '../state/status-transitions.js';
+import {KeyRejectedError} from '../wire/errors.js';
+import type {CommandFlags} from './flags.js';
+import {note, printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+import {parseStatusFilter, type StatusFilter} from './status-filter.js';
+
+/**
+ * `agent-tui watch [--status S[,S...]] [--json]`: one line per status transition of any
+ * conversation, for scripts and cron, until interrupted (exit 0). It runs the dashboard's own
+ * store (batched look-ups under the request budget, backoff on failures), without the view, and
+ * reports each change once (state/status-transitions.ts). `--status` keeps the transitions *into*
+ * one of the given statuses. A rejected key ends it with exit 3.
+ */
+export async function runWatch(server: Server, io: Io, flags: CommandFlags): Promise<number> {
+	const filter = parseStatusFilter(flags.status);
+	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets});
+	const detector = new TransitionDetector();
+	let finish!: (code: number) => void;
+	const ended = new Promise<number>((resolve) => {
+		finish = resolve;
+	});
+	let keyRejected: string | null = null;
+	let loaded = false;
+	let lastProblem: string | null = null;
+
+	const onSnapshot = (snapshot: DashboardSnapshot) => {
+		const {connection} = snapshot;
+		if (connection.keyRejected) {
+			keyRejected = connection.lastError ?? 'the server rejected the API key';
+			finish(3);
+			return;
+		}
+		if (connection.lastError && connection.lastError !== lastProblem) note(io, `cannot refresh: ${connection.lastError}; retrying`);
+		lastProblem = connection.lastError;
+		// The first answer with every page is the baseline; nothing is printed for it.
+		if (!loaded && connection.lastSuccessAt === null) return;
+		if (!loaded) note(io, `watching ${snapshot.conversations.size} conversations; one line per status change (ctrl-c ends)`);
+		loaded = true;
+		for (const transition of detector.observe(snapshot.conversations.values())) {
+			if (filter && !matches(transition, filter)) continue;
+			if (flags.json) printLine(io, toJson(transition, io.secrets));
+			else printText(io, describe(transition));
+		}
+	};
+	const unsubscribe = store.subscribe(() => onSnapshot(store.getSnapshot()));
+	const stop = () => finish(0);
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+	try {
+		const code = await ended;
+		if (keyRejected) throw new KeyRejectedError(keyRejected, 401);
+		return code;
+	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
+		unsubscribe();
+		await controller.close();
+	}
+}
+
+function matches(transition: StatusTransition, filter: StatusFilter): boolean {
+	return filter.execution.has(transition.to) || filter.sandbox.has(transition.to.toUpperCase());
+}
+
+function describe(transition: StatusTransition): string {
+	const reason = transition.reason ? ` (${transition.reason.replaceAll('_', ' ')})` : '';
+	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.from ?? 'new'} → ${transition.to}${reason}  ${transition.title}`;
+}

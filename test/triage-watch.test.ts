@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {test} from 'node:test';
+import {TransitionDetector} from '../source/state/status-transitions.js';
+import {startSimulator} from '../source/simulator/server.js';
+import {AppClient} from '../source/wire/app-client.js';
+import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
+
+/**
+ * Status transitions, each reported exactly once (state/status-transitions.ts), and the headless
+ * `agent-tui watch --json` that prints them, as a real process against the simulator.
+ */
+
+test('transitions: the first list is the baseline; a change is reported once; a gap in a page is not a change', () => {
+	const detector = new TransitionDetector();
+	const a = conversationRow({id: hexId(1), title: 'A', execution: 'running'});
+	const b = conversationRow({id: hexId(2), title: 'B', execution: 'running'});
+	assert.deepEqual(detector.observe([a, b]), [], 'the baseline says nothing');
+	assert.deepEqual(detector.observe([a, b]), [], 'a re-poll with the same statuses says nothing');
+	const waiting = conversationRow({id: hexId(2), title: 'B', execution: 'waiting_for_confirmation'});
+	const changes = detector.observe([a, waiting]);
+	assert.equal(changes.length, 1);
+	assert.deepEqual({id: changes[0]!.id, from: changes[0]!.from, to: changes[0]!.to, reason: changes[0]!.reason}, {id: hexId(2), from: 'running', to: 'waiting_for_confirmation', reason: 'waiting_for_confirmation'});
+	assert.deepEqual(detector.observe([waiting]), [], 'A missing from one answer is not a change');
+	assert.deepEqual(detector.observe([a, waiting]), [], 'nor is it when it comes back unchanged');
+	const paused = conversationRow({id: hexId(1), title: 'A', execution: 'running', sandbox: 'PAUSED'});
+	assert.deepEqual(detector.observe([paused, waiting]).map((change) => `${change.from}→${change.to}`), ['running→paused'], 'a paused sandbox is the status');
+	const added = detector.observe([paused, waiting, conversationRow({id: hexId(3), title: 'C', execution: 'idle'})]);
+	assert.deepEqual(added.map((change) => [change.from, change.to]), [[null, 'idle']], 'a conversation started later is reported once, from null');
+});
+
+test('agent-tui watch --json: one NDJSON line per transition, exactly once across re-polls and a server restart', {timeout: 90_000}, async (t) => {
+	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
+	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-'));
+	t.after(async () => {
+		await sim.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'watch', '--json', '--base-url', sim.baseUrl], {
+		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey},
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+	t.after(() => child.kill('SIGKILL'));
+	const until = async (predicate: () => boolean, what: string, timeoutMs = 30_000) => {
+		const deadline = Date.now() + timeoutMs;
+		while (!predicate()) {
+			if (Date.now() > deadline) throw new Error(`${what}: not seen in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	};
+	await until(() => stderr.includes('watching 30 conversations'), 'the baseline');
+	assert.equal(stdout, '', 'nothing printed for how things already were');
+
+	// Pause two running sandboxes: each of their conversations goes running → paused, once.
+	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const running = (await app.listSandboxes()).filter((sandbox) => sandbox.status === 'RUNNING').slice(0, 2);
+	assert.equal(running.length, 2);
+	for (const sandbox of running) await app.pauseSandbox(String(sandbox.id));
+	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; from: string | null; to: string; time: string; title: string});
+	await until(() => lines().filter((line) => line.to === 'paused').length >= 2, 'two paused transitions');
+	// Several more polls, and a restart of the server in between: nothing is reported again.
+	await sim.restart();
+	await new Promise((resolve) => setTimeout(resolve, 12_000));
+	const paused = lines().filter((line) => line.to === 'paused');
+	assert.equal(paused.length, 2, stdout);
+	assert.equal(new Set(paused.map((line) => line.id)).size, 2);
+	for (const line of lines()) {
+		assert.match(line.id, /^[0-9a-f]{32}$/);
+		assert.ok(!Number.isNaN(Date.parse(line.time)));
+		assert.notEqual(line.from, line.to);
+	}
+	assert.ok(!stdout.includes(sim.apiKey) && !stderr.includes(sim.apiKey), 'the key is never printed');
+	child.kill('SIGINT');
+	assert.equal(await exited, 0, stderr);
+});
