@@ -28,6 +28,7 @@ function parseArgs() {
 				apiKey: {type: 'string'},
 				apiKeyFile: {type: 'string'},
 				apiKeyStdin: {type: 'boolean'},
+				alerts: {type: 'boolean'},
 				color: {type: 'boolean', default: true},
 				help: {type: 'boolean', shortFlag: 'h'},
 				version: {type: 'boolean'},
@@ -66,7 +67,7 @@ async function main(io: Io): Promise<number> {
 		{env: process.env, warn: onceWarner((line) => io.stderr.write(line))},
 	);
 	if (config.kind === 'server') addSecret(io, config.apiKey);
-	if (!command) return (await import('./commands/dashboard.js')).launchDashboard(config, io);
+	if (!command) return (await import('./commands/dashboard.js')).launchDashboard(config, io, {alerts: flags.alerts ?? false});
 	return (await import('./commands/run-headless.js')).runHeadless(command, config, args, commandFlags, io);
 }
 

@@ -55,6 +55,8 @@ Output
   --json          machine-readable: one JSON array; with --follow, start or watch,
                   one JSON object per line (NDJSON). Keys are always "[redacted]"
   --no-color      no colours (NO_COLOR=1 does the same)
+  --alerts        dashboard: ring the bell and send a desktop notification (OSC 9)
+                  when a conversation starts waiting, errs or gets stuck
   --help, --version
 
 Server and API key (flags > environment > config file)

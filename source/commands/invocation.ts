@@ -20,6 +20,7 @@ export type ParsedFlags = {
 	apiKey?: string | undefined;
 	apiKeyFile?: string | undefined;
 	apiKeyStdin?: boolean | undefined;
+	alerts?: boolean | undefined;
 };
 
 export type Invocation = {
@@ -30,7 +31,7 @@ export type Invocation = {
 	commandFlags: CommandFlags;
 };
 
-const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version'];
+const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm'];
 const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'port', 'seed', 'conversations'];
@@ -69,6 +70,8 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 	if (misplaced.length > 0) {
 		throw new UsageError(`${misplaced.map(flagSpelling).join(', ')} cannot be used ${name ? `with ${name}` : 'without a command'} (see agent-tui --help)`);
 	}
+	// The bell and desktop notifications belong to the dashboard; `watch` prints lines instead.
+	if (name !== undefined && flags.alerts) throw new UsageError(`--alerts is for the dashboard, not ${name}${name === 'watch' ? ' (it prints one line per change)' : ''}`);
 	const expected = command?.args ?? [];
 	if (args.length !== expected.length) {
 		const usage = expected.map((arg) => `<${arg}>`).join(' ');

@@ -1,4 +1,5 @@
 import {render} from 'ink';
+import {attachAlerts} from '../state/alerts.js';
 import {createDashboard} from '../state/dashboard-store.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
@@ -14,6 +15,8 @@ export type RunDashboardOptions = {
 	/** Start the embedded simulator and show it, clearly marked DEMO. */
 	demo: boolean;
 	serverLabel: string;
+	/** Bell and OSC 9 notification when a conversation starts needing a person (state/alerts.ts). */
+	alerts?: boolean;
 };
 
 /**
@@ -43,6 +46,8 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	// hidden retries would spend requests the budget never counted.
 	const appClient = new AppClient({baseUrl, apiKey: simulator ? new Secret(simulator.apiKey) : options.apiKey, maxRetries: 0});
 	const {store, controller} = createDashboard({appClient, appBaseUrl: baseUrl, serverLabel: options.serverLabel, demo: options.demo});
+	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
+	const detachAlerts = options.alerts ? attachAlerts(store, {write: (text) => stdout.write(text)}) : () => undefined;
 	const screen = openTerminalScreen(stdout);
 	let unmount = () => undefined as void;
 	const guard = createExitGuard({
@@ -50,7 +55,10 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 		stderr,
 		unmount: () => unmount(),
 		secrets: options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [],
-		cleanup: () => Promise.allSettled([controller.close(), simulator?.close()]).then(() => closeHttpAgent()),
+		cleanup: () => {
+			detachAlerts();
+			return Promise.allSettled([controller.close(), simulator?.close()]).then(() => closeHttpAgent());
+		},
 	});
 	guard.install();
 
