@@ -4,6 +4,7 @@ import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
+import {detectionOptions} from './commands/detection-flags.js';
 import {checkInvocation} from './commands/invocation.js';
 
 /**
@@ -46,6 +47,8 @@ function parseArgs() {
 				port: {type: 'number'},
 				seed: {type: 'number'},
 				conversations: {type: 'number'},
+				quietAfter: {type: 'string'},
+				repeatThreshold: {type: 'number'},
 			},
 		});
 	} catch (error) {
@@ -67,7 +70,10 @@ async function main(io: Io): Promise<number> {
 		{env: process.env, warn: onceWarner((line) => io.stderr.write(line))},
 	);
 	if (config.kind === 'server') addSecret(io, config.apiKey);
-	if (!command) return (await import('./commands/dashboard.js')).launchDashboard(config, io, {alerts: flags.alerts ?? false});
+	if (!command) {
+		const detection = detectionOptions(commandFlags);
+		return (await import('./commands/dashboard.js')).launchDashboard(config, io, {alerts: flags.alerts ?? false, ...detection});
+	}
 	return (await import('./commands/run-headless.js')).runHeadless(command, config, args, commandFlags, io);
 }
 

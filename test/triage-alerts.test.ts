@@ -25,7 +25,7 @@ test('alerts: the first load and a refresh with the same statuses ring nothing; 
 	const {written, detach, publish} = setup();
 	publish([[1, 'running'], [2, 'running'], [3, 'running']]);
 	publish([[1, 'running'], [2, 'running'], [3, 'running']]);
-	assert.deepEqual(written, []);
+	assert.equal(written.length, 0);
 	publish([[1, 'waiting_for_confirmation', 'Deploy \u001B]52;c;ZXZpbA==\u0007 to prod'], [2, 'running'], [3, 'running']]);
 	assert.equal(written.length, 1);
 	assert.ok(written[0]!.startsWith('\u0007\u001B]9;agent-tui: waiting for confirmation: Deploy'), JSON.stringify(written[0]));
@@ -56,4 +56,32 @@ test('alerts: a burst is rate-limited, the rest coalesced into one "N conversati
 test('alert text: printable, one line, bounded', () => {
 	assert.equal(alertText('a\u0007b\u001B[2Jc\u202Ed\ne'), 'a b [2Jc d e');
 	assert.equal(alertText('x'.repeat(500)).length, 80);
+});
+
+test('--quiet-after and --repeat-threshold: durations and counts, misuse is a usage error', async () => {
+	const {parseDuration, detectionOptions} = await import('../source/commands/detection-flags.js');
+	assert.equal(parseDuration('90s'), 90_000);
+	assert.equal(parseDuration('10m'), 600_000);
+	assert.equal(parseDuration('1h'), 3_600_000);
+	assert.equal(parseDuration('45'), 45_000);
+	assert.throws(() => parseDuration('soon'), /duration such as 90s/);
+	assert.throws(() => parseDuration('10ms'), /at least 1s/);
+	assert.deepEqual(detectionOptions({quietAfter: '5m', repeatThreshold: 4}), {quietAfterMs: 300_000, repeatThreshold: 4});
+	assert.throws(() => detectionOptions({quietAfter: undefined, repeatThreshold: 1}), /at least 2/);
+});
+
+test('the thresholds reach attention: quiet after 2 minutes, repeating after 2 identical calls', async () => {
+	const {computeAttention} = await import('../source/state/attention.js');
+	const {buildRow} = await import('../source/state/conversation-rows.js');
+	const {terminalAction, terminalObservation} = await import('./helpers/event-fixtures.js');
+	const row = conversationRow({id: hexId(9), title: 'Quiet one', execution: 'running', updatedMinutesAgo: 3});
+	const now = Date.parse('2026-11-22T12:00:00Z');
+	assert.deepEqual(computeAttention({conversation: row.conversation, now, quietAfterMs: 10 * 60_000}), []);
+	assert.equal(computeAttention({conversation: row.conversation, now, quietAfterMs: 2 * 60_000})[0]?.kind, 'quiet');
+	const first = terminalAction('npm test');
+	const second = terminalAction('npm test');
+	const events = [first, terminalObservation(first, 'fail', 1), second, terminalObservation(second, 'fail', 1)];
+	const facts = {now, quietAfterMs: 60 * 60_000, events, unseenEvents: 0};
+	assert.ok(!buildRow(undefined, row.conversation, facts).attention.some((reason) => reason.kind === 'repeating'), 'two calls are not three');
+	assert.ok(buildRow(undefined, row.conversation, {...facts, repeatThreshold: 2}).attention.some((reason) => reason.kind === 'repeating'));
 });

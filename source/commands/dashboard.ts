@@ -6,7 +6,9 @@ import {printError, type Io} from './io.js';
  * never load Ink and React (faster, and nothing draws on a pipe), and so a build without the
  * view still runs every headless command.
  */
-export async function launchDashboard(config: ResolvedConfig, io: Io, options: {alerts: boolean} = {alerts: false}): Promise<number> {
+export type DashboardLaunchOptions = {alerts: boolean; quietAfterMs?: number; repeatThreshold?: number};
+
+export async function launchDashboard(config: ResolvedConfig, io: Io, options: DashboardLaunchOptions = {alerts: false}): Promise<number> {
 	let view: typeof import('../view/app.js');
 	try {
 		view = await import('../view/app.js');
@@ -20,6 +22,8 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: {
 		}
 		throw error;
 	}
-	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts: options.alerts});
-	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts: options.alerts});
+	const {alerts, quietAfterMs, repeatThreshold} = options;
+	const detection = {...(quietAfterMs === undefined ? {} : {quietAfterMs}), ...(repeatThreshold === undefined ? {} : {repeatThreshold})};
+	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection});
+	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection});
 }

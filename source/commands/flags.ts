@@ -18,6 +18,10 @@ export type CommandFlags = {
 	port: number | undefined;
 	seed: number | undefined;
 	conversations: number | undefined;
+	/** Dashboard: how long a running conversation may go without an event (`10m`, `90s`). */
+	quietAfter: string | undefined;
+	/** Dashboard: identical tool calls in a row that count as repeating. */
+	repeatThreshold: number | undefined;
 };
 
 export type CommandFlagName = keyof CommandFlags;

@@ -57,6 +57,9 @@ Output
   --no-color      no colours (NO_COLOR=1 does the same)
   --alerts        dashboard: ring the bell and send a desktop notification (OSC 9)
                   when a conversation starts waiting, errs or gets stuck
+  --quiet-after D dashboard: a running conversation with no event for D (90s, 10m, 1h;
+                  default 10m) is flagged quiet
+  --repeat-threshold N  dashboard: N identical tool calls in a row are flagged (default 3)
   --help, --version
 
 Server and API key (flags > environment > config file)

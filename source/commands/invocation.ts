@@ -34,7 +34,9 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'port', 'seed', 'conversations'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'port', 'seed', 'conversations', 'quietAfter', 'repeatThreshold'];
+/** What the dashboard itself (no command) takes besides the global flags. */
+const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
 export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
@@ -58,6 +60,8 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		port: flags.port === null ? Number.NaN : flags.port,
 		seed: flags.seed === null ? Number.NaN : flags.seed,
 		conversations: flags.conversations === null ? Number.NaN : flags.conversations,
+		quietAfter: flags.quietAfter ?? undefined,
+		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
 	};
 
 	const [name, ...args] = input;
@@ -65,7 +69,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 	if (name !== undefined && !command && name !== 'simulator') {
 		throw new UsageError(`unknown command "${name}"; commands: ${commandNames.join(', ')} (see agent-tui --help)`);
 	}
-	const allowed: readonly CommandFlagName[] = command?.flags ?? (name === 'simulator' ? simulatorFlags : []);
+	const allowed: readonly CommandFlagName[] = command?.flags ?? (name === 'simulator' ? simulatorFlags : dashboardFlags);
 	const misplaced = commandFlagNames.filter((flag) => flagGiven(commandFlags, flag) && !allowed.includes(flag));
 	if (misplaced.length > 0) {
 		throw new UsageError(`${misplaced.map(flagSpelling).join(', ')} cannot be used ${name ? `with ${name}` : 'without a command'} (see agent-tui --help)`);

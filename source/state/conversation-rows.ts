@@ -37,6 +37,8 @@ export function sameWireObject<T extends {session_api_key?: unknown}>(a: T, b: T
 export type RowFacts = {
 	now: number;
 	quietAfterMs: number;
+	/** Identical tool calls in a row that make `repeating` (default in attention.ts). */
+	repeatThreshold?: number;
 	/** Execution status from the open timeline's stream (newer than the poll), if this row is open. */
 	streamStatus?: string | null;
 	/** The open timeline's events, if this row is open (for `repeating`). */
@@ -68,6 +70,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		lastActivityAt,
 		events: facts.events ?? null,
 		quietAfterMs: facts.quietAfterMs,
+		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),
 	});
 	if (
 		previous &&

@@ -56,6 +56,8 @@ export type CreateDashboardOptions = {
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
 	quietAfterMs?: number;
+	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
+	repeatThreshold?: number;
 	flushMs?: number;
 	/** Polling cadence; see `defaultPollerIntervals`. */
 	intervals?: Partial<PollerIntervals>;
@@ -326,6 +328,7 @@ class DashboardModel {
 		return buildRow(previous, conversation, {
 			now: this.#now(),
 			quietAfterMs: this.#quietAfterMs,
+			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
 			streamActivityAt: this.#streamActivity.get(key) ?? null,

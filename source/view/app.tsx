@@ -17,6 +17,9 @@ export type RunDashboardOptions = {
 	serverLabel: string;
 	/** Bell and OSC 9 notification when a conversation starts needing a person (state/alerts.ts). */
 	alerts?: boolean;
+	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
+	quietAfterMs?: number;
+	repeatThreshold?: number;
 };
 
 /**
@@ -45,7 +48,14 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	// No retries inside the client: the poller has its own backoff under the request budget, and
 	// hidden retries would spend requests the budget never counted.
 	const appClient = new AppClient({baseUrl, apiKey: simulator ? new Secret(simulator.apiKey) : options.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({appClient, appBaseUrl: baseUrl, serverLabel: options.serverLabel, demo: options.demo});
+	const {store, controller} = createDashboard({
+		appClient,
+		appBaseUrl: baseUrl,
+		serverLabel: options.serverLabel,
+		demo: options.demo,
+		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
+		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
+	});
 	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
 	const detachAlerts = options.alerts ? attachAlerts(store, {write: (text) => stdout.write(text)}) : () => undefined;
 	const screen = openTerminalScreen(stdout);
