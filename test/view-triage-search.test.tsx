@@ -41,7 +41,8 @@ test('S searches the conversations shown, lists hits as they arrive, enter opens
 	search.listener.onProgress({searched: 1, skipped: 0, failed: 0, total: 8, done: false, lastError: null});
 	let frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('1 hit · 1 of 8 searched · searching…'));
 	assert.match(frame, /› Upgrade React.*\$ pytest -q tests\/test_a\.py/);
-	search.listener.onHit({conversationKey: hexId(5), event: message('user', 'please run pytest again \u001B]52;c;ZXZpbA==\u0007')});
+	const chosen = message('user', 'please run pytest again \u001B]52;c;ZXZpbA==\u0007');
+	search.listener.onHit({conversationKey: hexId(5), event: chosen});
 	search.listener.onProgress({searched: 6, skipped: 2, failed: 0, total: 8, done: true, lastError: null});
 	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('2 hits · 6 of 8 searched · 2 not running'));
 	for (const line of frame.split('\n')) assert.ok(stringWidth(line) <= 80, `too wide: ${line}`);
@@ -51,10 +52,13 @@ test('S searches the conversations shown, lists hits as they arrive, enter opens
 	await press(rendered, keys.enter, (text) => text.includes('[3 Timeline') && !text.includes('search:'));
 	assert.deepEqual(controller.calls.filter((call) => call.method === 'openTimeline').map((call) => call.args[0]), [hexId(5)]);
 	// The store opens it (the recording controller does not): the timeline shows the query as its filter.
-	const events = [message('user', 'run pytest'), terminalAction('pytest -q'), message('assistant', 'unrelated words')];
+	// Its history arrives with the chosen event and later matches: the chosen one is selected,
+	// not the newest (which following would pick).
+	const events = [chosen, message('user', 'run pytest'), terminalAction('pytest -q'), message('assistant', 'unrelated words')];
 	store.update(() => ({timeline: {conversationKey: hexId(5), events, version: 1, stream: {state: 'live', attempt: 0}, executionStatus: 'running', gap: false}}));
-	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('/ pytest'));
+	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('/ pytest') && /› .*please run pytest again/.test(text));
 	assert.doesNotMatch(frame, /unrelated words/);
+	assert.match(frame, /paused/, 'following stopped on the chosen event');
 	assert.equal(search.cancelled, true, 'closing the search cancels it');
 	rendered.unmount();
 });

@@ -156,6 +156,8 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 			onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
 			onCloseDetails={closeOverlay}
 			onBack={() => dispatch({type: 'focus', pane: view.listPane})}
+			focusEvent={view.timelineFocus}
+			onFocused={() => dispatch({type: 'focused'})}
 		/>
 	);
 
@@ -193,8 +195,10 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 				onOpen={(hit, query) => {
 					closeOverlay();
 					openTimeline(hit.conversationKey);
-					// The timeline opens filtered to the query, so the matching events are what it shows.
+					// The timeline opens filtered to the query, so the matching events are what it shows,
+					// with the chosen one selected as soon as the stream has brought it.
 					dispatch({type: 'set-filter', target: 'timeline', text: query});
+					dispatch({type: 'focus-event', event: {conversationKey: hit.conversationKey, id: hit.event.id, timestamp: hit.event.timestamp}});
 				}}
 				onClose={closeOverlay}
 			/>

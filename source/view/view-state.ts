@@ -42,6 +42,8 @@ export type ViewState = {
 	editing: FilterTarget | null;
 	conversationFilter: string;
 	timelineFilter: string;
+	/** A search hit to select in the timeline once its events are there. */
+	timelineFocus: {conversationKey: string; id: string; timestamp: string} | null;
 	sort: ConversationSortKey;
 	/** `F`: the conversations list holds still (order and rows) until pressed again. */
 	frozen: boolean;
@@ -58,6 +60,8 @@ export type ViewAction =
 	| {type: 'close-overlay'}
 	| {type: 'edit-filter'; target: FilterTarget}
 	| {type: 'set-filter'; target: FilterTarget; text: string}
+	| {type: 'focus-event'; event: {conversationKey: string; id: string; timestamp: string}}
+	| {type: 'focused'}
 	/** Text typed in a filter line: ignored once that line has stopped editing. */
 	| {type: 'type-filter'; target: FilterTarget; text: string}
 	| {type: 'stop-editing'}
@@ -72,6 +76,7 @@ export const initialViewState: ViewState = {
 	editing: null,
 	conversationFilter: '',
 	timelineFilter: '',
+	timelineFocus: null,
 	sort: 'attention',
 	frozen: false,
 	notice: null,
@@ -105,6 +110,10 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			return action.target === 'conversations'
 				? {...state, conversationFilter: action.text}
 				: {...state, timelineFilter: action.text};
+		case 'focus-event':
+			return {...state, timelineFocus: action.event};
+		case 'focused':
+			return state.timelineFocus === null ? state : {...state, timelineFocus: null};
 		case 'set-filter':
 			return action.target === 'conversations'
 				? {...state, conversationFilter: action.text}

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useMemo, useState} from 'react';
+import {useEffect, useMemo, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {TimelineState} from '../../state/dashboard-types.js';
@@ -40,6 +40,9 @@ export type TimelinePaneProps = {
 	onCloseDetails(): void;
 	/** `esc` with no filter set: back to the conversation list. */
 	onBack(): void;
+	/** An event to select once it is among the rows (a search hit); cleared through onFocused. */
+	focusEvent?: {conversationKey: string; id: string; timestamp: string} | null;
+	onFocused?(): void;
 };
 
 /**
@@ -77,6 +80,13 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const listHeight = Math.max(1, height - 1 - filterRows);
 	const cursor = useTimelineCursor(rows, descending, listHeight);
 	const selected: WireEvent | undefined = cursor.selected >= 0 ? rows[cursor.selected] : undefined;
+	// A search hit opens here: select it as soon as the stream's backfill has brought it.
+	const focus = props.focusEvent?.conversationKey === timeline.conversationKey ? props.focusEvent : null;
+	useEffect(() => {
+		if (!focus || !rows.some((event) => event.id === focus.id)) return;
+		cursor.jumpTo(focus);
+		props.onFocused?.();
+	}, [focus, rows]);
 	const columns = useMemo(() => timelineColumns(width), [width]);
 
 	useKeyHandlers(

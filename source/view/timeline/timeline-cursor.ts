@@ -34,6 +34,8 @@ export type CursorAction =
 	| {type: 'first'; rows: CursorRows; height: number}
 	| {type: 'last'; rows: CursorRows; height: number}
 	| {type: 'toggle-follow'; rows: CursorRows; height: number}
+	/** Select one event (opened from a search hit), mid-window, and stop following. */
+	| {type: 'anchor'; key: EventKey; rows: CursorRows; height: number}
 	| {type: 'reset'; follow: boolean};
 
 export function initialCursor(follow = true): CursorState {
@@ -136,6 +138,10 @@ export function cursorReducer(state: CursorState, action: CursorAction): CursorS
 			}
 
 			return {...state, follow: true, anchor: null};
+		}
+
+		case 'anchor': {
+			return {anchor: {id: action.key.id, timestamp: action.key.timestamp}, screenRow: Math.floor(action.height / 2), follow: false, countAtPause: action.rows.length};
 		}
 
 		case 'reset': {

@@ -1,6 +1,6 @@
 import {useMemo, useReducer} from 'react';
 import type {WireEvent} from '../../wire/schemas/events.js';
-import {cursorReducer, type CursorRows, cursorView, type CursorView, initialCursor} from './timeline-cursor.js';
+import {cursorReducer, type CursorRows, cursorView, type CursorView, type EventKey, initialCursor} from './timeline-cursor.js';
 
 export type TimelineCursor = CursorView & {
 	follow: boolean;
@@ -12,6 +12,8 @@ export type TimelineCursor = CursorView & {
 	/** Stop following without moving (opening details must not let the selection run away). */
 	pause(): void;
 	reset(): void;
+	/** Select this event (mid-window) and stop following. */
+	jumpTo(key: EventKey): void;
 };
 
 /**
@@ -36,5 +38,6 @@ export function useTimelineCursor(rows: readonly WireEvent[], descending: boolea
 			if (state.follow) dispatch({type: 'toggle-follow', ...context});
 		},
 		reset: () => dispatch({type: 'reset', follow: true}),
+		jumpTo: (key) => dispatch({type: 'anchor', key, ...context}),
 	};
 }
