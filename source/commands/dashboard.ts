@@ -24,6 +24,29 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 	}
 	const {alerts, quietAfterMs, repeatThreshold} = options;
 	const detection = {...(quietAfterMs === undefined ? {} : {quietAfterMs}), ...(repeatThreshold === undefined ? {} : {repeatThreshold})};
-	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection});
-	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection});
+	const profiles = await profileSwitching(io);
+	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles});
+	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null});
+}
+
+/** ctrl-p in the dashboard: the config file's profiles, and how to open one (as `--profile NAME` would). */
+async function profileSwitching(io: Io) {
+	const {listProfiles, resolveProfile} = await import('../config/profiles.js');
+	const warn = (line: string) => {
+		if (io.debug) io.stderr.write(line);
+	};
+	let profiles: Array<{name: string; label: string}> = [];
+	try {
+		profiles = listProfiles(process.env, warn);
+	} catch {
+		// A broken config file was reported when the dashboard's own server was resolved.
+	}
+	return {
+		profiles,
+		async resolveProfile(name: string) {
+			const resolved = await resolveProfile(name, process.env, warn);
+			if (resolved.kind !== 'server') throw new Error(`profile "${name}" names no server`);
+			return {baseUrl: resolved.baseUrl, apiKey: resolved.apiKey, label: resolved.label};
+		},
+	};
 }

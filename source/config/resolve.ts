@@ -34,6 +34,8 @@ export type ResolvedConfig =
 			label: string;
 			baseUrlFrom: Origin;
 			apiKeyFrom: Origin | null;
+			/** The config file profile in use, if any. */
+			profile?: string | null;
 	  }
 	| {kind: 'demo'; reason: 'flag' | 'unconfigured'};
 
@@ -122,5 +124,5 @@ export async function resolveConfig(flags: ConfigFlags, deps: ResolveDeps): Prom
 		return {kind: 'demo', reason: 'unconfigured'};
 	}
 
-	return {kind: 'server', baseUrl, apiKey: key, label: serverLabel(baseUrl, profileName), baseUrlFrom, apiKeyFrom: keyFrom};
+	return {kind: 'server', baseUrl, apiKey: key, label: serverLabel(baseUrl, profileName), baseUrlFrom, apiKeyFrom: keyFrom, profile: profileName};
 }

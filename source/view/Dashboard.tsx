@@ -11,6 +11,7 @@ import {HelpOverlay} from './HelpOverlay.js';
 import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
+import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
 import {StartForm} from './start/StartForm.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
@@ -36,6 +37,11 @@ export type DashboardProps = {
 	onQuit(): void;
 	/** Start state, for tests and for opening the dashboard on a given pane. */
 	initialView?: Partial<ViewState>;
+	/** The config file's profiles (ctrl-p), the one in use, and how to switch (app.tsx rebuilds the store). */
+	profiles?: readonly ProfileChoice[];
+	currentProfile?: string | null;
+	/** Resolves with null once switched (this dashboard is then replaced), or the reason it could not. */
+	onSwitchProfile?(name: string): Promise<string | null>;
 };
 
 /** How long a notice stays on the notice line. */
@@ -46,7 +52,8 @@ const noticeMs = 15_000;
  * shorter than the terminal. Reads the store's snapshot, keeps what the user is looking at in a
  * reducer, and acts only through the controller.
  */
-export function Dashboard({store, controller, onQuit, initialView}: DashboardProps) {
+export function Dashboard(props: DashboardProps) {
+	const {store, controller, onQuit, initialView} = props;
 	const snapshot = useDashboardSnapshot(store);
 	const {columns, rows} = useTerminalSize();
 	const layout = computeLayout(columns, rows);
@@ -216,6 +223,28 @@ export function Dashboard({store, controller, onQuit, initialView}: DashboardPro
 				onRun={(keys) => {
 					// The store queues each request in the request budget and reports failures on the row itself.
 					for (const key of keys) (action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
+				}}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (view.overlay?.kind === 'profiles') {
+		overlay = (
+			<ProfilePicker
+				profiles={props.profiles ?? []}
+				current={props.currentProfile ?? null}
+				width={columns}
+				height={paneHeight}
+				onChoose={(name) => {
+					closeOverlay();
+					if (name === props.currentProfile) return;
+					if (!props.onSwitchProfile) {
+						dispatch({type: 'notice', text: 'Switching profiles needs the dashboard started by agent-tui.', at: Date.now()});
+						return;
+					}
+					dispatch({type: 'notice', text: `Switching to profile "${name}"…`, at: Date.now()});
+					void props.onSwitchProfile(name).then((problem) => {
+						if (problem) dispatch({type: 'notice', text: problem, at: Date.now()});
+					});
 				}}
 				onClose={closeOverlay}
 			/>

@@ -1,10 +1,13 @@
 import {render} from 'ink';
 import {attachAlerts} from '../state/alerts.js';
 import {createDashboard} from '../state/dashboard-store.js';
+import {publicMessage} from '../state/redact.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
+import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
+import type {ProfileChoice} from './ProfilePicker.js';
 import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
 import {openTerminalScreen} from './terminal-screen.js';
@@ -20,6 +23,10 @@ export type RunDashboardOptions = {
 	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	/** The config file's profiles for ctrl-p (names and servers, never keys), the one in use, and how to open one. */
+	profiles?: readonly ProfileChoice[];
+	profile?: string | null;
+	resolveProfile?(name: string): Promise<{baseUrl: string; apiKey: Secret | null; label: string}>;
 };
 
 /**
@@ -45,35 +52,53 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	}
 
 	// The demo simulator has its own key; a configured key is never sent to it.
-	// No retries inside the client: the poller has its own backoff under the request budget, and
-	// hidden retries would spend requests the budget never counted.
-	const appClient = new AppClient({baseUrl, apiKey: simulator ? new Secret(simulator.apiKey) : options.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({
-		appClient,
-		appBaseUrl: baseUrl,
-		serverLabel: options.serverLabel,
-		demo: options.demo,
-		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
-		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
-	});
-	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
-	const detachAlerts = options.alerts ? attachAlerts(store, {write: (text) => stdout.write(text)}) : () => undefined;
+	const firstKey = simulator ? new Secret(simulator.apiKey) : options.apiKey;
+	// Every key this run holds, so a crash line can never print one (profiles add theirs).
+	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
+	let session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo}, options, stdout);
+	let currentProfile = options.profile ?? null;
 	const screen = openTerminalScreen(stdout);
 	let unmount = () => undefined as void;
+	let rerender = (_tree: ReactElement) => undefined as void;
 	const guard = createExitGuard({
 		screen,
 		stderr,
 		unmount: () => unmount(),
-		secrets: options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [],
-		cleanup: () => {
-			detachAlerts();
-			return Promise.allSettled([controller.close(), simulator?.close()]).then(() => closeHttpAgent());
-		},
+		secrets,
+		cleanup: () => Promise.allSettled([session.close(), simulator?.close()]).then(() => closeHttpAgent()),
 	});
 	guard.install();
 
+	const tree = (): ReactElement => (
+		<Dashboard
+			key={session.id}
+			store={session.store}
+			controller={session.controller}
+			onQuit={() => guard.finish(0)}
+			profiles={options.profiles ?? []}
+			currentProfile={currentProfile}
+			onSwitchProfile={switchTo}
+		/>
+	);
+	// ctrl-p: the chosen profile gets a store of its own; the old one is closed once the new one shows.
+	const switchTo = async (name: string): Promise<string | null> => {
+		if (!options.resolveProfile) return 'Switching profiles needs a config file with profiles.';
+		try {
+			const target = await options.resolveProfile(name);
+			if (target.apiKey && !target.apiKey.isEmpty) secrets.push(target.apiKey.reveal());
+			const previous = session;
+			session = openSession({...target, demo: false}, options, stdout);
+			currentProfile = name;
+			rerender(tree());
+			await previous.close();
+			return null;
+		} catch (error) {
+			return `Cannot switch to profile "${name}": ${publicMessage(error, secrets)}`;
+		}
+	};
+
 	try {
-		const instance = render(<Dashboard store={store} controller={controller} onQuit={() => guard.finish(0)} />, {
+		const instance = render(tree(), {
 			// On the alternate screen only the lines that changed are written (frame-diff.ts).
 			stdout: screen.active ? diffingStdout(stdout) : stdout,
 			stdin,
@@ -87,6 +112,7 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 			maxFps: 15,
 		});
 		unmount = () => instance.unmount();
+		rerender = (next) => instance.rerender(next);
 		// Ink ends on its own only when a component throws: that is a crash like any other.
 		instance.waitUntilExit().then(
 			() => guard.finish(0),
@@ -97,4 +123,39 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	}
 
 	return guard.done;
+}
+
+type Session = {
+	id: number;
+	store: ReturnType<typeof createDashboard>['store'];
+	controller: ReturnType<typeof createDashboard>['controller'];
+	close(): Promise<void>;
+};
+
+let sessions = 0;
+
+/** One server's store, controller and alerts: the dashboard runs one at a time, a profile switch opens the next. */
+function openSession(target: {baseUrl: string; apiKey: Secret | null; label: string; demo: boolean}, options: RunDashboardOptions, stdout: NodeJS.WriteStream): Session {
+	// No retries inside the client: the poller has its own backoff under the request budget, and
+	// hidden retries would spend requests the budget never counted.
+	const appClient = new AppClient({baseUrl: target.baseUrl, apiKey: target.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({
+		appClient,
+		appBaseUrl: target.baseUrl,
+		serverLabel: target.label,
+		demo: target.demo,
+		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
+		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
+	});
+	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
+	const detachAlerts = options.alerts ? attachAlerts(store, {write: (text) => stdout.write(text)}) : () => undefined;
+	return {
+		id: ++sessions,
+		store,
+		controller,
+		async close() {
+			detachAlerts();
+			await controller.close();
+		},
+	};
 }

@@ -17,6 +17,7 @@ export type KeyContext =
 	| 'confirm'
 	| 'filter'
 	| 'prompt'
+	| 'profiles'
 	| 'start';
 
 export type ActionName =
@@ -58,7 +59,8 @@ export type ActionName =
 	| 'bulkResume'
 	| 'search'
 	| 'send'
-	| 'cancel';
+	| 'cancel'
+	| 'profiles';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -137,6 +139,8 @@ export const keymap: readonly Binding[] = [
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
+	{action: 'profiles', keys: [ctrl('p')], description: 'Switch to another profile of the config file', contexts: ['global']},
+	{action: 'back', keys: [named('escape')], description: 'Close the profile list', contexts: ['profiles'], hint: 'close'},
 	{action: 'search', keys: [char('S'), ctrl('f')], description: 'Search the events of the conversations shown (text, kind:, source:)', contexts: ['conversations', 'sandboxes', 'timeline']},
 	{action: 'send', keys: [named('return')], description: 'Send, or confirm', contexts: ['prompt'], hint: 'send'},
 	{action: 'up', keys: [named('upArrow')], description: 'Scroll up', contexts: ['prompt']},
@@ -221,6 +225,7 @@ export const contextTitles: Record<KeyContext, string> = {
 	confirm: 'Confirmation',
 	filter: 'Filter line',
 	prompt: 'Message or reason line',
+	profiles: 'Profile list',
 	start: 'Start form',
 };
 

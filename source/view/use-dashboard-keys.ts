@@ -96,6 +96,7 @@ export function useDashboardKeys(args: Args): void {
 		{
 			quit: args.onQuit,
 			help: () => dispatch({type: 'open-overlay', overlay: {kind: 'help'}}),
+			profiles: () => dispatch({type: 'open-overlay', overlay: {kind: 'profiles'}}),
 			nextPane: () => dispatch({type: 'cycle-pane', direction: 1}),
 			previousPane: () => dispatch({type: 'cycle-pane', direction: -1}),
 			paneConversations: () => dispatch({type: 'focus', pane: 'conversations'}),

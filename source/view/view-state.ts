@@ -29,7 +29,9 @@ export type Overlay =
 	/** `P` / `R`: the sandboxes of the filtered conversations, behind a typed confirmation. */
 	| {kind: 'bulk'; action: 'pause' | 'resume'; sandboxKeys: readonly string[]; skipped: number}
 	/** `S`: search the events of the conversations shown. */
-	| {kind: 'search'};
+	| {kind: 'search'}
+	/** ctrl-p: the config file's profiles. */
+	| {kind: 'profiles'};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -141,6 +143,7 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
 	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
+	if (overlay === 'profiles') return ['profiles', 'always'];
 	if (state.editing) return ['filter', 'always'];
 	if (overlay === 'details') return ['details', 'global', 'always'];
 	return [state.pane, 'global', 'always'];
