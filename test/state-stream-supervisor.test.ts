@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import {test, type TestContext} from 'node:test';
-import {StreamSupervisor, type StreamClient, type StreamProblem, type StreamStatus, type StreamSupervisorOptions} from '../source/state/stream-supervisor.js';
+import type {StreamClient, StreamSupervisorOptions} from '../source/state/stream-supervisor.js';
 import type {Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {AgentClient} from '../source/wire/agent-client.js';
 import {Secret} from '../source/wire/secret.js';
 import {clientFor, delay, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
+import {supervise, type Supervised} from './helpers/supervise.js';
 
 /**
  * The stream against the real embedded simulator over loopback, with its faults: dropped and
@@ -14,43 +15,11 @@ import {clientFor, delay, serverIds, startSim, waitUntil} from './wire-agent-fix
 
 const socketRoute = 'GET /runtime/:n/sockets/events/:id';
 
-type Watched = {
-	supervisor: StreamSupervisor;
-	statuses: StreamStatus[];
-	problems: StreamProblem[];
-	/** Every id onEvents announced, in announcement order (duplicates would show here). */
-	announced: string[];
-	reconnects: () => number;
-};
+type Watched = Supervised;
 
 /** Fast settings for tests: small backoff, quick heartbeat. */
 function watch(t: TestContext, client: StreamClient, options: Partial<StreamSupervisorOptions> = {}): Watched {
-	const statuses: StreamStatus[] = [];
-	const problems: StreamProblem[] = [];
-	const announced: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client,
-		backoff: {baseMs: 5, capMs: 40},
-		heartbeatIntervalMs: 150,
-		heartbeatGraceMs: 150,
-		firstFrameTimeoutMs: 500,
-		handshakeTimeoutMs: 1000,
-		onStatus: (status) => statuses.push(status),
-		onProblem: (problem) => problems.push(problem),
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
-		...options,
-	});
-	t.after(() => supervisor.close());
-	supervisor.start();
-	return {
-		supervisor,
-		statuses,
-		problems,
-		announced,
-		reconnects: () => statuses.filter((status, index) => status.state === 'reconnecting' && statuses[index - 1]?.state === 'live').length,
-	};
+	return supervise(t, client, {backoff: {baseMs: 5, capMs: 40}, heartbeatIntervalMs: 150, heartbeatGraceMs: 150, firstFrameTimeoutMs: 500, handshakeTimeoutMs: 1000, ...options});
 }
 
 function logIds(watched: Watched): string[] {
