@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {alertText, attachAlerts} from '../source/state/alerts.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
-import {conversationRow, fixtureSnapshot, fixtureStore, hexId, liveConnection} from './helpers/dashboard-fixture.js';
+import {conversationRow, fixtureNow, fixtureSnapshot, fixtureStore, hexId, liveConnection} from './helpers/dashboard-fixture.js';
 
 /**
  * Opt-in alerts: a bell and an OSC 9 notification when a conversation starts needing a person,
@@ -75,7 +75,7 @@ test('the thresholds reach attention: quiet after 2 minutes, repeating after 2 i
 	const {buildRow} = await import('../source/state/conversation-rows.js');
 	const {terminalAction, terminalObservation} = await import('./helpers/event-fixtures.js');
 	const row = conversationRow({id: hexId(9), title: 'Quiet one', execution: 'running', updatedMinutesAgo: 3});
-	const now = Date.parse('2026-11-22T12:00:00Z');
+	const now = fixtureNow;
 	assert.deepEqual(computeAttention({conversation: row.conversation, now, quietAfterMs: 10 * 60_000}), []);
 	assert.equal(computeAttention({conversation: row.conversation, now, quietAfterMs: 2 * 60_000})[0]?.kind, 'quiet');
 	const first = terminalAction('npm test');

@@ -15,7 +15,8 @@ import {appConversationSchema, sandboxSchema, sandboxSpecSchema} from '../../sou
  * subscribe/getSnapshot pair; the controller records what the view asked for.
  */
 
-export const fixtureNow = Date.parse('2026-11-22T12:00:00Z');
+/** The fixture's clock is the real one: ages on screen stay short whatever day the tests run. */
+export const fixtureNow = Date.now();
 
 const minutesAgo = (minutes: number) => new Date(fixtureNow - minutes * 60_000).toISOString();
 
