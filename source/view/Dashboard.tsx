@@ -8,6 +8,7 @@ import {conversationListHeight, ConversationsPane} from './ConversationsPane.js'
 import {Footer} from './Footer.js';
 import {Header} from './Header.js';
 import {HelpOverlay} from './HelpOverlay.js';
+import {installFastOutput} from './ink-output-speed.js';
 import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
@@ -28,6 +29,9 @@ import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-disp
 import {useListWindow} from './use-list-window.js';
 import {useNow} from './use-now.js';
 import {useTerminalSize} from './use-terminal-size.js';
+
+// Ink's line builder with caches that outlive a frame: most of a key press's cost otherwise.
+installFastOutput();
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
 
 export type DashboardProps = {

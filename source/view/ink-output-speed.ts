@@ -1,0 +1,140 @@
+import {ansiCodesToString, diffAnsiCodes, type StyledChar, styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
+import sliceAnsi from 'slice-ansi';
+import stringWidth from 'string-width';
+// Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
+// same file, so the same class, in `npm start` and in the esbuild bundle alike).
+import Output from '../../node_modules/ink/build/output.js';
+
+/**
+ * Ink's `Output.get()` (ink 6.8) turns the frame's text operations into lines. It starts from
+ * fresh caches on every frame, so each frame re-tokenizes every line, measures every character
+ * with string-width, allocates a cell object per screen cell and diffs styles with three Sets per
+ * character: at 160x48 that is most of a key press's cost (bench: `frame` rows), whatever the
+ * data. This is the same algorithm with caches that live across frames, one shared blank cell,
+ * and a style diff that is skipped when two neighbours have the same styles. Its output is
+ * byte-for-byte Ink's own (test/view-ink-output.test.ts compares them on random frames).
+ */
+
+type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
+type Transformer = (line: string, index: number) => string;
+type Operation = {type: 'write'; x: number; y: number; text: string; transformers: Transformer[]} | {type: 'clip'; clip: Clip} | {type: 'unclip'};
+type OutputInternals = {width: number; height: number; operations: Operation[]};
+
+/** A cache that forgets everything when full: frames reuse the same few hundred lines. */
+class BoundedCache<V> {
+	readonly #map = new Map<string, V>();
+	constructor(readonly limit: number) {}
+	get(key: string, make: (key: string) => V): V {
+		let value = this.#map.get(key);
+		if (value === undefined) {
+			if (this.#map.size >= this.limit) this.#map.clear();
+			value = make(key);
+			this.#map.set(key, value);
+		}
+		return value;
+	}
+}
+
+const styledLines = new BoundedCache<StyledChar[]>(4000);
+const widths = new BoundedCache<number>(20_000);
+const blockWidths = new BoundedCache<number>(4000);
+
+const widthOf = (text: string) => widths.get(text, stringWidth);
+const widestLine = (text: string) =>
+	blockWidths.get(text, () => {
+		let widest = 0;
+		for (const line of text.split('\n')) widest = Math.max(widest, widthOf(line));
+		return widest;
+	});
+
+const blank: StyledChar = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: []}) as StyledChar;
+
+function sameStyles(a: StyledChar['styles'], b: StyledChar['styles']): boolean {
+	if (a === b) return true;
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) {
+		if (a[index]!.code !== b[index]!.code || a[index]!.endCode !== b[index]!.endCode) return false;
+	}
+	return true;
+}
+
+/** `styledCharsToString` of ansi-tokenize, skipping the diff where styles do not change. */
+export function rowToString(row: ReadonlyArray<StyledChar | undefined>): string {
+	let text = '';
+	let previous: StyledChar | undefined;
+	for (const char of row) {
+		if (char === undefined) continue;
+		if (previous === undefined) text += ansiCodesToString(char.styles);
+		else if (!sameStyles(previous.styles, char.styles)) text += ansiCodesToString(diffAnsiCodes(previous.styles, char.styles));
+		text += char.value;
+		previous = char;
+	}
+	if (previous !== undefined) text += ansiCodesToString(diffAnsiCodes(previous.styles, []));
+	return text;
+}
+
+export function fastGet(this: OutputInternals): {output: string; height: number} {
+	const rows: Array<Array<StyledChar | undefined>> = [];
+	for (let y = 0; y < this.height; y++) rows.push(new Array<StyledChar>(this.width).fill(blank));
+	const clips: Clip[] = [];
+	for (const operation of this.operations) {
+		if (operation.type === 'clip') clips.push(operation.clip);
+		if (operation.type === 'unclip') clips.pop();
+		if (operation.type !== 'write') continue;
+		const {text, transformers} = operation;
+		let {x, y} = operation;
+		let lines = text.split('\n');
+		const clip = clips.at(-1);
+		if (clip) {
+			const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+			const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
+			if (clipHorizontally && (x + widestLine(text) < clip.x1! || x > clip.x2!)) continue;
+			if (clipVertically && (y + lines.length < clip.y1! || y > clip.y2!)) continue;
+			if (clipHorizontally) {
+				const x1 = clip.x1!;
+				const x2 = clip.x2!;
+				lines = lines.map((line) => {
+					const width = widthOf(line);
+					return sliceAnsi(line, x < x1 ? x1 - x : 0, x + width > x2 ? x2 - x : width);
+				});
+				if (x < x1) x = x1;
+			}
+			if (clipVertically) {
+				const y1 = clip.y1!;
+				const y2 = clip.y2!;
+				const height = lines.length;
+				lines = lines.slice(y < y1 ? y1 - y : 0, y + height > y2 ? y2 - y : height);
+				if (y < y1) y = y1;
+			}
+		}
+		let offsetY = 0;
+		for (let [index, line] of lines.entries()) {
+			const row = rows[y + offsetY];
+			if (!row) continue;
+			for (const transformer of transformers) line = transformer(line, index);
+			let offsetX = x;
+			for (const character of styledLines.get(line, (key) => styledCharsFromTokens(tokenize(key)))) {
+				row[offsetX] = character;
+				const characterWidth = Math.max(1, widthOf(character.value));
+				for (let cell = 1; cell < characterWidth; cell++) row[offsetX + cell] = {type: 'char', value: '', fullWidth: false, styles: character.styles};
+				offsetX += characterWidth;
+			}
+			offsetY++;
+		}
+	}
+	return {output: rows.map((row) => rowToString(row).trimEnd()).join('\n'), height: rows.length};
+}
+
+/** Ink's own `get`, kept for the equivalence test. */
+export const inkGet = Output.prototype.get;
+
+let installed = false;
+
+/** Swap in the cached `get`. Idempotent; everything that renders with Ink calls it first. */
+export function installFastOutput(): void {
+	if (installed) return;
+	installed = true;
+	(Output.prototype as unknown as {get: typeof fastGet}).get = fastGet;
+}
+
+export {Output};

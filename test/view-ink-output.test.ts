@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import fc from 'fast-check';
+import {fastGet, inkGet, Output} from '../source/view/ink-output-speed.js';
+
+/** The cached line builder must write exactly what Ink's own would, frame after frame. */
+
+const styles = ['', '\u001B[1m', '\u001B[2m', '\u001B[7m', '\u001B[31m', '\u001B[32m', '\u001B[38;5;208m', '\u001B[44m', '\u001B[1m\u001B[33m'];
+const resets = ['', '\u001B[22m', '\u001B[39m', '\u001B[0m', '\u001B[27m', '\u001B[49m'];
+const pieces = ['a', 'bc', ' ', 'status', '漢字', '│', '…', '✓', '👍', 'x\u0301', ''];
+
+const styledText = fc
+	.array(fc.tuple(fc.constantFrom(...styles), fc.constantFrom(...pieces), fc.constantFrom(...resets)), {maxLength: 8})
+	.map((parts) => parts.map(([open, text, close]) => open + text + close).join(''));
+
+const block = fc.array(styledText, {minLength: 1, maxLength: 4}).map((lines) => lines.join('\n'));
+
+const operation = fc.oneof(
+	{weight: 5, arbitrary: fc.record({type: fc.constant('write' as const), x: fc.integer({min: 0, max: 30}), y: fc.integer({min: 0, max: 9}), text: block, upper: fc.boolean()})},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			type: fc.constant('clip' as const),
+			x1: fc.option(fc.integer({min: 0, max: 20}), {nil: undefined}),
+			x2: fc.option(fc.integer({min: 0, max: 40}), {nil: undefined}),
+			y1: fc.option(fc.integer({min: 0, max: 5}), {nil: undefined}),
+			y2: fc.option(fc.integer({min: 0, max: 10}), {nil: undefined}),
+		}),
+	},
+	{weight: 1, arbitrary: fc.constant({type: 'unclip' as const})},
+);
+
+type Op = {type: 'write'; x: number; y: number; text: string; upper: boolean} | {type: 'clip'; x1?: number; x2?: number; y1?: number; y2?: number} | {type: 'unclip'};
+
+function build(ops: Op[], width: number, height: number): Output {
+	const output = new Output({width, height});
+	for (const op of ops) {
+		if (op.type === 'write') output.write(op.x, op.y, op.text, {transformers: op.upper ? [(line: string) => line.toUpperCase()] : []});
+		else if (op.type === 'clip') output.clip({x1: op.x1, x2: op.x2, y1: op.y1, y2: op.y2});
+		else output.unclip();
+	}
+	return output;
+}
+
+test('the cached Output.get writes what Ink 6.8 writes, on random frames with styles, wide characters, clips and transformers', () => {
+	fc.assert(
+		fc.property(fc.array(operation, {maxLength: 25}), fc.integer({min: 1, max: 40}), fc.integer({min: 1, max: 10}), (ops, width, height) => {
+			const expected = inkGet.call(build(ops as Op[], width, height));
+			// Twice: the second run is served from the caches the first filled.
+			assert.deepEqual(fastGet.call(build(ops as Op[], width, height) as never), expected);
+			assert.deepEqual(fastGet.call(build(ops as Op[], width, height) as never), expected);
+		}),
+		{numRuns: 400},
+	);
+});
+
+test('the dashboard renders through the cached get', async () => {
+	await import('../source/view/Dashboard.js');
+	assert.equal(Output.prototype.get, fastGet);
+});
