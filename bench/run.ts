@@ -41,13 +41,20 @@ if (only) {
 	}
 } else {
 	// Each measurement in a process of its own: one step's heap and JIT state must not weigh on
-	// the next one's timings or resident memory.
+	// the next one's timings or resident memory. The children run the bundled bench (see
+	// bundle.ts), so the figures are those of the code an installed user runs.
 	const {spawnSync} = await import('node:child_process');
-	for (const step of steps) {
-		process.stderr.write(`bench: ${step.name}…\n`);
-		const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--only=${step.name}`, '--json', ...(sizes.tiny ? ['--tiny'] : [])], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024});
-		if (child.status !== 0) throw new Error(`the ${step.name} measurement failed (exit ${child.status})`);
-		rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as BenchRow[]));
+	const {bundleBench} = await import('./bundle.js');
+	const bundle = await bundleBench();
+	try {
+		for (const step of steps) {
+			process.stderr.write(`bench: ${step.name}…\n`);
+			const child = spawnSync(process.execPath, ['--expose-gc', bundle.file, `--only=${step.name}`, '--json', ...(sizes.tiny ? ['--tiny'] : [])], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024});
+			if (child.status !== 0) throw new Error(`the ${step.name} measurement failed (exit ${child.status})`);
+			rows.push(...(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as BenchRow[]));
+		}
+	} finally {
+		bundle.remove();
 	}
 }
 

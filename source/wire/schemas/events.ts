@@ -232,7 +232,10 @@ export function parseEvent(input: unknown, options: ParseEventOptions = {}): Wir
 	const source = stringField(raw.source) ?? defaultSource[kind] ?? 'unknown';
 	if (!Object.hasOwn(eventSchemas, kind)) return unknownEvent(originalKind, originalKind ? 'unknown event kind' : 'event has no kind', id, timestamp, source, raw);
 	const schema = eventSchemas[kind as KnownEventKindName];
-	const result = schema.safeParse({...raw, kind, id, timestamp, source});
+	// A copy only when the envelope had to be normalised (a qualified kind, a filled-in id or
+	// source): zod builds its own output objects anyway, and a copy per event is felt at ingest.
+	const normalised = raw.kind === kind && raw.id === id && raw.timestamp === timestamp && raw.source === source;
+	const result = schema.safeParse(normalised ? raw : {...raw, kind, id, timestamp, source});
 	if (!result.success) return unknownEvent(originalKind, `invalid ${kind}: ${describeIssues(result.error)}`, id, timestamp, source, raw);
 	return result.data as KnownEvent;
 }
