@@ -22,7 +22,7 @@ export async function bundleBench(): Promise<{file: string; remove(): void}> {
 		format: 'esm',
 		target: 'node20',
 		define: {'process.env.NODE_ENV': '"production"'},
-		alias: {'react-devtools-core': `${root}bench/devtools-stub.ts`},
+		alias: {'react-devtools-core': `${root}bench/devtools-stub.ts`, 'widest-line': `${root}source/view/widest-line-cached.ts`},
 		// esbuild is the bench's own tool, loaded by the parent only: never bundled.
 		external: ['esbuild'],
 		banner: {js: "import {createRequire as benchCreateRequire} from 'node:module'; const require = benchCreateRequire(import.meta.url);"},

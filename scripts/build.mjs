@@ -34,7 +34,8 @@ await build({
 	target: 'node20',
 	// React's production build; bin.ts sets NODE_ENV too, for the unbundled `npm start`.
 	define: {'process.env.NODE_ENV': '"production"'},
-	alias: {'react-devtools-core': `./${stub}`},
+	// widest-line: the same function with a cache (source/view/widest-line-cached.ts).
+	alias: {'react-devtools-core': `./${stub}`, 'widest-line': './source/view/widest-line-cached.ts'},
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
 	legalComments: 'none',

@@ -16,7 +16,7 @@ const styledText = fc
 const block = fc.array(styledText, {minLength: 1, maxLength: 4}).map((lines) => lines.join('\n'));
 
 const operation = fc.oneof(
-	{weight: 5, arbitrary: fc.record({type: fc.constant('write' as const), x: fc.integer({min: 0, max: 30}), y: fc.integer({min: 0, max: 9}), text: block, upper: fc.boolean()})},
+	{weight: 5, arbitrary: fc.record({type: fc.constant('write' as const), x: fc.integer({min: -3, max: 45}), y: fc.integer({min: -3, max: 12}), text: block, upper: fc.boolean()})},
 	{
 		weight: 1,
 		arbitrary: fc.record({
@@ -50,11 +50,18 @@ test('the cached Output.get writes what Ink 6.8 writes, on random frames with st
 			assert.deepEqual(fastGet.call(build(ops as Op[], width, height) as never), expected);
 			assert.deepEqual(fastGet.call(build(ops as Op[], width, height) as never), expected);
 		}),
-		{numRuns: 400},
+		{numRuns: 600},
 	);
 });
 
 test('the dashboard renders through the cached get', async () => {
 	await import('../source/view/Dashboard.js');
 	assert.equal(Output.prototype.get, fastGet);
+});
+
+test('a row written past the screen edge depends on the width: the cache keeps them apart', () => {
+	const ops: Op[] = [{type: 'write', x: 5, y: 0, text: 'ab', upper: false}];
+	for (const width of [3, 10, 3]) {
+		assert.deepEqual(fastGet.call(build(ops, width, 1) as never), inkGet.call(build(ops, width, 1)));
+	}
 });

@@ -1,6 +1,7 @@
 import {ansiCodesToString, diffAnsiCodes, type StyledChar, styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
+import {BoundedCache} from './bounded-cache.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in `npm start` and in the esbuild bundle alike).
 import Output from '../../node_modules/ink/build/output.js';
@@ -20,24 +21,11 @@ type Transformer = (line: string, index: number) => string;
 type Operation = {type: 'write'; x: number; y: number; text: string; transformers: Transformer[]} | {type: 'clip'; clip: Clip} | {type: 'unclip'};
 type OutputInternals = {width: number; height: number; operations: Operation[]};
 
-/** A cache that forgets everything when full: frames reuse the same few hundred lines. */
-class BoundedCache<V> {
-	readonly #map = new Map<string, V>();
-	constructor(readonly limit: number) {}
-	get(key: string, make: (key: string) => V): V {
-		let value = this.#map.get(key);
-		if (value === undefined) {
-			if (this.#map.size >= this.limit) this.#map.clear();
-			value = make(key);
-			this.#map.set(key, value);
-		}
-		return value;
-	}
-}
-
 const styledLines = new BoundedCache<StyledChar[]>(4000);
 const widths = new BoundedCache<number>(20_000);
 const blockWidths = new BoundedCache<number>(4000);
+const slices = new BoundedCache<string>(4000);
+const rowStrings = new BoundedCache<string>(4000);
 
 const widthOf = (text: string) => widths.get(text, stringWidth);
 const widestLine = (text: string) =>
@@ -73,9 +61,14 @@ export function rowToString(row: ReadonlyArray<StyledChar | undefined>): string 
 	return text;
 }
 
+/** One line of text placed on a row, after clipping and transformers. */
+type Segment = {x: number; line: string};
+
 export function fastGet(this: OutputInternals): {output: string; height: number} {
-	const rows: Array<Array<StyledChar | undefined>> = [];
-	for (let y = 0; y < this.height; y++) rows.push(new Array<StyledChar>(this.width).fill(blank));
+	// Writes are collected per row first: a row's string depends only on its own writes, in
+	// order, so a row written exactly as in an earlier frame is served from the cache without
+	// building its cells (a key press changes two or three rows of a screen).
+	const segments: Array<Segment[] | undefined> = new Array<Segment[] | undefined>(this.height);
 	const clips: Clip[] = [];
 	for (const operation of this.operations) {
 		if (operation.type === 'clip') clips.push(operation.clip);
@@ -95,7 +88,9 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 				const x2 = clip.x2!;
 				lines = lines.map((line) => {
 					const width = widthOf(line);
-					return sliceAnsi(line, x < x1 ? x1 - x : 0, x + width > x2 ? x2 - x : width);
+					const from = x < x1 ? x1 - x : 0;
+					const to = x + width > x2 ? x2 - x : width;
+					return slices.get(`${from}:${to}:${line}`, () => sliceAnsi(line, from, to));
 				});
 				if (x < x1) x = x1;
 			}
@@ -109,20 +104,38 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 		}
 		let offsetY = 0;
 		for (let [index, line] of lines.entries()) {
-			const row = rows[y + offsetY];
-			if (!row) continue;
+			const rowIndex = y + offsetY;
+			// As Ink: a line outside the screen is skipped without moving on to the next row.
+			if (!(rowIndex >= 0 && rowIndex < this.height && Number.isInteger(rowIndex))) continue;
 			for (const transformer of transformers) line = transformer(line, index);
+			(segments[rowIndex] ??= []).push({x, line});
+			offsetY++;
+		}
+	}
+	const output: string[] = [];
+	for (let y = 0; y < this.height; y++) {
+		const written = segments[y];
+		output.push(written ? rowFromSegments(written, this.width) : '');
+	}
+	return {output: output.join('\n'), height: this.height};
+}
+
+function rowFromSegments(written: Segment[], width: number): string {
+	let key = String(width);
+	for (const {x, line} of written) key += `\u0000${x}\u0000${line}`;
+	return rowStrings.get(key, () => {
+		const row: Array<StyledChar | undefined> = new Array<StyledChar>(width).fill(blank);
+		for (const {x, line} of written) {
 			let offsetX = x;
-			for (const character of styledLines.get(line, (key) => styledCharsFromTokens(tokenize(key)))) {
+			for (const character of styledLines.get(line, (text) => styledCharsFromTokens(tokenize(text)))) {
 				row[offsetX] = character;
 				const characterWidth = Math.max(1, widthOf(character.value));
 				for (let cell = 1; cell < characterWidth; cell++) row[offsetX + cell] = {type: 'char', value: '', fullWidth: false, styles: character.styles};
 				offsetX += characterWidth;
 			}
-			offsetY++;
 		}
-	}
-	return {output: rows.map((row) => rowToString(row).trimEnd()).join('\n'), height: rows.length};
+		return rowToString(row).trimEnd();
+	});
 }
 
 /** Ink's own `get`, kept for the equivalence test. */
