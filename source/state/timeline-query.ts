@@ -59,14 +59,23 @@ function lowerKind(event: WireEvent): string {
 	return lower;
 }
 
-function kindMatches(wanted: readonly string[], kind: string): boolean {
-	for (const value of wanted) {
-		if (kind === value) return true;
-		if (!knownKindsLower.has(value) && kind.startsWith(value)) return true;
+function kindMatches(filter: TimelineFilter, kind: string): boolean {
+	const {kinds} = filter;
+	let prefixes = prefixKinds.get(kinds);
+	if (prefixes === undefined) {
+		// Decided once per filter, not once per event: a known kind matches only itself.
+		prefixes = kinds.map((value) => !knownKindsLower.has(value));
+		prefixKinds.set(kinds, prefixes);
+	}
+	for (let index = 0; index < kinds.length; index++) {
+		const value = kinds[index]!;
+		if (kind === value || (prefixes[index] && kind.startsWith(value))) return true;
 	}
 
 	return false;
 }
+
+const prefixKinds = new WeakMap<readonly string[], boolean[]>();
 
 function toolName(event: WireEvent): string | null {
 	switch (event.kind) {
@@ -89,7 +98,7 @@ function toolName(event: WireEvent): string | null {
 
 /** Whether one event passes the filter (exported for follow mode, which tests new events one by one). */
 export function eventMatches(event: WireEvent, filter: TimelineFilter): boolean {
-	if (filter.kinds.length > 0 && !kindMatches(filter.kinds, lowerKind(event))) return false;
+	if (filter.kinds.length > 0 && !kindMatches(filter, lowerKind(event))) return false;
 	if (filter.sources.length > 0 && !filter.sources.includes(event.source.toLowerCase())) return false;
 	if (filter.tools.length > 0) {
 		const tool = toolName(event)?.toLowerCase();
