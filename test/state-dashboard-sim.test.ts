@@ -251,6 +251,28 @@ test('start a conversation: every phase, READY, then its timeline opens with eve
 	assert.ok(!/sk-oh-/.test(text), 'no session key in the snapshot');
 });
 
+test('start: opening the new conversation the moment the task says READY (as the form does) is no warning', async (t) => {
+	const {sim, store, controller} = await setup(t, {conversations: 5});
+	await waitFor(store, (s) => s.conversations.size === 5, 'conversations');
+	// A slow server: the look-up of the new conversation is still out when the form asks.
+	sim.faults.setLatency(300);
+	let asked: string | null = null;
+	// What the start form does: open the timeline as soon as progress says ready, before the flow
+	// has fetched the conversation.
+	const unsubscribe = store.subscribe(() => {
+		const {start} = store.getSnapshot();
+		if (asked === null && start.state === 'ready' && start.conversationKey) {
+			asked = start.conversationKey;
+			controller.openTimeline(asked);
+		}
+	});
+	t.after(unsubscribe);
+	await controller.startConversation({message: 'Say hello'});
+	const open = await waitFor(store, (s) => asked !== null && s.timeline?.conversationKey === asked && s.notice !== null, 'opened');
+	assert.match(open.notice?.text ?? '', /^Conversation \w+ is READY; its timeline is open\.$/);
+	assert.doesNotMatch(open.notice?.text ?? '', /not in the list/);
+});
+
 test('a conversation whose sandbox is paused: the timeline says why it cannot stream', async (t) => {
 	const {store, controller} = await setup(t, {conversations: 24});
 	const loaded = await waitFor(store, (s) => s.conversations.size === 24, 'conversations');

@@ -505,6 +505,9 @@ class DashboardModel {
 		const normalized = normalizeId(key);
 		const row = this.#rows.get(normalized);
 		if (!row) {
+			// A conversation just started: the view asks as soon as the task says READY, while the
+			// start flow is still fetching it; the flow opens it (or says why not) when that returns.
+			if (this.#start.state === 'ready' && this.#start.conversationKey === normalized) return;
 			this.#setNotice(`Conversation ${shortId(normalized)} is not in the list (yet); refresh and try again.`, 'warn');
 			return;
 		}
