@@ -201,3 +201,13 @@ test('footer hints: whole hints only, and "? help" kept at any width that can ho
 	assert.equal(fitFooterHints(hints, 200), [...hints.filter((hint) => hint !== '? help'), '? help'].join('  '));
 	assert.equal(fitFooterHints(['enter done', 'esc clear'], 12), 'enter done');
 });
+
+test('footer hints: actions that matter for the selection lead, so 80 columns keep them', () => {
+	const plain = footerHints(['conversations', 'global', 'always']);
+	const waiting = footerHints(['conversations', 'global', 'always'], keymap, ['approve', 'reject']);
+	assert.deepEqual(waiting.slice(0, 2), ['a approve', 'x reject']);
+	assert.deepEqual([...waiting].sort(), [...plain].sort(), 'the same hints, reordered');
+	const fitted = fitFooterHints(waiting, 80);
+	assert.match(fitted, /^a approve {2}x reject {2}/);
+	assert.match(fitted, /\? help$/);
+});

@@ -37,3 +37,13 @@ test('n and N jump through the queue from the timeline and from an event\'s deta
 	await press(rendered, 'n', (text) => text.includes('STATUS') && /Investigate/.test(selected(text)));
 	rendered.unmount();
 });
+
+test('80x24: the footer leads with a approve and x reject while a waiting conversation is selected, not otherwise', async () => {
+	const rendered = renderSized(<Dashboard store={fixtureStore(fixtureSnapshot())} controller={recordingController()} onQuit={() => undefined} />, {columns: 80, rows: 24});
+	const footer = (text: string) => text.split('\n').find((line) => line.includes('? help')) ?? '';
+	let frame = await waitForFrame(rendered.lastFrame, (text) => /Add retries/.test(selected(text)));
+	assert.match(footer(frame), /^a approve {2}x reject {2}.*\? help$/);
+	frame = await press(rendered, 'j', (text) => /Investigate/.test(selected(text)));
+	assert.doesNotMatch(footer(frame), /approve|reject/);
+	rendered.unmount();
+});

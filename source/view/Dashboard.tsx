@@ -8,6 +8,7 @@ import {conversationListHeight, ConversationsPane} from './ConversationsPane.js'
 import {Footer} from './Footer.js';
 import {Header} from './Header.js';
 import {HelpOverlay} from './HelpOverlay.js';
+import type {ActionName} from './keymap.js';
 import {installFastOutput} from './ink-output-speed.js';
 import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
@@ -87,6 +88,9 @@ export function Dashboard(props: DashboardProps) {
 	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, onQuit});
 
 	const notice = latestNotice(snapshot, view, now);
+	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
+	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
+	const footerFirst = actedOn && executionStatusOf(snapshot, actedOn) === 'waiting_for_confirmation' ? waitingHints : noHints;
 	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
 	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
@@ -316,13 +320,16 @@ export function Dashboard(props: DashboardProps) {
 						{timelinePane(timelineWidth)}
 					</Box>
 				</Box>
-				<Footer width={columns} contexts={contexts} question={question} notice={notice} />
+				<Footer width={columns} contexts={contexts} question={question} notice={notice} first={footerFirst} />
 			</Box>
 		</KeyRegistryContext.Provider>
 	);
 }
 
 type Notice = {text: string; level: 'info' | 'warn' | 'error'};
+
+const waitingHints: readonly ActionName[] = ['approve', 'reject'];
+const noHints: readonly ActionName[] = [];
 
 /**
  * The notice line: the newer of the store's notice and the view's own, while fresh; otherwise

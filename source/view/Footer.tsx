@@ -2,7 +2,7 @@ import {memo} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
 import {fitFooterHints} from './footer-hints.js';
-import {footerHints, type KeyContext} from './keymap.js';
+import {type ActionName, footerHints, keymap, type KeyContext} from './keymap.js';
 import {cellWidth} from '../format/width.js';
 import {line} from './cells.js';
 
@@ -15,12 +15,14 @@ type Props = {
 	/** A pending y/n question replaces the hints, so it cannot be missed. */
 	question: {question: string; detail: string} | null;
 	notice: Notice | null;
+	/** Actions whose hints go first (keep the array stable: the footer is memoised). */
+	first?: readonly ActionName[];
 };
 
 const levelColor = {info: 'cyan', warn: 'yellow', error: 'red'} as const;
 
 /** Key hints for what has the keyboard (or the y/n question), then the notice line. */
-function FooterImpl({width, contexts, question, notice}: Props) {
+function FooterImpl({width, contexts, question, notice, first = []}: Props) {
 	return (
 		<Box flexDirection="column" height={2} width={width}>
 			{question ? (
@@ -30,7 +32,7 @@ function FooterImpl({width, contexts, question, notice}: Props) {
 				</Text>
 			) : (
 				<Text dimColor wrap="truncate">
-					{line(fitFooterHints(footerHints(contexts), width), width)}
+					{line(fitFooterHints(footerHints(contexts, keymap, first), width), width)}
 				</Text>
 			)}
 			<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">

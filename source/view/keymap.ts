@@ -134,8 +134,8 @@ export const keymap: readonly Binding[] = [
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
 	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
 	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},
-	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline']},
-	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline']},
+	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline'], hint: 'reject'},
+	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline'], hint: 'message'},
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
@@ -248,11 +248,14 @@ export function helpSections(table: readonly Binding[] = keymap): HelpSection[] 
  * Footer hints for a context stack: the bindings with a hint, most specific context first, each
  * action once, as `key label` pairs.
  */
-export function footerHints(stack: readonly KeyContext[], table: readonly Binding[] = keymap): string[] {
+export function footerHints(stack: readonly KeyContext[], table: readonly Binding[] = keymap, first: readonly ActionName[] = []): string[] {
 	const seen = new Set<string>();
 	const hints: string[] = [];
+	// The actions that matter for what is selected (approve and reject on a conversation
+	// waiting for you) lead, so a narrow footer drops the general hints, not these.
+	const ordered = first.length === 0 ? table : [...table.filter((binding) => first.includes(binding.action)), ...table.filter((binding) => !first.includes(binding.action))];
 	for (const context of stack) {
-		for (const binding of table) {
+		for (const binding of ordered) {
 			if (!binding.hint || !binding.contexts.includes(context)) continue;
 			// `1`/`2`/`3` collapse into one hint, and movement shows as j/k.
 			const label = binding.action === 'paneConversations' ? '1-3/tab' : binding.action === 'down' && binding.keys[0]?.input === 'j' ? 'j/k' : shortKeys(binding);
