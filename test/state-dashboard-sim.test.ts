@@ -219,6 +219,33 @@ test('resume and pause: pending until the polled status changes; a cap pause is 
 	await waitFor(store, (s) => /No sandbox sb-does-/.test(s.notice?.text ?? ''), 'unknown sandbox notice');
 });
 
+test('a pause the conversation list already shows settles the sandbox row too, before the sandbox poll', async (t) => {
+	// The sandbox list is polled once a minute here, the conversations every 200 ms.
+	const slowSandboxes = {...fast, intervals: {...fast.intervals, sandboxesMs: 60_000, sandboxesPendingMs: 60_000}};
+	const {store, controller} = await setup(t, {conversations: 6, sandboxTransitionMs: 50}, slowSandboxes);
+	const loaded = await waitFor(store, (s) => [...s.sandboxes.values()].some((row) => row.sandbox.status === 'RUNNING' && [...s.conversations.values()].some((c) => c.conversation.sandbox_id === row.sandbox.id)), 'a running sandbox with a conversation');
+	const row = [...loaded.sandboxes.values()].find((candidate) => candidate.sandbox.status === 'RUNNING' && [...loaded.conversations.values()].some((c) => c.conversation.sandbox_id === candidate.sandbox.id))!;
+	// In no snapshot may the list say PAUSED while the sandbox row still says pausing.
+	const conversationKeys = [...loaded.conversations.values()].filter((c) => c.conversation.sandbox_id === row.sandbox.id).map((c) => c.key);
+	const disagreements: string[] = [];
+	const unsubscribe = store.subscribe(() => {
+		const s = store.getSnapshot();
+		const pending = s.sandboxes.get(row.key)?.pending;
+		for (const key of conversationKeys) {
+			if (String(s.conversations.get(key)?.conversation.sandbox_status) === 'PAUSED' && pending && !pending.error) disagreements.push(`${key.slice(0, 8)} PAUSED, sandbox ${pending.kind}`);
+		}
+	});
+	t.after(unsubscribe);
+	const started = Date.now();
+	await controller.pauseSandbox(row.key);
+	await waitFor(store, (s) => s.sandboxes.get(row.key)?.pending?.kind === 'pausing', 'pausing');
+	const settled = await waitFor(store, (s) => s.sandboxes.get(row.key)?.pending === null, 'the pause settled', 10_000);
+	t.diagnostic(`settled after ${Date.now() - started} ms with the sandbox poll a minute away`);
+	assert.equal(settled.sandboxes.get(row.key)?.sandbox.status, 'PAUSED');
+	assert.match(settled.notice?.text ?? '', /paused\./);
+	assert.deepEqual(disagreements, []);
+});
+
 test('start a conversation: every phase, READY, then its timeline opens with events', async (t) => {
 	const {sim, store, controller} = await setup(t, {conversations: 5});
 	await waitFor(store, (s) => s.conversations.size === 5, 'conversations');

@@ -21,7 +21,7 @@ import type {
 } from './dashboard-types.js';
 import {publicMessage, redact} from './redact.js';
 import {BudgetClosedError, RequestBudget, type RequestBudgetOptions} from './request-budget.js';
-import {type CapWatch, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
+import {type CapWatch, confirmedByConversations, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
 import {openAgentStream} from './agent-stream.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSearchAcross} from './event-search.js';
@@ -351,6 +351,10 @@ class DashboardModel {
 		}
 
 		if (changed) this.#touch();
+		// The list must not say "paused" while p and r still say "pausing…" until the next
+		// sandbox poll: a conversation that shows the awaited status settles the action now.
+		const confirmed = confirmedByConversations(this.#sandboxes, items);
+		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
 	}
 
 	/** Recomputes one row from its current conversation (stream status, events, unseen changed). */

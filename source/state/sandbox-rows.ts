@@ -1,5 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
-import type {Sandbox} from '../wire/schemas/app.js';
+import type {AppConversation, Sandbox} from '../wire/schemas/app.js';
 import {sameWireObject} from './conversation-rows.js';
 import type {SandboxActionState, SandboxRow} from './dashboard-types.js';
 
@@ -32,6 +32,26 @@ export type SandboxMerge = {
 };
 
 const targetStatus: Record<SandboxActionState['kind'], string> = {pausing: 'PAUSED', resuming: 'RUNNING'};
+
+/**
+ * Sandboxes whose pending pause or resume a conversation has just confirmed: a conversation
+ * carries its sandbox's status too, often a poll before the sandbox list does. Returned as
+ * sandbox updates (the status the action waited for), for `mergeSandboxes`.
+ */
+export function confirmedByConversations(sandboxes: ReadonlyMap<string, SandboxRow>, conversations: readonly AppConversation[]): Sandbox[] {
+	const confirmed: Sandbox[] = [];
+	for (const conversation of conversations) {
+		const sandboxId = conversation.sandbox_id;
+		if (!sandboxId) continue;
+		const row = sandboxes.get(normalizeId(sandboxId)) ?? [...sandboxes.values()].find((candidate) => candidate.sandbox.id === sandboxId);
+		if (!row?.pending || row.pending.error) continue;
+		const target = targetStatus[row.pending.kind];
+		if (String(conversation.sandbox_status ?? '').toUpperCase() === target && String(row.sandbox.status).toUpperCase() !== target) {
+			confirmed.push({...row.sandbox, status: target} as Sandbox);
+		}
+	}
+	return confirmed;
+}
 
 /**
  * The sandbox ids to look up quickly: those with an action waiting for its status change, and,
