@@ -2,8 +2,9 @@ import {startSimulator} from '../source/simulator/server.js';
 
 /**
  * Realistic event frames: every event of the simulator's seeded conversations (each scenario:
- * commands, file edits, messages, condensations, errors, legacy kinds), serialized as the agent
- * server sends them, then repeated with fresh ids and later timestamps as far as needed.
+ * commands, file edits, messages, condensations, errors, legacy kinds) but one system prompt,
+ * serialized as the agent server sends them, then repeated with fresh ids and later timestamps
+ * as far as needed.
  */
 
 export type Templates = ReadonlyArray<Record<string, unknown>>;
@@ -14,7 +15,12 @@ export async function simulatorTemplates(): Promise<Templates> {
 		sim.step(60);
 		const templates: Array<Record<string, unknown>> = [];
 		for (const conversation of sim.world.conversationList()) {
-			for (const event of sim.world.events(conversation)) templates.push(JSON.parse(JSON.stringify(event)) as Record<string, unknown>);
+			for (const event of sim.world.events(conversation)) {
+				// One system prompt, as one conversation has: each of the 24 opens with one (8 KB,
+				// its tools' schemas), and cycling them all made every thirtieth event a prompt.
+				if (event.kind === 'SystemPromptEvent' && templates.some((template) => template.kind === 'SystemPromptEvent')) continue;
+				templates.push(JSON.parse(JSON.stringify(event)) as Record<string, unknown>);
+			}
 		}
 		if (templates.length === 0) throw new Error('the simulator produced no events');
 		return templates;
