@@ -1,10 +1,12 @@
 import meow from 'meow';
 import {onceWarner} from './config/file-permissions.js';
+import {dashboardDefaults} from './config/config-file.js';
+import {configFilePath} from './config/paths.js';
 import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
-import {detectionOptions} from './commands/detection-flags.js';
+import {dashboardOptions} from './commands/detection-flags.js';
 import {checkInvocation} from './commands/invocation.js';
 
 /**
@@ -65,16 +67,26 @@ async function main(io: Io): Promise<number> {
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 
+	const warn = onceWarner((line) => io.stderr.write(line));
 	const config = await resolveConfig(
 		{baseUrl: flags.baseUrl, profile: flags.profile, demo: flags.demo, apiKey: flags.apiKey, apiKeyFile: flags.apiKeyFile, apiKeyStdin: flags.apiKeyStdin},
-		{env: process.env, warn: onceWarner((line) => io.stderr.write(line))},
+		{env: process.env, warn},
 	);
 	if (config.kind === 'server') addSecret(io, config.apiKey);
 	if (!command) {
-		const detection = detectionOptions(commandFlags);
-		return (await import('./commands/dashboard.js')).launchDashboard(config, io, {alerts: flags.alerts ?? false, ...detection});
+		// Flags win over the config file's `dashboard` defaults.
+		const defaults = dashboardDefaults(configFilePath(process.env), warn);
+		const options = dashboardOptions({...commandFlags, alerts: flagGiven('alerts') ? flags.alerts === true : undefined}, defaults);
+		return (await import('./commands/dashboard.js')).launchDashboard(config, io, options);
 	}
 	return (await import('./commands/run-headless.js')).runHeadless(command, config, args, commandFlags, io);
+}
+
+/** Whether a boolean flag was on the command line (meow reports an absent one as false). */
+function flagGiven(name: string): boolean {
+	const words = process.argv.slice(2);
+	const end = words.indexOf('--');
+	return (end === -1 ? words : words.slice(0, end)).some((word) => word === `--${name}` || word === `--no-${name}` || word.startsWith(`--${name}=`));
 }
 
 const io = createIo(process.env.AGENT_TUI_DEBUG === '1');

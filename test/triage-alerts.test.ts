@@ -70,6 +70,37 @@ test('--quiet-after and --repeat-threshold: durations and counts, misuse is a us
 	assert.throws(() => detectionOptions({quietAfter: undefined, repeatThreshold: 1}), /at least 2/);
 });
 
+test('config file `dashboard` defaults: used when no flag is given, a flag wins, bad values are refused by name', async (t) => {
+	const {dashboardOptions} = await import('../source/commands/detection-flags.js');
+	const {dashboardDefaults} = await import('../source/config/config-file.js');
+	const {mkdtempSync, rmSync, writeFileSync} = await import('node:fs');
+	const {tmpdir} = await import('node:os');
+	const {join} = await import('node:path');
+	const dir = mkdtempSync(join(tmpdir(), 'agent-tui-dashboard-defaults-'));
+	t.after(() => rmSync(dir, {recursive: true, force: true}));
+	const path = join(dir, 'config.json');
+	const warnings: string[] = [];
+	const warn = (line: string) => warnings.push(line);
+
+	assert.deepEqual(dashboardDefaults(path, warn), {}, 'no file: no defaults');
+	writeFileSync(path, JSON.stringify({baseUrl: 'https://app.example.test', dashboard: {quietAfter: '3m', repeatThreshold: 5, alerts: true}}));
+	const defaults = dashboardDefaults(path, warn);
+	assert.deepEqual(dashboardOptions({}, defaults), {alerts: true, quietAfterMs: 180_000, repeatThreshold: 5});
+	assert.deepEqual(dashboardOptions({quietAfter: '90s', alerts: false}, defaults), {alerts: false, quietAfterMs: 90_000, repeatThreshold: 5});
+	assert.deepEqual(dashboardOptions({}, {}), {alerts: false});
+	assert.deepEqual(warnings, []);
+
+	writeFileSync(path, JSON.stringify({dashboard: {quietAfter: 'soon', repeatThreshold: 1}}));
+	assert.deepEqual(dashboardDefaults(path, warn), {});
+	assert.match(warnings.join('\n'), /dashboard\.quietAfter.*duration such as 90s/s);
+	assert.match(warnings.join('\n'), /dashboard\.repeatThreshold/);
+	assert.match(warnings.join('\n'), /starts with its built-in defaults/);
+	writeFileSync(path, JSON.stringify({dashboard: {quietAftr: '3m'}}));
+	warnings.length = 0;
+	assert.deepEqual(dashboardDefaults(path, warn), {});
+	assert.match(warnings.join('\n'), /quietAftr/, 'a misspelt key is named');
+});
+
 test('the thresholds reach attention: quiet after 2 minutes, repeating after 2 identical calls', async () => {
 	const {computeAttention} = await import('../source/state/attention.js');
 	const {buildRow} = await import('../source/state/conversation-rows.js');

@@ -1,4 +1,5 @@
 import {UsageError} from './exit-codes.js';
+import type {DashboardDefaults} from '../config/config-file.js';
 import type {CommandFlags} from './flags.js';
 
 /**
@@ -26,4 +27,20 @@ export function detectionOptions(flags: Pick<CommandFlags, 'quietAfter' | 'repea
 		options.repeatThreshold = flags.repeatThreshold;
 	}
 	return options;
+}
+
+/**
+ * The dashboard's options: each flag given on the command line, else the config file's
+ * `dashboard` default, else the built-in one. `alerts` is undefined when the flag was not given.
+ */
+export function dashboardOptions(
+	flags: {quietAfter?: string | undefined; repeatThreshold?: number | undefined; alerts?: boolean | undefined},
+	defaults: DashboardDefaults,
+): {alerts: boolean; quietAfterMs?: number; repeatThreshold?: number} {
+	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
+	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
+	return {
+		alerts: flags.alerts ?? defaults.alerts ?? false,
+		...detectionOptions({quietAfter, repeatThreshold}),
+	};
 }

@@ -10,8 +10,10 @@ import {warnIfShared, type Warn} from './file-permissions.js';
  *   {"defaultProfile": "work",
  *    "profiles": {"work": {"baseUrl": "https://…", "apiKeyFile": "~/.secrets/openhands"}}}
  * Top-level `baseUrl` / `apiKey` / `apiKeyFile` are allowed too: they are the settings used when
- * no profile is chosen (a one-server setup needs no profile). Unknown keys are rejected, because
- * a misspelt `apikeyFile` silently ignored is a support ticket.
+ * no profile is chosen (a one-server setup needs no profile). `dashboard` holds the defaults of
+ * the dashboard's own flags (`{"quietAfter": "10m", "repeatThreshold": 4, "alerts": true}`); a
+ * flag on the command line wins. Unknown keys are rejected, because a misspelt `apikeyFile`
+ * silently ignored is a support ticket.
  */
 
 const profileSchema = z.strictObject({
@@ -21,10 +23,18 @@ const profileSchema = z.strictObject({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
+const dashboardSchema = z.strictObject({
+	quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
+	repeatThreshold: z.number().int().min(2).optional(),
+	alerts: z.boolean().optional(),
+});
+export type DashboardDefaults = z.infer<typeof dashboardSchema>;
+
 const configSchema = z.strictObject({
 	...profileSchema.shape,
 	defaultProfile: z.string().min(1).optional(),
 	profiles: z.record(z.string(), profileSchema).optional(),
+	dashboard: dashboardSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof configSchema> & {path: string; dir: string};
 
@@ -53,6 +63,21 @@ export function loadConfigFile(path: string, warn: Warn): ConfigFile | null {
 	// Only a file that holds a key is sensitive; a base URL in a 0644 file is nobody's business.
 	if (holdsKey(result.data)) warnIfShared(path, 'the config file', warn);
 	return {...result.data, path, dir: dirname(path)};
+}
+
+/**
+ * The `dashboard` defaults of the config file at `path` ({} without a file). Read only when the
+ * dashboard starts; a broken file is reported, not fatal here, since the server and key may have
+ * come from elsewhere (resolveConfig reports it when it needs the file).
+ */
+export function dashboardDefaults(path: string, warn: Warn): DashboardDefaults {
+	try {
+		return loadConfigFile(path, warn)?.dashboard ?? {};
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		warn(`${error.message}; the dashboard starts with its built-in defaults`);
+		return {};
+	}
 }
 
 /**
