@@ -1,6 +1,7 @@
 import {render} from 'ink';
 import {attachAlerts} from '../state/alerts.js';
 import {createDashboard} from '../state/dashboard-store.js';
+import {warmUpTextMeasures} from './ink-output-speed.js';
 import {publicMessage} from '../state/redact.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
@@ -57,6 +58,11 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
 	let session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo}, options, stdout);
 	let currentProfile = options.profile ?? null;
+	// A frame drawn before the first answer is replaced at once, and it is the slowest frame of
+	// the run (nothing is compiled yet): when the server answers quickly, the first frame has data.
+	const answered = firstAnswer(session.store, firstAnswerWaitMs);
+	warmUpTextMeasures();
+	await answered;
 	const screen = openTerminalScreen(stdout);
 	let unmount = () => undefined as void;
 	let rerender = (_tree: ReactElement) => undefined as void;
@@ -123,6 +129,31 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 	}
 
 	return guard.done;
+}
+
+const firstAnswerWaitMs = 400;
+
+/** Resolves when the store has heard from the server (data, an error or a refused key), or after `ms`. */
+function firstAnswer(store: Session['store'], ms: number): Promise<void> {
+	return new Promise((resolve) => {
+		const answered = () => {
+			const {conversations, connection} = store.getSnapshot();
+			return conversations.size > 0 || connection.lastSuccessAt !== null || connection.lastError !== null || connection.keyRejected;
+		};
+		if (answered()) {
+			resolve();
+			return;
+		}
+		const timer = setTimeout(done, ms);
+		const unsubscribe = store.subscribe(() => {
+			if (answered()) done();
+		});
+		function done() {
+			clearTimeout(timer);
+			unsubscribe();
+			resolve();
+		}
+	});
 }
 
 type Session = {

@@ -138,6 +138,18 @@ function rowFromSegments(written: Segment[], width: number): string {
 	});
 }
 
+/**
+ * The first use of string-width builds an Intl.Segmenter and compiles its emoji expressions, and
+ * the first ANSI tokenization compiles its parser: ~50 ms of the first frame's cost. Called
+ * while the first request is out, so the first frame does not pay for it.
+ */
+export function warmUpTextMeasures(): void {
+	const sample = '\u001B[1m\u001B[36m◆ waiting\u001B[39m\u001B[22m │ … ▸ ✓ ✗ ‖ ∅ ◌ 漢字 👍 é';
+	stringWidth(sample);
+	styledCharsFromTokens(tokenize(sample));
+	sliceAnsi(sample, 0, 8);
+}
+
 /** Ink's own `get`, kept for the equivalence test. */
 export const inkGet = Output.prototype.get;
 
