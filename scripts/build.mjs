@@ -1,5 +1,6 @@
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {join, resolve} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
 
@@ -18,7 +19,8 @@ const outdir = values.outdir;
 rmSync(outdir, {recursive: true, force: true});
 mkdirSync(outdir, {recursive: true});
 // Ink loads React DevTools only in development; the installed CLI never is.
-const stub = join(outdir, 'devtools-stub.mjs');
+// Absolute: esbuild resolves a relative alias from the working directory, which breaks `--outdir /abs`.
+const stub = resolve(join(outdir, 'devtools-stub.mjs'));
 writeFileSync(stub, 'export default {};\n');
 
 await build({
@@ -35,7 +37,7 @@ await build({
 	// React's production build; bin.ts sets NODE_ENV too, for the unbundled `npm start`.
 	define: {'process.env.NODE_ENV': '"production"'},
 	// widest-line: the same function with a cache (source/view/widest-line-cached.ts).
-	alias: {'react-devtools-core': `./${stub}`, 'widest-line': './source/view/widest-line-cached.ts'},
+	alias: {'react-devtools-core': stub, 'widest-line': fileURLToPath(new URL('../source/view/widest-line-cached.ts', import.meta.url))},
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
 	legalComments: 'none',
