@@ -95,6 +95,13 @@ test('config file `dashboard` defaults: used when no flag is given, a flag wins,
 	assert.match(warnings.join('\n'), /dashboard\.quietAfter.*duration such as 90s/s);
 	assert.match(warnings.join('\n'), /dashboard\.repeatThreshold/);
 	assert.match(warnings.join('\n'), /starts with its built-in defaults/);
+	writeFileSync(path, JSON.stringify({dashboard: {costWarnUsd: [2, 10], contextWarn: [0.5, 0.8]}}));
+	assert.deepEqual(dashboardOptions({}, dashboardDefaults(path, warn)), {alerts: false, usageThresholds: {costUsd: [2, 10], contextFraction: [0.5, 0.8]}});
+	writeFileSync(path, JSON.stringify({dashboard: {costWarnUsd: [20, 5], contextWarn: [0.5, 80]}}));
+	warnings.length = 0;
+	assert.deepEqual(dashboardDefaults(path, warn), {});
+	assert.match(warnings.join('\n'), /costWarnUsd.*yellow one first/s);
+	assert.match(warnings.join('\n'), /contextWarn/);
 	writeFileSync(path, JSON.stringify({dashboard: {quietAftr: '3m'}}));
 	warnings.length = 0;
 	assert.deepEqual(dashboardDefaults(path, warn), {});

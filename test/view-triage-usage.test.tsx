@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {conversationCells, conversationColumns} from '../source/view/conversation-cells.js';
-import {contextFraction, usageColor} from '../source/view/triage/usage-look.js';
+import {contextFraction, defaultUsageThresholds, setUsageThresholds, usageColor} from '../source/view/triage/usage-look.js';
 import {appConversationSchema} from '../source/wire/schemas/app.js';
 import {conversationRow, fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
 import {press, renderSized, waitForFrame} from './helpers/ink.js';
@@ -39,6 +39,17 @@ test('context use and warning colours come from the metrics', () => {
 	assert.equal(usageColor(rows[2]!.conversation), 'red', '$27');
 	assert.equal(usageColor(rows[3]!.conversation), 'yellow', '$6 and 75%');
 	assert.equal(contextFraction(conversationRow({id: hexId(9), title: 'no metrics'}).conversation), null);
+});
+
+test('warning thresholds from the config file replace the defaults', (t) => {
+	t.after(() => setUsageThresholds(defaultUsageThresholds));
+	const rows = [...snapshot().conversations.values()];
+	setUsageThresholds({costUsd: [0.2, 1], contextFraction: [0.95, 0.99]});
+	assert.equal(usageColor(rows[0]!.conversation), 'yellow', '$0.30 is past the first mark');
+	assert.equal(usageColor(rows[1]!.conversation), 'red', '$1.20 is past the second');
+	setUsageThresholds({costUsd: [100, 200]});
+	assert.equal(usageColor(rows[2]!.conversation), undefined, '$27 is fine now, and 60k of 200k context is under the default 70%');
+	assert.equal(usageColor(rows[1]!.conversation), 'red', 'the context default (92% > 90%) still applies');
 });
 
 test('120 columns: COST and CTX columns, and o sorts by cost then by context', async () => {

@@ -6,7 +6,13 @@ import {printError, type Io} from './io.js';
  * never load Ink and React (faster, and nothing draws on a pipe), and so a build without the
  * view still runs every headless command.
  */
-export type DashboardLaunchOptions = {alerts: boolean; quietAfterMs?: number; repeatThreshold?: number};
+export type DashboardLaunchOptions = {
+	alerts: boolean;
+	quietAfterMs?: number;
+	repeatThreshold?: number;
+	/** Cost (USD) and context-share thresholds for the warning colours, from the config file. */
+	usageThresholds?: {costUsd?: readonly [number, number]; contextFraction?: readonly [number, number]};
+};
 
 export async function launchDashboard(config: ResolvedConfig, io: Io, options: DashboardLaunchOptions = {alerts: false}): Promise<number> {
 	let view: typeof import('../view/app.js');
@@ -22,8 +28,12 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 		}
 		throw error;
 	}
-	const {alerts, quietAfterMs, repeatThreshold} = options;
-	const detection = {...(quietAfterMs === undefined ? {} : {quietAfterMs}), ...(repeatThreshold === undefined ? {} : {repeatThreshold})};
+	const {alerts, quietAfterMs, repeatThreshold, usageThresholds} = options;
+	const detection = {
+		...(quietAfterMs === undefined ? {} : {quietAfterMs}),
+		...(repeatThreshold === undefined ? {} : {repeatThreshold}),
+		...(usageThresholds === undefined ? {} : {usageThresholds}),
+	};
 	const profiles = await profileSwitching(io);
 	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles});
 	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null});

@@ -1,5 +1,6 @@
 import {UsageError} from './exit-codes.js';
 import type {DashboardDefaults} from '../config/config-file.js';
+import type {DashboardLaunchOptions} from './dashboard.js';
 import type {CommandFlags} from './flags.js';
 
 /**
@@ -36,11 +37,13 @@ export function detectionOptions(flags: Pick<CommandFlags, 'quietAfter' | 'repea
 export function dashboardOptions(
 	flags: {quietAfter?: string | undefined; repeatThreshold?: number | undefined; alerts?: boolean | undefined},
 	defaults: DashboardDefaults,
-): {alerts: boolean; quietAfterMs?: number; repeatThreshold?: number} {
+): DashboardLaunchOptions {
 	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
 	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
+	const usage = {...(defaults.costWarnUsd ? {costUsd: defaults.costWarnUsd} : {}), ...(defaults.contextWarn ? {contextFraction: defaults.contextWarn} : {})};
 	return {
 		alerts: flags.alerts ?? defaults.alerts ?? false,
 		...detectionOptions({quietAfter, repeatThreshold}),
+		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
 	};
 }

@@ -2,6 +2,7 @@ import {render} from 'ink';
 import {attachAlerts} from '../state/alerts.js';
 import {createDashboard} from '../state/dashboard-store.js';
 import {warmUpTextMeasures} from './ink-output-speed.js';
+import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import {publicMessage} from '../state/redact.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
@@ -24,6 +25,8 @@ export type RunDashboardOptions = {
 	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
+	usageThresholds?: Partial<UsageThresholds>;
 	/** The config file's profiles for ctrl-p (names and servers, never keys), the one in use, and how to open one. */
 	profiles?: readonly ProfileChoice[];
 	profile?: string | null;
@@ -43,6 +46,7 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 		return 2;
 	}
 
+	if (options.usageThresholds) setUsageThresholds(options.usageThresholds);
 	// Loaded only for the demo: a real server's start-up does not pay for the simulator.
 	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700}) : null;
 	const baseUrl = simulator?.url ?? options.baseUrl;
