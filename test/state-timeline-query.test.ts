@@ -131,3 +131,21 @@ test('100,000 events: filtered in one pass, lookups by index', (t) => {
 	t.diagnostic(`index build ${indexMs.toFixed(1)} ms, then 1,000 lookups ${(performance.now() - started).toFixed(2)} ms`);
 	assert.equal(pendingActions(big).length, 0);
 });
+
+test('a kind filter read from the positions filed when the filter line opened equals the full pass', () => {
+	resetFixtureClock();
+	const base = [...sampleRun(), ...sampleRun(), parseEvent({id: 'u1', timestamp: '2026-11-22T13:00:00', kind: 'BrandNewEvent', source: 'agent'})];
+	const filters = ['kind:ActionEvent', 'kind:obs', 'kind:ActionEvent,ObservationEvent', 'kind:action source:agent', 'kind:ActionEvent pytest', 'kind:brandnew', 'kind:nothing', 'type:MessageEvent,state'];
+	for (const order of ['asc', 'desc'] as const) {
+		for (const filter of filters) {
+			// A fresh array each time: the first selection is the full pass, the second uses the index.
+			const events = [...base];
+			const fullPass = selectTimelineEvents({events, version: 1}, filter, order);
+			const copy = [...base];
+			distinctKinds(copy);
+			const filed = selectTimelineEvents({events: copy, version: 1}, filter, order);
+			assert.deepEqual(filed.map((event) => event.id), fullPass.map((event) => event.id), `${filter} ${order}`);
+		}
+	}
+	assert.ok(selectTimelineEvents({events: base, version: 1}, 'kind:ActionEvent').length > 0);
+});

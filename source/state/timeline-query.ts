@@ -142,7 +142,14 @@ export function selectTimelineEvents(
 	const cached = memo.results.get(memoKey);
 	if (cached) return cached;
 	const result: WireEvent[] = [];
-	if (order === 'asc') {
+	const candidates = parsed.kinds.length > 0 ? kindPositions(events, parsed) : null;
+	if (candidates) {
+		const count = candidates.length;
+		for (let step = 0; step < count; step++) {
+			const event = events[candidates[order === 'asc' ? step : count - 1 - step]!]!;
+			if (eventMatches(event, parsed)) result.push(event);
+		}
+	} else if (order === 'asc') {
 		for (const event of events) if (empty || eventMatches(event, parsed)) result.push(event);
 	} else {
 		for (let index = events.length - 1; index >= 0; index--) {
@@ -156,6 +163,20 @@ export function selectTimelineEvents(
 	return result;
 }
 
+/**
+ * Ascending positions of the events whose kind the filter names, when the kinds are already filed
+ * (distinctKinds, run as the filter line opens); null otherwise, and the caller tests every event.
+ */
+function kindPositions(events: Events, filter: TimelineFilter): ArrayLike<number> | null {
+	const byKind = kindMemo.get(events)?.byKind;
+	if (!byKind) return null;
+	const lists: number[][] = [];
+	for (const [kind, positions] of byKind) if (kindMatches(filter, kind)) lists.push(positions);
+	if (lists.length === 0) return [];
+	if (lists.length === 1) return lists[0]!;
+	return Int32Array.from(lists.flat()).sort();
+}
+
 type ActionEvent = EventOf<'ActionEvent'>;
 export type ActionResponse = EventOf<'ObservationEvent'> | EventOf<'UserRejectObservation'> | EventOf<'AgentErrorEvent'>;
 
@@ -165,7 +186,6 @@ type TimelineIndex = {
 	responseByActionId: Map<string, ActionResponse>;
 	responseByToolCallId: Map<string, ActionResponse>;
 	pending: readonly ActionEvent[] | null;
-	kinds: readonly string[] | null;
 };
 
 const indexMemo = new WeakMap<Events, TimelineIndex>();
@@ -173,7 +193,7 @@ const indexMemo = new WeakMap<Events, TimelineIndex>();
 function timelineIndex(events: Events): TimelineIndex {
 	let index = indexMemo.get(events);
 	if (index) return index;
-	index = {byId: new Map(), responseByActionId: new Map(), responseByToolCallId: new Map(), pending: null, kinds: null};
+	index = {byId: new Map(), responseByActionId: new Map(), responseByToolCallId: new Map(), pending: null};
 	for (let position = 0; position < events.length; position++) {
 		const event = events[position]!;
 		// First occurrence wins: the log is deduplicated, but a view may pass a merged array.
@@ -240,12 +260,32 @@ export function pendingActions(events: Events): readonly ActionEvent[] {
 	return pending;
 }
 
+/** The kinds of one events array: names for the picker, and where each kind's events are. */
+type KindIndex = {
+	kinds: readonly string[];
+	/** Ascending positions of the events of each kind (lower-cased). */
+	byKind: Map<string, number[]>;
+};
+
+const kindMemo = new WeakMap<Events, KindIndex>();
+
 /** The kinds present in `events` (short names, sorted), for the kind picker. */
 export function distinctKinds(events: Events): readonly string[] {
-	const index = timelineIndex(events);
-	if (index.kinds) return index.kinds;
+	const memo = kindMemo.get(events);
+	if (memo) return memo.kinds;
 	const kinds = new Set<string>();
-	for (const event of events) kinds.add(eventKindName(event));
-	index.kinds = [...kinds].sort((a, b) => a.localeCompare(b));
+	// The same pass files each event under its kind: a kind filter typed into the line this
+	// opens then reads the matching positions instead of testing every event.
+	const byKind = new Map<string, number[]>();
+	for (let position = 0; position < events.length; position++) {
+		const event = events[position]!;
+		kinds.add(eventKindName(event));
+		const kind = lowerKind(event);
+		const list = byKind.get(kind);
+		if (list) list.push(position);
+		else byKind.set(kind, [position]);
+	}
+	const index = {kinds: [...kinds].sort((a, b) => a.localeCompare(b)), byKind};
+	kindMemo.set(events, index);
 	return index.kinds;
 }

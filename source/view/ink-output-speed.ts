@@ -21,11 +21,13 @@ type Transformer = (line: string, index: number) => string;
 type Operation = {type: 'write'; x: number; y: number; text: string; transformers: Transformer[]} | {type: 'clip'; clip: Clip} | {type: 'unclip'};
 type OutputInternals = {width: number; height: number; operations: Operation[]};
 
-const styledLines = new BoundedCache<StyledChar[]>(4000);
+// A 200x60 screen writes a few hundred lines a frame; these hold several screens' worth. A styled
+// line is an object per character (~8 KB at 160 columns), so its cache is the one kept small.
+const styledLines = new BoundedCache<StyledChar[]>(1500);
 const widths = new BoundedCache<number>(20_000);
 const blockWidths = new BoundedCache<number>(4000);
-const slices = new BoundedCache<string>(4000);
-const rowStrings = new BoundedCache<string>(4000);
+const slices = new BoundedCache<string>(1500);
+const rowStrings = new BoundedCache<string>(1500);
 
 const widthOf = (text: string) => widths.get(text, stringWidth);
 const widestLine = (text: string) =>
