@@ -277,3 +277,15 @@ test('a key typed right after enter closes the filter goes to the list, not into
 	assert.doesNotMatch(frame, /reactg/);
 	rendered.unmount();
 });
+
+test('Esc and a key read together (Alt+key to Ink) are Esc, then the key: the filter closes and o sorts', async () => {
+	const {rendered} = mount({columns: 100, rows: 30});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	rendered.stdin.write('status:stuck');
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('1 of 8'));
+	await press(rendered, keys.enter, (text) => text.includes('esc clears'));
+	const frame = await press(rendered, '\u001Bo', (text) => text.includes('sort: activity') && !text.includes('esc clears'));
+	assert.match(frame, /Fix the flaky/);
+	rendered.unmount();
+});

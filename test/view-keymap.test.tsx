@@ -172,6 +172,12 @@ test('a chunk of input: one key, keys typed ahead, a paste, a terminal reply, te
 	assert.deepEqual(planChunk('/status:stuck\r', {}, false), {kind: 'drop'}, 'longer than typeahead: a paste');
 	assert.deepEqual(planChunk('/abc\r', {}, false), {kind: 'split', first: '/', rest: 'abc\r'});
 	assert.deepEqual(planChunk(']11;rgb:0000/0000/0000', {meta: true}, false), {kind: 'drop'});
+	// Esc and a letter read together come as Alt+letter: Esc first, then the letter.
+	assert.deepEqual(planChunk('r', {meta: true}, false, '\u001Br'), {kind: 'split', first: '\u001B', rest: 'r'});
+	assert.deepEqual(planChunk('1', {meta: true}, false, '\u001B1'), {kind: 'split', first: '\u001B', rest: '1'});
+	for (const raw of ['\u001BO', '\u001BP', '\u001BN', '\u001BX', '\u001B\\', '\u001B]', '\u001B/']) {
+		assert.deepEqual(planChunk(raw.slice(1), {meta: true}, false, raw), {kind: 'drop'}, `${JSON.stringify(raw)} is not Esc and a key`);
+	}
 	assert.deepEqual(planChunk('a\u001B[A', {}, false), {kind: 'drop'});
 	assert.deepEqual(planChunk('status:stuck\r', {}, true), {kind: 'submit'});
 	assert.deepEqual(planChunk('status:stuck', {}, true), {kind: 'drop'}, 'the field takes the text itself');

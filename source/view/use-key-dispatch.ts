@@ -53,8 +53,9 @@ export const typeaheadLimit = 8;
  * What to do with one chunk of input, as Ink hands it over.
  * - `key`: one key, dispatch it.
  * - `drop`: not typed by a person: a terminal's reply to a query (`ESC]11;rgb:…`, cursor
- *   reports), ESC plus a character (flagged meta), or a paste longer than `typeaheadLimit`.
- * - `split`: keys typed ahead while the app was busy (`y1` after a question). The first key is
+ *   reports), ESC plus punctuation or a string introducer, or a paste longer than `typeaheadLimit`.
+ * - `split`: keys typed ahead while the app was busy (`y1` after a question, or Esc and a letter,
+ *   which Ink reports as Alt+letter). The first key is
  *   dispatched now and the rest after the screen has caught up, so each key meets the contexts
  *   its predecessor opened (a `/` opens the filter, and the text after it lands in the field).
  * - `submit`: in a text field, text and Enter in one chunk: the field has taken the text, the
@@ -63,6 +64,10 @@ export const typeaheadLimit = 8;
 export type ChunkPlan = {kind: 'key'} | {kind: 'drop'} | {kind: 'split'; first: string; rest: string} | {kind: 'submit'};
 
 export function planChunk(input: string, key: InkKey, textEntry: boolean, raw: string = input): ChunkPlan {
+	// Esc and the key typed right after it, read together (a slow link, a loaded machine): Ink
+	// reports Alt+key. No binding uses Alt, and no terminal reply is ESC and a letter or digit
+	// (but for the SS2/SS3/DCS/SOS introducers N, O, P, X), so it is Esc, then that key.
+	if (key.meta && !key.escape && /^\u001B[a-zA-Z\d]$/.test(raw) && !/^\u001B[NOPX]$/.test(raw)) return {kind: 'split', first: '\u001B', rest: input};
 	if (key.meta && !key.escape && input.length > 0) return {kind: 'drop'};
 	// Ink strips the ESC of a sequence it cannot name (`ESC[12;1R`, a cursor report, arrives
 	// as `[12;1R`): only a sequence Ink recognised as a key is one.
