@@ -14,11 +14,15 @@ export async function simulatorTemplates(): Promise<Templates> {
 	try {
 		sim.step(60);
 		const templates: Array<Record<string, unknown>> = [];
+		let prompt = false;
 		for (const conversation of sim.world.conversationList()) {
 			for (const event of sim.world.events(conversation)) {
 				// One system prompt, as one conversation has: each of the 24 opens with one (8 KB,
 				// its tools' schemas), and cycling them all made every thirtieth event a prompt.
-				if (event.kind === 'SystemPromptEvent' && templates.some((template) => template.kind === 'SystemPromptEvent')) continue;
+				if (event.kind === 'SystemPromptEvent') {
+					if (prompt) continue;
+					prompt = true;
+				}
 				templates.push(JSON.parse(JSON.stringify(event)) as Record<string, unknown>);
 			}
 		}

@@ -6,7 +6,6 @@ import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
-import {dashboardOptions} from './commands/detection-flags.js';
 import {checkInvocation} from './commands/invocation.js';
 
 /**
@@ -75,9 +74,9 @@ async function main(io: Io): Promise<number> {
 	if (config.kind === 'server') addSecret(io, config.apiKey);
 	if (!command) {
 		// Flags win over the config file's `dashboard` defaults.
+		const {dashboardOptions, launchDashboard} = await import('./commands/dashboard.js');
 		const defaults = dashboardDefaults(configFilePath(process.env), warn);
-		const options = dashboardOptions({...commandFlags, alerts: flagGiven('alerts') ? flags.alerts === true : undefined}, defaults);
-		return (await import('./commands/dashboard.js')).launchDashboard(config, io, options);
+		return launchDashboard(config, io, dashboardOptions({...commandFlags, alerts: flagGiven('alerts') ? flags.alerts === true : undefined}, defaults));
 	}
 	return (await import('./commands/run-headless.js')).runHeadless(command, config, args, commandFlags, io);
 }

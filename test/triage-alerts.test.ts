@@ -71,7 +71,7 @@ test('--quiet-after and --repeat-threshold: durations and counts, misuse is a us
 });
 
 test('config file `dashboard` defaults: used when no flag is given, a flag wins, bad values are refused by name', async (t) => {
-	const {dashboardOptions} = await import('../source/commands/detection-flags.js');
+	const {dashboardOptions} = await import('../source/commands/dashboard.js');
 	const {dashboardDefaults} = await import('../source/config/config-file.js');
 	const {mkdtempSync, rmSync, writeFileSync} = await import('node:fs');
 	const {tmpdir} = await import('node:os');

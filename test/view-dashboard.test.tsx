@@ -39,6 +39,13 @@ function rowOrder(frame: string, titles: string[]): string[] {
 		.map((entry) => entry.title);
 }
 
+/** `/`, then `text` typed in one chunk, until the filter line shows `shown` (e.g. "1 of 8"). */
+async function typeFilter(rendered: ReturnType<typeof mount>['rendered'], text: string, shown: string) {
+	await press(rendered, '/', (frame) => frame.includes('8 of 8'));
+	rendered.stdin.write(text);
+	await waitForFrame(rendered.lastFrame, (frame) => frame.includes(shown));
+}
+
 const shortTitles = ['Fix the flaky', 'Upgrade React', 'Add retries', 'Write the migration', 'Investigate memory', 'Refactor the CLI', '漢字', 'Bump dependencies'];
 
 test('80x24: one pane, every line fits, header counts in words, no raw escape from data', async () => {
@@ -266,9 +273,7 @@ test('keys typed ahead in one chunk run in order; a question they open is not an
 test('a key typed right after enter closes the filter goes to the list, not into the filter', async () => {
 	const {rendered} = mount({columns: 80, rows: 24});
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
-	await press(rendered, '/', (text) => text.includes('8 of 8'));
-	rendered.stdin.write('react');
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('1 of 8'));
+	await typeFilter(rendered, 'react', '1 of 8');
 	// Enter and the next key back to back, before React has run the effects of closing the field.
 	rendered.stdin.write('\r');
 	rendered.stdin.write('g');
@@ -281,9 +286,7 @@ test('a key typed right after enter closes the filter goes to the list, not into
 test('Esc and a key read together (Alt+key to Ink) are Esc, then the key: the filter closes and o sorts', async () => {
 	const {rendered} = mount({columns: 100, rows: 30});
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
-	await press(rendered, '/', (text) => text.includes('8 of 8'));
-	rendered.stdin.write('status:stuck');
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('1 of 8'));
+	await typeFilter(rendered, 'status:stuck', '1 of 8');
 	await press(rendered, keys.enter, (text) => text.includes('esc clears'));
 	const frame = await press(rendered, '\u001Bo', (text) => text.includes('sort: activity') && !text.includes('esc clears'));
 	assert.match(frame, /Fix the flaky/);

@@ -1,4 +1,6 @@
 import type {ResolvedConfig} from '../config/resolve.js';
+import type {DashboardDefaults} from '../config/config-file.js';
+import {detectionOptions} from './detection-flags.js';
 import {printError, type Io} from './io.js';
 
 /**
@@ -28,15 +30,28 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 		}
 		throw error;
 	}
-	const {alerts, quietAfterMs, repeatThreshold, usageThresholds} = options;
-	const detection = {
-		...(quietAfterMs === undefined ? {} : {quietAfterMs}),
-		...(repeatThreshold === undefined ? {} : {repeatThreshold}),
-		...(usageThresholds === undefined ? {} : {usageThresholds}),
-	};
+	const {alerts, ...detection} = options;
 	const profiles = await profileSwitching(io);
 	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles});
 	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null});
+}
+
+/**
+ * The dashboard's options: each flag given on the command line, else the config file's
+ * `dashboard` default, else the built-in one. `alerts` is undefined when the flag was not given.
+ */
+export function dashboardOptions(
+	flags: {quietAfter?: string | undefined; repeatThreshold?: number | undefined; alerts?: boolean | undefined},
+	defaults: DashboardDefaults,
+): DashboardLaunchOptions {
+	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
+	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
+	const usage = {...(defaults.costWarnUsd ? {costUsd: defaults.costWarnUsd} : {}), ...(defaults.contextWarn ? {contextFraction: defaults.contextWarn} : {})};
+	return {
+		alerts: flags.alerts ?? defaults.alerts ?? false,
+		...detectionOptions({quietAfter, repeatThreshold}),
+		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
+	};
 }
 
 /** ctrl-p in the dashboard: the config file's profiles, and how to open one (as `--profile NAME` would). */

@@ -1,6 +1,4 @@
 import {UsageError} from './exit-codes.js';
-import type {DashboardDefaults} from '../config/config-file.js';
-import type {DashboardLaunchOptions} from './dashboard.js';
 import type {CommandFlags} from './flags.js';
 
 /**
@@ -30,20 +28,3 @@ export function detectionOptions(flags: Pick<CommandFlags, 'quietAfter' | 'repea
 	return options;
 }
 
-/**
- * The dashboard's options: each flag given on the command line, else the config file's
- * `dashboard` default, else the built-in one. `alerts` is undefined when the flag was not given.
- */
-export function dashboardOptions(
-	flags: {quietAfter?: string | undefined; repeatThreshold?: number | undefined; alerts?: boolean | undefined},
-	defaults: DashboardDefaults,
-): DashboardLaunchOptions {
-	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
-	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
-	const usage = {...(defaults.costWarnUsd ? {costUsd: defaults.costWarnUsd} : {}), ...(defaults.contextWarn ? {contextFraction: defaults.contextWarn} : {})};
-	return {
-		alerts: flags.alerts ?? defaults.alerts ?? false,
-		...detectionOptions({quietAfter, repeatThreshold}),
-		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
-	};
-}

@@ -34,16 +34,28 @@ export type SandboxMerge = {
 const targetStatus: Record<SandboxActionState['kind'], string> = {pausing: 'PAUSED', resuming: 'RUNNING'};
 
 /**
+ * The key of the sandbox a conversation names: its normalised id, or the row whose raw id it is
+ * (a server may spell ids differently in the two lists); the normalised id when none is loaded.
+ */
+export function sandboxKeyOf(sandboxes: ReadonlyMap<string, SandboxRow>, sandboxId: string): string {
+	const key = normalizeId(sandboxId);
+	if (sandboxes.has(key)) return key;
+	for (const row of sandboxes.values()) if (row.sandbox.id === sandboxId) return row.key;
+	return key;
+}
+
+/**
  * Sandboxes whose pending pause or resume a conversation has just confirmed: a conversation
  * carries its sandbox's status too, often a poll before the sandbox list does. Returned as
  * sandbox updates (the status the action waited for), for `mergeSandboxes`.
  */
 export function confirmedByConversations(sandboxes: ReadonlyMap<string, SandboxRow>, conversations: readonly AppConversation[]): Sandbox[] {
 	const confirmed: Sandbox[] = [];
+	// Every conversation refresh comes through here; with no action in flight there is nothing to do.
+	if (![...sandboxes.values()].some((row) => row.pending && !row.pending.error)) return confirmed;
 	for (const conversation of conversations) {
-		const sandboxId = conversation.sandbox_id;
-		if (!sandboxId) continue;
-		const row = sandboxes.get(normalizeId(sandboxId)) ?? [...sandboxes.values()].find((candidate) => candidate.sandbox.id === sandboxId);
+		if (!conversation.sandbox_id) continue;
+		const row = sandboxes.get(sandboxKeyOf(sandboxes, conversation.sandbox_id));
 		if (!row?.pending || row.pending.error) continue;
 		const target = targetStatus[row.pending.kind];
 		if (String(conversation.sandbox_status ?? '').toUpperCase() === target && String(row.sandbox.status).toUpperCase() !== target) {

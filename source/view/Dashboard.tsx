@@ -30,10 +30,10 @@ import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-disp
 import {useListWindow} from './use-list-window.js';
 import {useNow} from './use-now.js';
 import {useTerminalSize} from './use-terminal-size.js';
+import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
 
 // Ink's line builder with caches that outlive a frame: most of a key press's cost otherwise.
 installFastOutput();
-import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
 
 export type DashboardProps = {
 	store: DashboardStore;

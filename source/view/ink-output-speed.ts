@@ -2,6 +2,7 @@ import {ansiCodesToString, diffAnsiCodes, type StyledChar, styledCharsFromTokens
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import {BoundedCache} from './bounded-cache.js';
+import widestLine from './widest-line-cached.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in `npm start` and in the esbuild bundle alike).
 import Output from '../../node_modules/ink/build/output.js';
@@ -25,17 +26,10 @@ type OutputInternals = {width: number; height: number; operations: Operation[]};
 // line is an object per character (~8 KB at 160 columns), so its cache is the one kept small.
 const styledLines = new BoundedCache<StyledChar[]>(1500);
 const widths = new BoundedCache<number>(20_000);
-const blockWidths = new BoundedCache<number>(4000);
 const slices = new BoundedCache<string>(1500);
 const rowStrings = new BoundedCache<string>(1500);
 
 const widthOf = (text: string) => widths.get(text, stringWidth);
-const widestLine = (text: string) =>
-	blockWidths.get(text, () => {
-		let widest = 0;
-		for (const line of text.split('\n')) widest = Math.max(widest, widthOf(line));
-		return widest;
-	});
 
 const blank: StyledChar = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: []}) as StyledChar;
 
@@ -49,7 +43,7 @@ function sameStyles(a: StyledChar['styles'], b: StyledChar['styles']): boolean {
 }
 
 /** `styledCharsToString` of ansi-tokenize, skipping the diff where styles do not change. */
-export function rowToString(row: ReadonlyArray<StyledChar | undefined>): string {
+function rowToString(row: ReadonlyArray<StyledChar | undefined>): string {
 	let text = '';
 	let previous: StyledChar | undefined;
 	for (const char of row) {

@@ -1,5 +1,5 @@
 import type {Dispatch} from 'react';
-import {normalizeId} from '../wire/ids.js';
+import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import {planSandboxAction} from './sandbox-question.js';
@@ -48,11 +48,7 @@ export function useDashboardKeys(args: Args): void {
 
 	const sandboxOfConversation = (key: string | null | undefined) => {
 		const sandboxId = key ? snapshot.conversations.get(key)?.conversation.sandbox_id : null;
-		if (!sandboxId) return null;
-		const sandboxKey = normalizeId(sandboxId);
-		if (snapshot.sandboxes.has(sandboxKey)) return sandboxKey;
-		for (const row of snapshot.sandboxes.values()) if (row.sandbox.id === sandboxId) return row.key;
-		return sandboxKey;
+		return sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null;
 	};
 
 	const jumpToAttention = (direction: 1 | -1) => {

@@ -1,5 +1,5 @@
 import {sanitizeLine} from '../../format/sanitize.js';
-import {normalizeId} from '../../wire/ids.js';
+import {sandboxKeyOf} from '../../state/sandbox-rows.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 
 export type BulkAction = 'pause' | 'resume';
@@ -16,13 +16,6 @@ export type BulkPlan = {
 	skipped: number;
 };
 
-function sandboxKeyOf(snapshot: Pick<DashboardSnapshot, 'sandboxes'>, sandboxId: string): string {
-	const key = normalizeId(sandboxId);
-	if (snapshot.sandboxes.has(key)) return key;
-	for (const row of snapshot.sandboxes.values()) if (row.sandbox.id === sandboxId) return row.key;
-	return key;
-}
-
 /**
  * `P` / `R`: the sandboxes of the conversations the current filter shows that the action can
  * apply to (a running sandbox to pause, a paused one to resume), each once.
@@ -34,7 +27,7 @@ export function planBulk(snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conver
 	for (const key of conversationKeys) {
 		const sandboxId = snapshot.conversations.get(key)?.conversation.sandbox_id;
 		if (!sandboxId) continue;
-		const sandboxKey = sandboxKeyOf(snapshot, sandboxId);
+		const sandboxKey = sandboxKeyOf(snapshot.sandboxes, sandboxId);
 		if (seen.has(sandboxKey)) continue;
 		seen.add(sandboxKey);
 		const row = snapshot.sandboxes.get(sandboxKey);

@@ -1,2 +1,0 @@
-/** Ink imports React DevTools only in development; the bundled bench never is. */
-export default {};

@@ -1,0 +1,28 @@
+import {fileURLToPath} from 'node:url';
+
+/** Absolute, because esbuild resolves a relative alias from the working directory. */
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * What every esbuild bundle of this project shares: the installed CLI (build.mjs) and the bench
+ * (bench/bundle.ts), so the bench measures what users run.
+ */
+export const sharedBundleOptions = {
+	bundle: true,
+	platform: 'node',
+	format: 'esm',
+	target: 'node20',
+	// React's production build; bin.ts sets NODE_ENV too, for the unbundled `npm start`.
+	define: {'process.env.NODE_ENV': '"production"'},
+	alias: {
+		'react-devtools-core': here('./devtools-stub.mjs'),
+		// The same function with a cache (source/view/widest-line-cached.ts).
+		'widest-line': here('../source/view/widest-line-cached.ts'),
+	},
+	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
+	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
+	legalComments: 'none',
+	logLevel: 'warning',
+	// bin.ts sets NODE_ENV for the unbundled `npm start`; in the bundle it is already a constant.
+	logOverride: {'assign-to-define': 'silent'},
+};
