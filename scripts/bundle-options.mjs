@@ -18,6 +18,8 @@ export const sharedBundleOptions = {
 		'react-devtools-core': here('./devtools-stub.mjs'),
 		// The same function with a cache (source/view/widest-line-cached.ts).
 		'widest-line': here('../source/view/widest-line-cached.ts'),
+		// string-width with a table lookup in front (source/view/string-width-fast.ts).
+		'string-width': here('../source/view/string-width-fast.ts'),
 	},
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},

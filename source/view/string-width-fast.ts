@@ -1,0 +1,61 @@
+import realStringWidth, {type Options} from '../../node_modules/string-width/index.js';
+import {standaloneWidth} from '../format/graphemes.js';
+
+/**
+ * The `string-width` package with a table lookup in front, put in its place by the bundler
+ * (scripts/bundle-options.mjs) for Ink, wrap-ansi, cli-truncate and widest-line.
+ *
+ * Why: any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓ …) takes string-width's slow
+ * path: Intl.Segmenter, then per cluster the `\p{RGI_Emoji}` and Default_Ignorable regexes.
+ * Cold, the first frame paid about 60 ms compiling and running those (profiled at start-up);
+ * warm, a few microseconds per string on every frame. A string made only of characters from the
+ * standalone table (format/graphemes.ts: always a cluster on its own, width checked against
+ * string-width for every entry by test/format-width.test.ts) and SGR colour sequences has the
+ * table's width. Anything else (other escapes, marks, emoji, controls, options that change the
+ * rules) goes to string-width itself, so the result is string-width's in every case.
+ */
+export default function stringWidth(input: string, options?: Options): number {
+	if (typeof input !== 'string' || (options !== undefined && (options.ambiguousIsNarrow === false || options.countAnsiEscapeCodes === true))) {
+		return realStringWidth(input, options);
+	}
+
+	const width = tableWidth(input);
+	return width === -1 ? realStringWidth(input) : width;
+}
+
+const esc = 0x1b;
+const leftBracket = 0x5b;
+const letterM = 0x6d;
+const semicolon = 0x3b;
+
+/** Width from the table, skipping SGR sequences, or -1 when some character is not in it. */
+export function tableWidth(text: string): number {
+	let width = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === esc) {
+			const end = sgrEnd(text, index);
+			if (end === -1) return -1;
+			index = end;
+			continue;
+		}
+
+		const cells = standaloneWidth(code);
+		if (cells === 0) return -1;
+		width += cells;
+	}
+
+	return width;
+}
+
+/** Index of the `m` ending the SGR sequence (ESC [ digits/semicolons m) at `start`, or -1. */
+function sgrEnd(text: string, start: number): number {
+	if (text.charCodeAt(start + 1) !== leftBracket) return -1;
+	for (let index = start + 2; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === letterM) return index;
+		if (code !== semicolon && (code < 0x30 || code > 0x39)) return -1;
+	}
+
+	return -1;
+}
