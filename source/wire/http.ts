@@ -1,4 +1,5 @@
-import {Agent, errors as undiciErrors, request, type Dispatcher} from 'undici';
+import type {Dispatcher} from 'undici';
+import {Agent, errors as undiciErrors, request} from './undici-parts.js';
 import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
 import {
 	ApiError,
