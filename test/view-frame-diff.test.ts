@@ -111,3 +111,61 @@ test('a frame erased without a new one clears its rows', () => {
 	screen.write(diff.transform(inkWrite(3, '').slice(0, -1)));
 	assert.equal(screen.text(), '');
 });
+
+/** A full-width pane over a growing log, between a header and a footer that change too. */
+function followingFrame(log: readonly string[], end: number, height: number, header: string, footer: string): string {
+	const window = log.slice(Math.max(0, end - height), end);
+	while (window.length < height) window.push('');
+	return [header, ...window, footer].join('\n');
+}
+
+test('lines that moved up as a block are scrolled by the terminal, and the screen still shows exactly the last frame', () => {
+	const logLine = fc.tuple(fc.stringMatching(/^[ab c]{0,6}$/), fc.integer({min: 0, max: styles.length - 1})).map(([text, style]) => `${styles[style]![0]}event ${text}${styles[style]![1]}`);
+	fc.assert(
+		fc.property(
+			fc.array(logLine, {minLength: 30, maxLength: 60}),
+			fc.array(fc.record({grow: fc.integer({min: 0, max: 9}), header: fc.constantFrom('head', 'head 2', '\u001B[1mhead\u001B[22m'), footer: fc.constantFrom('', 'foot', 'keys')}), {minLength: 2, maxLength: 10}),
+			(log, steps) => {
+				const screen = new VirtualScreen(columns, rows);
+				const diff = new FrameDiff();
+				let end = 3;
+				let previousLines = 0;
+				let last = '';
+				for (const step of steps) {
+					end = Math.min(log.length, end + step.grow);
+					last = followingFrame(log, end, rows - 3, step.header, step.footer);
+					screen.write(diff.transform(inkWrite(previousLines, last)));
+					previousLines = last.split('\n').length + 1;
+				}
+				const whole = new VirtualScreen(columns, rows);
+				whole.write(inkWrite(0, last));
+				assert.equal(screen.styledText(), whole.styledText());
+			},
+		),
+		{numRuns: 400},
+	);
+});
+
+test('following a full-width stream: one new event writes about one line, not the pane', () => {
+	const diff = new FrameDiff();
+	const screen = new VirtualScreen(80, 24);
+	const log = Array.from({length: 60}, (_, index) => `  06:${String(index).padStart(2, '0')}:00 agent action      $ make test --shard ${index} \u001B[2m· 3 lines\u001B[22m`);
+	screen.write(diff.transform(inkWrite(0, followingFrame(log, 30, 20, 'timeline · 30 events', 'keys'))));
+	const frame = followingFrame(log, 31, 20, 'timeline · 31 events', 'keys');
+	const update = diff.transform(inkWrite(23, frame));
+	screen.write(update);
+	// The scroll (region, one line feed, reset), the new row, the header's changed digit.
+	assert.match(update, /\u001B\[2;21r\u001B\[21;1H\n\u001B\[r/);
+	assert.ok(update.length < 120, `${update.length} bytes: ${JSON.stringify(update)}`);
+	const whole = new VirtualScreen(80, 24);
+	whole.write(inkWrite(0, frame));
+	assert.equal(screen.styledText(), whole.styledText());
+});
+
+test('side-by-side panes never scroll the whole line: the left one would move too', () => {
+	const diff = new FrameDiff();
+	const log = Array.from({length: 40}, (_, index) => `event ${index}`);
+	const frameAt = (end: number) => log.slice(end - 10, end).map((event, row) => `list row ${row} │ ${event}`).join('\n');
+	diff.transform(inkWrite(0, frameAt(20)));
+	assert.doesNotMatch(diff.transform(inkWrite(11, frameAt(21))), /r\u001B/);
+});

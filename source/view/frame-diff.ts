@@ -9,12 +9,18 @@
  * the new frame no longer uses are erased, and the cursor is left where Ink believes it is (just
  * below its frame), so anything written around us still lands where Ink meant.
  *
+ * When a block of whole lines moved up (a full-width timeline following its stream, a list
+ * scrolled by a page), the terminal moves them itself: a scroll region around the block and one
+ * line feed per line moved (scroll-shift.ts), then only the lines that came in are written. Over
+ * SSH at 80x24 a new event then costs one row instead of the whole pane.
+ *
  * A write that is not a plain frame (Ink clearing the terminal, a cursor or mode switch) passes
  * through untouched and makes the next frame a full repaint, so the screen can never drift.
  */
 
 import {cellWidth} from '../format/width.js';
 import {lineUpdate} from './line-diff.js';
+import {findScrollShift} from './scroll-shift.js';
 
 const escape = '\u001B';
 /** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
@@ -44,6 +50,7 @@ export class FrameDiff {
 		const trailingNewline = body.endsWith('\n');
 		const lines = (trailingNewline ? body.slice(0, -1) : body).split('\n');
 		let out = '';
+		if (this.#trusted) out += this.#scroll(lines);
 		for (let index = 0; index < lines.length; index++) {
 			const line = lines[index]!;
 			const previous = this.#lines[index];
@@ -64,6 +71,24 @@ export class FrameDiff {
 	/** The terminal was resized (it may have reflowed or cleared the screen): repaint whole next time. */
 	invalidate(): void {
 		this.#trusted = false;
+	}
+
+	/**
+	 * Scrolls a block of lines that moved up as a whole, and updates what we believe is on screen
+	 * to match: the block's lines moved, the lines scrolled in blank.
+	 */
+	#scroll(lines: readonly string[]): string {
+		const shift = findScrollShift(this.#lines, lines);
+		if (!shift) return '';
+		const {top, bottom, by} = shift;
+		// DECSTBM, the cursor to the region's last row, one line feed per line (each scrolls the
+		// region), then the whole screen back as the region (which homes the cursor). Colours are
+		// reset first: the lines scrolled in take the current background.
+		const out = `${escape}[m${escape}[${top + 1};${bottom + 1}r${moveTo(bottom)}${'\n'.repeat(by)}${escape}[r`;
+		const moved = this.#lines.slice();
+		for (let row = top; row <= bottom; row++) moved[row] = row + by <= bottom ? (this.#lines[row + by] ?? '') : '';
+		this.#lines = moved;
+		return out;
 	}
 
 	#passThrough(chunk: string): string {

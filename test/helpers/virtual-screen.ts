@@ -1,6 +1,7 @@
 /**
  * A tiny terminal for checking what a byte stream leaves on screen: printable text, `\n`, CR,
- * and the cursor and erase sequences our renderers use (CUP `H`, `A`/`B`/`G`, `K`/`2K`, `J`).
+ * and the cursor and erase sequences our renderers use (CUP `H`, `A`/`B`/`G`, `K`/`2K`, `J`),
+ * and scroll regions (DECSTBM `r`; a line feed on the region's last row scrolls the region).
  * Colours (SGR) are ignored; any other sequence fails the test, so a renderer cannot lean on
  * something this model does not know. Lines never wrap here: the renderers keep them narrower.
  */
@@ -19,6 +20,9 @@ export class VirtualScreen {
 	row = 0;
 	column = 0;
 	#sgr = new Map<string, string>();
+	/** Scroll region, first and last row (DECSTBM). */
+	#top = 0;
+	#bottom: number;
 
 	constructor(
 		readonly columns: number,
@@ -26,6 +30,17 @@ export class VirtualScreen {
 	) {
 		this.rows = Array.from({length: height}, () => Array.from({length: columns}, () => ' '));
 		this.styles = Array.from({length: height}, () => Array.from({length: columns}, () => ''));
+		this.#bottom = height - 1;
+	}
+
+	/** A line feed on the region's last row: the region's lines move up one, a blank one comes in at its bottom. */
+	#scrollRegion(): void {
+		this.rows.splice(this.#top, 1);
+		this.styles.splice(this.#top, 1);
+		// The blank line takes the current background (BCE), as real terminals do.
+		const background = this.#sgr.get('bg');
+		this.rows.splice(this.#bottom, 0, Array.from({length: this.columns}, () => ' '));
+		this.styles.splice(this.#bottom, 0, Array.from({length: this.columns}, () => (background ? `bg=${background}` : '')));
 	}
 
 	#style(): string {
@@ -66,7 +81,8 @@ export class VirtualScreen {
 				continue;
 			}
 			if (char === '\n') {
-				this.row = Math.min(this.height - 1, this.row + 1);
+				if (this.row === this.#bottom) this.#scrollRegion();
+				else this.row = Math.min(this.height - 1, this.row + 1);
 				this.column = 0;
 			} else if (char === '\r') {
 				this.column = 0;
@@ -92,6 +108,17 @@ export class VirtualScreen {
 		switch (final) {
 			case 'm':
 				this.#applySgr(parameters);
+				return;
+			case 'r':
+				// DECSTBM: the region, then the cursor home.
+				this.#top = (first ?? 1) - 1;
+				this.#bottom = Math.min(this.height - 1, (numbers[1] ?? this.height) - 1);
+				if (this.#top >= this.#bottom) {
+					this.#top = 0;
+					this.#bottom = this.height - 1;
+				}
+				this.row = 0;
+				this.column = 0;
 				return;
 			case 'H':
 				this.row = Math.min(this.height - 1, (first ?? 1) - 1);
