@@ -21,6 +21,8 @@ export type TmuxSession = {
 	/** `{dead, status}` of the pane (remain-on-exit keeps it after the program ends). */
 	paneState(): {dead: boolean; status: number | null};
 	resize(columns: number, rows: number): void;
+	/** Copies what the program writes from now on into `file` (tmux pipe-pane); null stops. */
+	pipe(file: string | null): void;
 	kill(): void;
 };
 
@@ -67,6 +69,10 @@ export function startTmux(options: StartOptions): TmuxSession {
 		},
 		resize(columns, rows) {
 			tmux('resize-window', '-t', target, '-x', String(columns), '-y', String(rows));
+		},
+		pipe(file) {
+			if (file === null) tmux('pipe-pane', '-t', target);
+			else tmux('pipe-pane', '-t', target, `cat > ${shellQuote(file)}`);
 		},
 		kill() {
 			try {
