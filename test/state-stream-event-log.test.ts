@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {EventLog} from '../source/state/event-log.js';
 import {shiftNaiveTimestamp} from '../source/state/naive-timestamp.js';
-import {executionStatusOf, isTransientEvent} from '../source/state/stream-events.js';
+import {executionStatusOf, transientEvent} from '../source/state/stream-events.js';
 import {compareEvents, parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
 
 /** A minimal valid event at second `n` (plus an optional id suffix to share a timestamp). */
@@ -101,9 +101,9 @@ test('stream events: transient kinds and execution status', () => {
 	const change = parseEvent({kind: 'ConversationStateUpdateEvent', id: 'b', timestamp: 't', source: 'environment', key: 'execution_status', value: 'running'});
 	const stats = parseEvent({kind: 'ConversationStateUpdateEvent', id: 'c', timestamp: 't', source: 'environment', key: 'stats', value: {}});
 	const delta = parseEvent({kind: 'StreamingDeltaEvent', id: 'd', timestamp: 't', source: 'agent', content: 'hi'});
-	assert.equal(isTransientEvent(full), true);
-	assert.equal(isTransientEvent(delta), true);
-	assert.equal(isTransientEvent(change), false);
+	assert.equal(transientEvent(full), full);
+	assert.equal(transientEvent(delta), delta);
+	assert.equal(transientEvent(change), undefined);
 	assert.equal(executionStatusOf(full), 'paused');
 	assert.equal(executionStatusOf(change), 'running');
 	assert.equal(executionStatusOf(stats), undefined);

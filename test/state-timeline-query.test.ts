@@ -10,7 +10,7 @@ import {
 	pendingActions,
 	selectTimelineEvents,
 } from '../source/state/timeline-query.js';
-import {parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
+import {type LoggedEvent, parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
 import {message, resetFixtureClock, sampleRun, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
 
 resetFixtureClock();
@@ -18,7 +18,7 @@ const run = sampleRun();
 const events: readonly WireEvent[] = run;
 const timeline = {events, version: 1};
 
-const kinds = (list: readonly WireEvent[]) => list.map((event) => event.kind);
+const kinds = (list: readonly LoggedEvent[]) => list.map((event) => event.kind);
 
 test('kind filter: short, qualified, several, any case', () => {
 	const actions = selectTimelineEvents(timeline, 'kind:ActionEvent');

@@ -4,7 +4,7 @@ import {createServer as createNetServer, type AddressInfo, type Socket} from 'no
 import {test, type TestContext} from 'node:test';
 import {WebSocketServer, type WebSocket as ServerSocket} from 'ws';
 import {EventSocket, type EventSocketOptions, type SocketEnd, type SocketProblem} from '../source/wire/event-socket.js';
-import type {WireEvent} from '../source/wire/schemas/events.js';
+import {settleEvent, type WireEvent} from '../source/wire/schemas/events.js';
 import {Secret} from '../source/wire/secret.js';
 import {clientFor, delay, startSim, waitUntil} from './wire-agent-fixtures.js';
 
@@ -26,7 +26,7 @@ function probe(options: Omit<EventSocketOptions, 'handlers'>): Probe {
 		...options,
 		handlers: {
 			onReady: () => (isReady = true),
-			onEvent: (event) => events.push(event),
+			onEvent: (event) => events.push(settleEvent(event)),
 			onProblem: (problem) => problems.push(problem),
 			onEnd: resolveEnd,
 		},

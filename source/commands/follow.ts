@@ -3,7 +3,7 @@ import {StreamSupervisor, type StreamStatus} from '../state/stream-supervisor.js
 import {AgentClient} from '../wire/agent-client.js';
 import {isTransient, KeyRejectedError} from '../wire/errors.js';
 import type {AppConversation} from '../wire/schemas/app.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import {settleEvent, type WireEvent} from '../wire/schemas/events.js';
 import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/statuses.js';
 import {eventMatches, type EventFilter} from './event-filter.js';
 import {UnavailableError} from './exit-codes.js';
@@ -144,7 +144,10 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 		client,
 		log,
 		onEvents: (events) => {
-			for (const event of events) if (eventMatches(event, handlers.filter)) handlers.onEvent(event);
+			for (const logged of events) {
+				const event = settleEvent(logged);
+				if (eventMatches(event, handlers.filter)) handlers.onEvent(event);
+			}
 		},
 		onStatus: handlers.onStatus,
 		onProblem: (problem) => note(io, `warning: ${problem.message}`),

@@ -14,6 +14,8 @@ export const openAgentStream: OpenTimelineStream = (conversation, handlers, {app
 	const supervisor = new StreamSupervisor({
 		client,
 		log,
+		// The timeline shows a window of the stream: payloads are validated as rows need them.
+		validate: 'on-read',
 		onEvents: (events) => handlers.events(events),
 		onStatus: (status) =>
 			handlers.status({

@@ -1,5 +1,5 @@
 import type {AppConversation} from '../wire/schemas/app.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 import type {AttentionReason} from './dashboard-types.js';
 
 /**
@@ -28,7 +28,7 @@ export type AttentionInput = {
 	/** Newest activity known (updated_at or a streamed event), ms since epoch. */
 	lastActivityAt?: number | null;
 	/** The conversation's events, only when its timeline is streamed (repeating needs them). */
-	events?: readonly WireEvent[] | null;
+	events?: readonly LoggedEvent[] | null;
 	quietAfterMs?: number;
 	repeatThreshold?: number;
 };
@@ -100,13 +100,14 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
  * action does). Walks back from the end only as far as the run goes, so 100,000 events cost the
  * length of the run, not of the log.
  */
-export function trailingRepeat(events: readonly WireEvent[]): {tool: string; count: number} | null {
+export function trailingRepeat(events: readonly LoggedEvent[]): {tool: string; count: number} | null {
 	let signature: string | null = null;
 	let tool = '';
 	let count = 0;
 	for (let index = events.length - 1; index >= 0; index--) {
-		const event = events[index];
-		if (!event || event.kind !== 'ActionEvent') continue;
+		const logged = events[index];
+		const event = logged && settleIf(logged, 'ActionEvent');
+		if (!event) continue;
 		const current = actionSignature(event);
 		if (signature === null) {
 			signature = current;

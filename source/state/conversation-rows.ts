@@ -1,6 +1,6 @@
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import type {LoggedEvent} from '../wire/schemas/events.js';
 import {secretValue} from '../wire/secret.js';
 import {computeAttention, parseTime, sameAttention} from './attention.js';
 import type {ConversationRow} from './dashboard-types.js';
@@ -42,7 +42,7 @@ export type RowFacts = {
 	/** Execution status from the open timeline's stream (newer than the poll), if this row is open. */
 	streamStatus?: string | null;
 	/** The open timeline's events, if this row is open (for `repeating`). */
-	events?: readonly WireEvent[] | null;
+	events?: readonly LoggedEvent[] | null;
 	/** Newest activity seen on the stream (ms). */
 	streamActivityAt?: number | null;
 	/** When the store saw the current status appear (ms). */

@@ -1,6 +1,6 @@
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {SearchListener} from './event-search.js';
 
 /**
@@ -76,7 +76,7 @@ export type StreamHealth = {
 export type TimelineState = {
 	conversationKey: string;
 	/** All events known for the open conversation, in (timestamp, id) order, deduplicated. */
-	events: readonly WireEvent[];
+	events: readonly LoggedEvent[];
 	/** Increments whenever `events` changes (cheap change detection for memoised views). */
 	version: number;
 	stream: StreamHealth;

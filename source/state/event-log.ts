@@ -1,4 +1,4 @@
-import {compareEvents, type WireEvent} from '../wire/schemas/events.js';
+import {compareEvents, type LoggedEvent} from '../wire/schemas/events.js';
 
 /**
  * One conversation's events: deduplicated by id and kept in (timestamp, id) order.
@@ -14,8 +14,8 @@ import {compareEvents, type WireEvent} from '../wire/schemas/events.js';
 const mergeThreshold = 32;
 
 export class EventLog {
-	#events: WireEvent[] = [];
-	readonly #byId = new Map<string, WireEvent>();
+	#events: LoggedEvent[] = [];
+	readonly #byId = new Map<string, LoggedEvent>();
 	#version = 0;
 
 	/**
@@ -41,16 +41,16 @@ export class EventLog {
 		return this.#events.at(-1)?.timestamp ?? null;
 	}
 
-	get last(): WireEvent | undefined {
+	get last(): LoggedEvent | undefined {
 		return this.#events.at(-1);
 	}
 
 	/** The live, ordered array. Read-only for callers; use toArray() for a copy that stays put. */
-	get events(): readonly WireEvent[] {
+	get events(): readonly LoggedEvent[] {
 		return this.#events;
 	}
 
-	at(index: number): WireEvent | undefined {
+	at(index: number): LoggedEvent | undefined {
 		return this.#events.at(index);
 	}
 
@@ -58,29 +58,39 @@ export class EventLog {
 		return this.#byId.has(id);
 	}
 
-	get(id: string): WireEvent | undefined {
+	get(id: string): LoggedEvent | undefined {
 		return this.#byId.get(id);
 	}
 
-	toArray(): WireEvent[] {
+	toArray(): LoggedEvent[] {
 		return this.#events.slice();
 	}
 
-	[Symbol.iterator](): Iterator<WireEvent> {
+	[Symbol.iterator](): Iterator<LoggedEvent> {
 		return this.#events[Symbol.iterator]();
 	}
 
 	/** Adds events; returns how many were new. */
-	add(events: Iterable<WireEvent>): number {
+	add(events: Iterable<LoggedEvent>): number {
+		if (Array.isArray(events) && events.length === 1) return this.#addOne(events[0] as LoggedEvent);
 		return this.addNew(events).length;
+	}
+
+	/** One event, the live stream's usual batch: no arrays, a push when it is the newest. */
+	#addOne(event: LoggedEvent): number {
+		if (this.#byId.has(event.id)) return 0;
+		this.#byId.set(event.id, event);
+		this.#insert(event);
+		this.#version++;
+		return 1;
 	}
 
 	/**
 	 * Adds events and returns the ones that were new, in (timestamp, id) order. Duplicates (by id,
 	 * against the log and within the batch) are dropped: the first copy seen wins.
 	 */
-	addNew(events: Iterable<WireEvent>): WireEvent[] {
-		const fresh: WireEvent[] = [];
+	addNew(events: Iterable<LoggedEvent>): LoggedEvent[] {
+		const fresh: LoggedEvent[] = [];
 		let sorted = true;
 		for (const event of events) {
 			if (this.#byId.has(event.id)) continue;
@@ -105,7 +115,7 @@ export class EventLog {
 		return fresh;
 	}
 
-	#insert(event: WireEvent): void {
+	#insert(event: LoggedEvent): void {
 		const events = this.#events;
 		const last = events.at(-1);
 		if (!last || compareEvents(last, event) < 0) {
@@ -125,8 +135,8 @@ export class EventLog {
 }
 
 /** Merges two arrays that are each in (timestamp, id) order. */
-function mergeSorted(left: readonly WireEvent[], right: readonly WireEvent[]): WireEvent[] {
-	const out: WireEvent[] = new Array(left.length + right.length);
+function mergeSorted(left: readonly LoggedEvent[], right: readonly LoggedEvent[]): LoggedEvent[] {
+	const out: LoggedEvent[] = new Array(left.length + right.length);
 	let i = 0;
 	let j = 0;
 	let k = 0;

@@ -3,10 +3,10 @@ import {fullJitterDelay} from '../wire/backoff.js';
 import {errorMessage, KeyRejectedError, NotFoundError} from '../wire/errors.js';
 import {EventSocket, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
 import type {InvalidItem} from '../wire/schemas/common.js';
-import {compareEvents, type WireEvent} from '../wire/schemas/events.js';
+import {compareEvents, type LoggedEvent, type WireEvent} from '../wire/schemas/events.js';
 import {EventLog} from './event-log.js';
 import {shiftNaiveTimestamp} from './naive-timestamp.js';
-import {executionStatusOf, isTransientEvent} from './stream-events.js';
+import {executionStatusOf, transientEvent} from './stream-events.js';
 
 /**
  * Keeps one conversation's EventLog complete and live (reliability-security.md §3, "Resume
@@ -58,19 +58,21 @@ export type StreamProblem = {
 };
 
 /** What the supervisor needs of an AgentClient (tests may pass a stand-in). */
-export type StreamClient = Pick<AgentClient, 'allEvents' | 'socketUrl' | 'sessionApiKey'>;
+export type StreamClient = Pick<AgentClient, 'allEvents' | 'socketUrl' | 'sessionApiKey'> & Partial<Pick<AgentClient, 'allEventsLater'>>;
 
 export type StreamSupervisorOptions = {
 	client: StreamClient;
 	/** Defaults to a new, empty log. */
 	log?: EventLog;
 	/** New events only (deduplicated), in order, one call per page or per burst of frames. */
-	onEvents?: (events: readonly WireEvent[]) => void;
+	onEvents?: (events: readonly LoggedEvent[]) => void;
 	onStatus?: (status: StreamStatus) => void;
 	/** A bad frame, item or resync; reported once each. The stream carries on. */
 	onProblem?: (problem: StreamProblem) => void;
 	/** Socket-only events that are never stored: full_state, streaming deltas, server errors. */
 	onTransient?: (event: WireEvent) => void;
+	/** When the socket's events are validated (EventSocketOptions.validate). Default 'on-arrival'. */
+	validate?: 'on-arrival' | 'on-read';
 	backoff?: {baseMs?: number; capMs?: number};
 	/**
 	 * Ask the socket to replay events since the watermark (default true). The REST resync alone
@@ -129,7 +131,7 @@ export class StreamSupervisor {
 	/** After an oversized frame, replays would send it again: rely on REST instead (also the `replay: false` option). */
 	#avoidReplay = false;
 	#retryTimer: NodeJS.Timeout | undefined;
-	#pending: WireEvent[] = [];
+	#pending: LoggedEvent[] = [];
 	#flush: NodeJS.Immediate | undefined;
 	#statusFrom: {timestamp: string; id: string} | null = null;
 	#started = false;
@@ -236,6 +238,13 @@ export class StreamSupervisor {
 		return connection;
 	}
 
+	/** `events/search`, page after page, validated as the socket's events are (options.validate). */
+	#history(search: {sortOrder: 'TIMESTAMP'; timestampGte: string | undefined; signal: AbortSignal}): AsyncIterable<LoggedEvent> {
+		const client = this.#client;
+		if (this.#options.validate === 'on-read' && client.allEventsLater) return client.allEventsLater(search);
+		return client.allEvents({...search, onInvalid: (items) => this.#invalid(items)});
+	}
+
 	#current(connection: Connection): boolean {
 		return !this.#stopped && this.#connection === connection && !connection.abort.signal.aborted;
 	}
@@ -245,7 +254,7 @@ export class StreamSupervisor {
 		// A log handed over by an earlier supervisor resumes where it was complete (with the overlap).
 		const synced = this.log.syncedThrough;
 		const from = synced === null ? undefined : shiftNaiveTimestamp(synced, -(this.#options.resyncOverlapMs ?? 1000));
-		let page: WireEvent[] = [];
+		let page: LoggedEvent[] = [];
 		const pageSize = 100;
 		const stored = () => {
 			const last = page.at(-1);
@@ -256,7 +265,7 @@ export class StreamSupervisor {
 			// events beyond a range nobody has verified.)
 			if (last && (this.log.syncedThrough === null || last.timestamp > this.log.syncedThrough)) this.log.syncedThrough = last.timestamp;
 		};
-		for await (const event of this.#client.allEvents({sortOrder: 'TIMESTAMP', timestampGte: from, signal, onInvalid: (items) => this.#invalid(items)})) {
+		for await (const event of this.#history({sortOrder: 'TIMESTAMP', timestampGte: from, signal})) {
 			page.push(event);
 			if (page.length >= pageSize) stored();
 		}
@@ -267,13 +276,13 @@ export class StreamSupervisor {
 	 * Pages `events/search` from `from` (minus the overlap) to the end. Returns the events, or null
 	 * when the search failed: the gap is then shown, and the caller schedules a retry.
 	 */
-	async #resync(connection: Connection, from: string | null): Promise<WireEvent[] | null> {
+	async #resync(connection: Connection, from: string | null): Promise<LoggedEvent[] | null> {
 		const overlap = this.#options.resyncOverlapMs ?? 1000;
 		const gte = from === null ? undefined : shiftNaiveTimestamp(from, -overlap);
 		const {signal} = connection.abort;
 		try {
-			const events: WireEvent[] = [];
-			for await (const event of this.#client.allEvents({sortOrder: 'TIMESTAMP', timestampGte: gte, signal, onInvalid: (items) => this.#invalid(items)})) {
+			const events: LoggedEvent[] = [];
+			for await (const event of this.#history({sortOrder: 'TIMESTAMP', timestampGte: gte, signal})) {
 				events.push(event);
 			}
 			if (!this.#current(connection)) return null;
@@ -309,7 +318,7 @@ export class StreamSupervisor {
 		const from = connection.repairFrom;
 		connection.repairFrom = undefined;
 		connection.repairing = from;
-		let events: WireEvent[] | null;
+		let events: LoggedEvent[] | null;
 		try {
 			events = await this.#resync(connection, from);
 		} catch (error) {
@@ -347,6 +356,7 @@ export class StreamSupervisor {
 			heartbeatIntervalMs: options.heartbeatIntervalMs,
 			heartbeatGraceMs: options.heartbeatGraceMs,
 			maxPayloadBytes: options.maxPayloadBytes,
+			validate: options.validate,
 			handlers: {
 				onReady: () => {
 					if (!this.#current(connection)) return;
@@ -367,8 +377,9 @@ export class StreamSupervisor {
 		});
 	}
 
-	#receive(connection: Connection, event: WireEvent): void {
-		if (isTransientEvent(event)) {
+	#receive(connection: Connection, logged: LoggedEvent): void {
+		const event = transientEvent(logged);
+		if (event) {
 			this.#trackStatus([event]);
 			if (event.kind === 'ServerErrorEvent') {
 				this.#problem({kind: 'server-error', message: `the agent server reported: ${[event.code, event.detail].filter(Boolean).join(': ').slice(0, 300)}`});
@@ -376,7 +387,7 @@ export class StreamSupervisor {
 			this.#options.onTransient?.(event);
 			return;
 		}
-		this.#pending.push(event);
+		this.#pending.push(logged);
 		// Frames of one burst arrive in one I/O turn: one log update and one notification for all of them.
 		if (!connection.holding) this.#flush ??= setImmediate(() => this.#flushPending());
 	}
@@ -459,7 +470,7 @@ export class StreamSupervisor {
 	// The log
 
 	/** Adds events (plus any frames waiting) to the log and tells the listener about the new ones. */
-	#merge(events: readonly WireEvent[]): void {
+	#merge(events: readonly LoggedEvent[]): void {
 		const waiting = this.#pending;
 		this.#pending = [];
 		if (this.#flush) clearImmediate(this.#flush);
@@ -469,12 +480,12 @@ export class StreamSupervisor {
 	}
 
 	/** Backfill pages go straight into the log (nothing else is running yet). */
-	#store(events: readonly WireEvent[]): void {
+	#store(events: readonly LoggedEvent[]): void {
 		const fresh = this.log.addNew(events);
 		if (fresh.length > 0) this.#announce(fresh);
 	}
 
-	#announce(fresh: readonly WireEvent[]): void {
+	#announce(fresh: readonly LoggedEvent[]): void {
 		this.#trackStatus(fresh);
 		this.#setStatus({lastEventAt: this.#now(), lastEventTimestamp: this.log.lastTimestamp ?? undefined});
 		this.#options.onEvents?.(fresh);
@@ -485,7 +496,7 @@ export class StreamSupervisor {
 	 * report per batch: a backfill replays every past status, and reporting each would make a
 	 * conversation waiting for an hour look as if it had just started waiting.
 	 */
-	#trackStatus(events: readonly WireEvent[]): void {
+	#trackStatus(events: readonly LoggedEvent[]): void {
 		let newest: string | undefined;
 		for (const event of events) {
 			const status = executionStatusOf(event);

@@ -1,4 +1,4 @@
-import {eventKindNames, eventKindName, type EventOf, type WireEvent} from '../wire/schemas/events.js';
+import {eventKindNames, eventKindName, type EventOf, type LoggedEvent, settleEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 import {shortEventKind} from '../wire/event-kinds.js';
 import {eventSearchText} from './event-text.js';
 import {cachedParser, filterTokens} from './filter-line.js';
@@ -48,7 +48,7 @@ export function isEmptyTimelineFilter(filter: TimelineFilter): boolean {
 
 // Few distinct kinds exist; lower-casing each once keeps the 100,000-event pass allocation-free.
 const lowerKinds = new Map<string, string>();
-function lowerKind(event: WireEvent): string {
+function lowerKind(event: LoggedEvent): string {
 	const name = eventKindName(event);
 	let lower = lowerKinds.get(name);
 	if (lower === undefined) {
@@ -96,10 +96,15 @@ function toolName(event: WireEvent): string | null {
 	}
 }
 
-/** Whether one event passes the filter (exported for follow mode, which tests new events one by one). */
-export function eventMatches(event: WireEvent, filter: TimelineFilter): boolean {
-	if (filter.kinds.length > 0 && !kindMatches(filter, lowerKind(event))) return false;
-	if (filter.sources.length > 0 && !filter.sources.includes(event.source.toLowerCase())) return false;
+/**
+ * Whether one event passes the filter (exported for follow mode, which tests new events one by
+ * one). Kind and source come from the envelope; only a tool or text filter validates the event.
+ */
+export function eventMatches(logged: LoggedEvent, filter: TimelineFilter): boolean {
+	if (filter.kinds.length > 0 && !kindMatches(filter, lowerKind(logged))) return false;
+	if (filter.sources.length > 0 && !filter.sources.includes(logged.source.toLowerCase())) return false;
+	if (filter.tools.length === 0 && filter.words.length === 0) return true;
+	const event = settleEvent(logged);
 	if (filter.tools.length > 0) {
 		const tool = toolName(event)?.toLowerCase();
 		if (!tool || !filter.tools.some((wanted) => tool.startsWith(wanted))) return false;
@@ -113,7 +118,7 @@ export function eventMatches(event: WireEvent, filter: TimelineFilter): boolean 
 	return true;
 }
 
-type Events = readonly WireEvent[];
+type Events = readonly LoggedEvent[];
 
 type Memo = {version: number | undefined; results: Map<string, Events>};
 const selectMemo = new WeakMap<Events, Memo>();
@@ -141,7 +146,7 @@ export function selectTimelineEvents(
 	const memoKey = `${order}\u0000${parsed.text}`;
 	const cached = memo.results.get(memoKey);
 	if (cached) return cached;
-	const result: WireEvent[] = [];
+	const result: LoggedEvent[] = [];
 	const candidates = parsed.kinds.length > 0 ? kindPositions(events, parsed) : null;
 	if (candidates) {
 		const count = candidates.length;
@@ -195,13 +200,16 @@ function timelineIndex(events: Events): TimelineIndex {
 	if (index) return index;
 	index = {byId: new Map(), responseByActionId: new Map(), responseByToolCallId: new Map(), pending: null};
 	for (let position = 0; position < events.length; position++) {
-		const event = events[position]!;
+		const logged = events[position]!;
 		// First occurrence wins: the log is deduplicated, but a view may pass a merged array.
-		if (!index.byId.has(event.id)) index.byId.set(event.id, position);
+		if (!index.byId.has(logged.id)) index.byId.set(logged.id, position);
+		// Only the answers to actions are validated here.
+		const event = settleIf(logged, 'ObservationEvent') ?? settleIf(logged, 'UserRejectObservation') ?? settleIf(logged, 'AgentErrorEvent');
+		if (event === undefined) continue;
 		if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') {
 			if (!index.responseByActionId.has(event.action_id)) index.responseByActionId.set(event.action_id, event);
 			if (!index.responseByToolCallId.has(event.tool_call_id)) index.responseByToolCallId.set(event.tool_call_id, event);
-		} else if (event.kind === 'AgentErrorEvent') {
+		} else {
 			// Agent errors carry only the tool call id (the action may not even have parsed).
 			if (!index.responseByToolCallId.has(event.tool_call_id)) index.responseByToolCallId.set(event.tool_call_id, event);
 		}
@@ -216,21 +224,24 @@ export function indexOfEvent(events: Events, id: string): number {
 	return timelineIndex(events).byId.get(id) ?? -1;
 }
 
+/** The event with `id`, validated. */
 export function findEvent(events: Events, id: string): WireEvent | undefined {
 	const position = timelineIndex(events).byId.get(id);
-	return position === undefined ? undefined : events[position];
+	return position === undefined ? undefined : settleEvent(events[position]!);
 }
 
 /** The observation, rejection or agent error that answered `action`, if it has arrived. */
-export function findObservationFor(events: Events, action: WireEvent): ActionResponse | undefined {
-	if (action.kind !== 'ActionEvent') return undefined;
+export function findObservationFor(events: Events, logged: LoggedEvent): ActionResponse | undefined {
+	const action = settleIf(logged, 'ActionEvent');
+	if (action === undefined) return undefined;
 	const index = timelineIndex(events);
 	return index.responseByActionId.get(action.id) ?? index.responseByToolCallId.get(action.tool_call_id);
 }
 
 /** The events a condensation dropped from the agent's context that are still in the log, in log order. */
-export function forgottenEvents(events: Events, condensation: WireEvent): WireEvent[] {
-	if (condensation.kind !== 'Condensation') return [];
+export function forgottenEvents(events: Events, logged: LoggedEvent): LoggedEvent[] {
+	const condensation = settleIf(logged, 'Condensation');
+	if (condensation === undefined) return [];
 	const index = timelineIndex(events);
 	const positions: number[] = [];
 	for (const id of condensation.forgotten_event_ids) {
@@ -250,8 +261,9 @@ export function pendingActions(events: Events): readonly ActionEvent[] {
 	const index = timelineIndex(events);
 	if (index.pending) return index.pending;
 	const pending: ActionEvent[] = [];
-	for (const event of events) {
-		if (event.kind !== 'ActionEvent') continue;
+	for (const logged of events) {
+		const event = settleIf(logged, 'ActionEvent');
+		if (event === undefined) continue;
 		if (index.responseByActionId.has(event.id) || index.responseByToolCallId.has(event.tool_call_id)) continue;
 		pending.push(event);
 	}

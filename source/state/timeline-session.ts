@@ -1,5 +1,5 @@
 import type {AppConversation} from '../wire/schemas/app.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {StreamHealth, TimelineState} from './dashboard-types.js';
 import {EventLog} from './event-log.js';
 import {redact} from './redact.js';
@@ -21,7 +21,7 @@ export type TimelineStreamStatus = {
 
 export type TimelineStreamHandlers = {
 	/** Events new to `context.log`, already added to it, in order. */
-	events(events: readonly WireEvent[]): void;
+	events(events: readonly LoggedEvent[]): void;
 	status(status: TimelineStreamStatus): void;
 };
 
@@ -55,7 +55,7 @@ export class TimelineSession {
 	readonly #options: TimelineSessionOptions;
 	readonly #log = new EventLog();
 	/** The immutable copy handed out, and the log version it was taken at. */
-	#events: readonly WireEvent[] = [];
+	#events: readonly LoggedEvent[] = [];
 	#eventsVersion = 0;
 	#health: StreamHealth = {state: 'idle', attempt: 0};
 	#executionStatus: string | null = null;
@@ -74,12 +74,12 @@ export class TimelineSession {
 	}
 
 	/** The log's own array, for a read right now (attention); never stored or published. */
-	get currentEvents(): readonly WireEvent[] {
+	get currentEvents(): readonly LoggedEvent[] {
 		return this.#log.events;
 	}
 
 	/** The events as an immutable array: copied once per change, when first asked for. */
-	get events(): readonly WireEvent[] {
+	get events(): readonly LoggedEvent[] {
 		if (this.#eventsVersion !== this.#log.version) {
 			this.#events = this.#log.toArray();
 			this.#eventsVersion = this.#log.version;
@@ -161,7 +161,7 @@ export class TimelineSession {
 		}
 	}
 
-	#eventsArrived(events: readonly WireEvent[]): void {
+	#eventsArrived(events: readonly LoggedEvent[]): void {
 		if (events.length === 0) return;
 		const live = this.#health.state === 'live';
 		this.#state = null;

@@ -6,7 +6,7 @@ import {qualifyEventKind} from './event-kinds.js';
 import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
 import {type ConversationInfo, conversationInfoSchema, successSchema} from './schemas/app.js';
 import {describeIssues, type InvalidItem} from './schemas/common.js';
-import {eventPageSchema, parseEvents, type WireEvent} from './schemas/events.js';
+import {eventPageSchema, type LoggedEvent, parseEventLater, parseEvents, type WireEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
 
 export {agentBaseUrl} from './agent-base-url.js';
@@ -56,6 +56,8 @@ export type AllEventsParams = Omit<EventSearchParams, 'pageId'> & {
 };
 
 export type CallOptions = {signal?: AbortSignal};
+
+type Page<E> = {events: E[]; nextPageId: string | null};
 
 const maxLimit = 100;
 const countSchema = z.number().int().nonnegative();
@@ -109,6 +111,12 @@ export class AgentClient {
 
 	/** One page of `events/search`. */
 	async searchEvents(params: EventSearchParams = {}): Promise<EventPage> {
+		const page = await this.#searchPage(params);
+		const {events, invalid} = parseEvents(page.items);
+		return {events, invalid, nextPageId: page.next_page_id ?? null};
+	}
+
+	async #searchPage(params: EventSearchParams) {
 		const limit = params.limit ?? maxLimit;
 		if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
 			throw new RangeError(`limit must be an integer from 1 to ${maxLimit} (got ${limit})`);
@@ -123,20 +131,38 @@ export class AgentClient {
 			},
 			signal: params.signal,
 		});
-		const page = this.#validate(eventPageSchema, raw, 'event page');
-		const {events, invalid} = parseEvents(page.items);
-		return {events, invalid, nextPageId: page.next_page_id ?? null};
+		return this.#validate(eventPageSchema, raw, 'event page');
 	}
 
 	/** Every matching event, page after page. Stops with a ProtocolError if the server's paging goes round in circles. */
 	async *allEvents(params: AllEventsParams = {}): AsyncGenerator<WireEvent, void, undefined> {
 		const {onInvalid, ...search} = params;
+		for await (const page of this.#pages(search, (search) => this.searchEvents(search))) {
+			if (page.invalid.length > 0) onInvalid?.(page.invalid);
+			yield* page.events;
+		}
+	}
+
+	/**
+	 * allEvents for a view that shows a window of a long history: each event's envelope is read
+	 * now and its payload validated when first needed (events.ts `PendingEvent`), so a 100,000
+	 * event backfill costs JSON and a few field reads per event. Invalid payloads surface then,
+	 * as UnknownEvents with their problem, not through `onInvalid`.
+	 */
+	async *allEventsLater(params: Omit<AllEventsParams, 'onInvalid'> = {}): AsyncGenerator<LoggedEvent, void, undefined> {
+		const parse = async (search: EventSearchParams): Promise<Page<LoggedEvent>> => {
+			const page = await this.#searchPage(search);
+			return {events: page.items.map((item) => parseEventLater(item)), nextPageId: page.next_page_id ?? null};
+		};
+		for await (const page of this.#pages(params, parse)) yield* page.events;
+	}
+
+	async *#pages<P extends Page<LoggedEvent>>(search: Omit<EventSearchParams, 'pageId'>, fetchPage: (search: EventSearchParams) => Promise<P>): AsyncGenerator<P, void, undefined> {
 		const seenPages = new Set<string>();
 		let pageId: string | undefined;
 		for (;;) {
-			const page = await this.searchEvents({...search, pageId});
-			if (page.invalid.length > 0) onInvalid?.(page.invalid);
-			yield* page.events;
+			const page = await fetchPage({...search, pageId});
+			yield page;
 			if (page.nextPageId === null) return;
 			// An unknown page id makes the real server start over; never follow a cursor twice.
 			if (seenPages.has(page.nextPageId) || page.events.length === 0) {

@@ -1,6 +1,6 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
 import WebSocket, {type RawData} from 'ws';
-import {mayHoldEncryptedContent, parseEvent, type WireEvent} from './schemas/events.js';
+import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater} from './schemas/events.js';
 import type {Secret} from './secret.js';
 
 /**
@@ -65,7 +65,7 @@ export type SocketProblem = {
 export type EventSocketHandlers = {
 	/** The first frame arrived: the server accepted the key and has subscribed us. */
 	onReady?(): void;
-	onEvent(event: WireEvent): void;
+	onEvent(event: LoggedEvent): void;
 	/** Something wrong with one frame; the socket stays open. Reported once per frame. */
 	onProblem?(problem: SocketProblem): void;
 	/** Exactly once, after which nothing else is called. */
@@ -90,6 +90,13 @@ export type EventSocketOptions = {
 	firstFrameTimeoutMs?: number;
 	/** Largest frame accepted. Default 16 MiB (ws's own default is 100 MiB). */
 	maxPayloadBytes?: number;
+	/**
+	 * 'on-arrival' (default): each frame's payload is validated as it arrives, and an invalid
+	 * one is reported as a problem. 'on-read': only the envelope is read and the payload is
+	 * validated when something first needs it (events.ts `PendingEvent`): the dashboard, which
+	 * shows a window of a stream that may bring hundreds of events a second.
+	 */
+	validate?: 'on-arrival' | 'on-read';
 	handlers: EventSocketHandlers;
 };
 
@@ -115,6 +122,7 @@ export function socketUrlWithResend(url: string, resend: ResendMode = {mode: 'no
 export class EventSocket {
 	readonly #ws: WebSocket | null;
 	readonly #handlers: EventSocketHandlers;
+	readonly #validateOnRead: boolean;
 	readonly #intervalMs: number;
 	readonly #graceMs: number;
 	readonly #firstFrameMs: number;
@@ -131,6 +139,7 @@ export class EventSocket {
 
 	constructor(options: EventSocketOptions) {
 		this.#handlers = options.handlers;
+		this.#validateOnRead = options.validate === 'on-read';
 		this.#intervalMs = options.heartbeatIntervalMs ?? defaultSocketTimings.heartbeatIntervalMs;
 		this.#graceMs = options.heartbeatGraceMs ?? defaultSocketTimings.heartbeatGraceMs;
 		this.#firstFrameMs = options.firstFrameTimeoutMs ?? defaultSocketTimings.firstFrameTimeoutMs;
@@ -244,7 +253,12 @@ export class EventSocket {
 			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a frame that is not a JSON object (${buffer.length} bytes)`, bytes: buffer.length});
 			return;
 		}
-		const event = parseEvent(value, {mayHoldEncryptedContent: mayHoldEncryptedContent(text)});
+		const parseOptions = {mayHoldEncryptedContent: mayHoldEncryptedContent(text)};
+		if (this.#validateOnRead) {
+			this.#handlers.onEvent(parseEventLater(value, {...parseOptions, text}));
+			return;
+		}
+		const event = parseEvent(value, parseOptions);
 		if (event.kind === 'UnknownEvent' && event.problem !== 'unknown event kind') {
 			this.#handlers.onProblem?.({kind: 'invalid-event', message: `event ${event.id.slice(0, 40)}: ${event.problem}`, bytes: buffer.length});
 		}

@@ -3,7 +3,7 @@ import {memo, useMemo, useReducer, useState} from 'react';
 import type {DetailLine, DetailTone} from '../../format/event-detail-document.js';
 import {eventDetails} from '../../format/event-details.js';
 import {truncateToWidth} from '../../format/width.js';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent, WireEvent} from '../../wire/schemas/events.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {clampOffset, scrollReducer} from './details-scroll.js';
 import {useDetailContext} from './use-detail-context.js';
@@ -11,7 +11,7 @@ import {useDetailContext} from './use-detail-context.js';
 export type EventDetailsProps = {
 	event: WireEvent;
 	/** The whole log, for the lookups (matching observation, forgotten events). */
-	events: readonly WireEvent[];
+	events: readonly LoggedEvent[];
 	width: number;
 	height: number;
 	/** Answers the `details` key context while true. */

@@ -1,6 +1,6 @@
 import type {DetailContext} from '../../format/event-details.js';
 import {findEvent, findObservationFor, forgottenEvents, indexOfEvent} from '../../state/timeline-query.js';
-import type {EventOf, WireEvent} from '../../wire/schemas/events.js';
+import {type EventOf, type LoggedEvent, settleEvent, settleIf, type WireEvent} from '../../wire/schemas/events.js';
 
 type ActionEvent = EventOf<'ActionEvent'>;
 
@@ -9,7 +9,7 @@ type ActionEvent = EventOf<'ActionEvent'>;
  * it (`action_id`); an agent error carries only the tool call id, so the log is searched
  * backwards from the error, where the call almost always is a few events earlier.
  */
-export function findActionFor(events: readonly WireEvent[], event: WireEvent): ActionEvent | null {
+export function findActionFor(events: readonly LoggedEvent[], event: WireEvent): ActionEvent | null {
 	if (event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation') {
 		const action = findEvent(events, event.action_id);
 		if (action?.kind === 'ActionEvent') return action;
@@ -18,15 +18,16 @@ export function findActionFor(events: readonly WireEvent[], event: WireEvent): A
 	if (event.kind !== 'ObservationEvent' && event.kind !== 'UserRejectObservation' && event.kind !== 'AgentErrorEvent') return null;
 	const start = indexOfEvent(events, event.id);
 	for (let index = (start === -1 ? events.length : start) - 1; index >= 0; index--) {
-		const candidate = events[index];
-		if (candidate?.kind === 'ActionEvent' && candidate.tool_call_id === event.tool_call_id) return candidate;
+		const logged = events[index];
+		const candidate = logged && settleIf(logged, 'ActionEvent');
+		if (candidate?.tool_call_id === event.tool_call_id) return candidate;
 	}
 
 	return null;
 }
 
 /** The cross-event facts the details of `event` need, looked up with the state layer's selectors. */
-export function detailContext(events: readonly WireEvent[], event: WireEvent, showForgotten: boolean): DetailContext {
+export function detailContext(events: readonly LoggedEvent[], event: WireEvent, showForgotten: boolean): DetailContext {
 	switch (event.kind) {
 		case 'ActionEvent': {
 			return {outcome: findObservationFor(events, event) ?? null};
@@ -39,7 +40,7 @@ export function detailContext(events: readonly WireEvent[], event: WireEvent, sh
 		}
 
 		case 'Condensation': {
-			return {forgotten: forgottenEvents(events, event), showForgotten};
+			return {forgotten: forgottenEvents(events, event).map(settleEvent), showForgotten};
 		}
 
 		default: {

@@ -1,6 +1,6 @@
 import {useMemo, useRef} from 'react';
 import type {DetailContext} from '../../format/event-details.js';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent, WireEvent} from '../../wire/schemas/events.js';
 import {detailContext} from './detail-context.js';
 
 /**
@@ -8,7 +8,7 @@ import {detailContext} from './detail-context.js';
  * answer (or an answer's action) has been found it is final, so new events streaming into a long
  * log do not cost a fresh index of the whole log per batch while someone reads one event.
  */
-export function useDetailContext(events: readonly WireEvent[], event: WireEvent, showForgotten: boolean): DetailContext {
+export function useDetailContext(events: readonly LoggedEvent[], event: WireEvent, showForgotten: boolean): DetailContext {
 	const last = useRef<{event: WireEvent; context: DetailContext} | null>(null);
 	return useMemo(() => {
 		const previous = last.current;

@@ -4,7 +4,7 @@ import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {TimelineState} from '../../state/dashboard-types.js';
 import {distinctKinds, selectTimelineEvents} from '../../state/timeline-query.js';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import {type LoggedEvent, settleEvent} from '../../wire/schemas/events.js';
 import {EventDetails} from '../details/EventDetails.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {filterLineRows, TimelineFilterLine} from './TimelineFilterLine.js';
@@ -79,7 +79,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const filterRows = filterLineRows({editing: editingFilter, value: filter, pickerOpen});
 	const listHeight = Math.max(1, height - 1 - filterRows);
 	const cursor = useTimelineCursor(rows, descending, listHeight);
-	const selected: WireEvent | undefined = cursor.selected >= 0 ? rows[cursor.selected] : undefined;
+	const selected: LoggedEvent | undefined = cursor.selected >= 0 ? rows[cursor.selected] : undefined;
 	// A search hit opens here: select it as soon as the stream's backfill has brought it.
 	const focus = props.focusEvent?.conversationKey === timeline.conversationKey ? props.focusEvent : null;
 	useEffect(() => {
@@ -132,7 +132,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			<Box height={height} width={width} flexDirection="column">
 				{header}
 				<EventDetails
-					event={selected}
+					event={settleEvent(selected)}
 					events={timeline.events}
 					width={width}
 					height={Math.max(1, height - 1)}

@@ -2,7 +2,7 @@ import {memo} from 'react';
 import {Text} from 'ink';
 import type {SummaryTone} from '../../format/event-summary.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import {type LoggedEvent, settleEvent} from '../../wire/schemas/events.js';
 import {kindLabel} from '../../format/event-kind-label.js';
 import {sourceLabel, type TimelineColumns} from './timeline-columns.js';
 import {summaryOf} from './summary-cache.js';
@@ -15,7 +15,7 @@ export const toneColor: Record<SummaryTone, string | undefined> = {
 };
 
 type Props = {
-	event: WireEvent;
+	event: LoggedEvent;
 	columns: TimelineColumns;
 	selected: boolean;
 	/** A condensation dropped this event from the agent's view. */
@@ -33,7 +33,7 @@ function cell(text: string, width: number): string {
  */
 function TimelineRowView({event, columns, selected, forgotten}: Props) {
 	const summary = summaryOf(event);
-	const condensation = event.kind === 'Condensation';
+	const condensation = settleEvent(event).kind === 'Condensation';
 	// The gutter carries the selection (visible without colour) and marks condensations and what they forgot.
 	const gutter = `${selected ? '›' : condensation ? '≡' : forgotten ? '·' : ' '} `;
 	const text = condensation ? `── ${summary.text} ──` : summary.text;

@@ -1,5 +1,5 @@
 import {useMemo, useReducer} from 'react';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent} from '../../wire/schemas/events.js';
 import {cursorReducer, type CursorRows, cursorView, type CursorView, type EventKey, initialCursor} from './timeline-cursor.js';
 
 export type TimelineCursor = CursorView & {
@@ -21,7 +21,7 @@ export type TimelineCursor = CursorView & {
  * Commands are plain closures over the current rows: they are called from key handlers, which
  * the dispatcher re-reads every render.
  */
-export function useTimelineCursor(rows: readonly WireEvent[], descending: boolean, height: number): TimelineCursor {
+export function useTimelineCursor(rows: readonly LoggedEvent[], descending: boolean, height: number): TimelineCursor {
 	const [state, dispatch] = useReducer(cursorReducer, true, initialCursor);
 	const cursorRows = useMemo<CursorRows>(() => ({length: rows.length, at: (index) => rows[index], descending}), [rows, descending]);
 	const view = useMemo(() => cursorView(state, cursorRows, height), [state, cursorRows, height]);

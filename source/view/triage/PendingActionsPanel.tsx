@@ -1,17 +1,17 @@
 import {Box, Text} from 'ink';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent} from '../../wire/schemas/events.js';
 import {line} from '../cells.js';
 import {pendingActionLines} from './pending-action-lines.js';
 
 /** Rows the panel takes above the timeline: a title and at most this many actions. */
 export const pendingPanelMaxActions = 3;
 
-export function pendingPanelRows(events: readonly WireEvent[] | null): number {
+export function pendingPanelRows(events: readonly LoggedEvent[] | null): number {
 	if (events === null) return 0;
 	return 1 + Math.min(pendingPanelMaxActions, Math.max(1, pendingActionLines(events, 1).length));
 }
 
-type Props = {events: readonly WireEvent[]; width: number};
+type Props = {events: readonly LoggedEvent[]; width: number};
 
 /**
  * What the open conversation waits for you to approve: shown above its timeline while it waits

@@ -1,6 +1,6 @@
 import {eventSummary} from '../../format/event-summary.js';
 import {sanitizeLine} from '../../format/sanitize.js';
-import type {WireEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent} from '../../wire/schemas/events.js';
 import {pendingActions} from '../../state/timeline-query.js';
 import {cellLeft, line} from '../cells.js';
 
@@ -18,7 +18,7 @@ export function riskColor(risk: string): string | undefined {
 	return riskColors[risk];
 }
 
-export function pendingActionLines(events: readonly WireEvent[], width: number): PendingActionLine[] {
+export function pendingActionLines(events: readonly LoggedEvent[], width: number): PendingActionLine[] {
 	return pendingActions(events).map((action) => {
 		const risk = sanitizeLine(action.security_risk);
 		const tool = sanitizeLine(action.tool_name);

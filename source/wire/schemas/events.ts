@@ -223,15 +223,97 @@ export function mayHoldEncryptedContent(text: string): boolean {
 
 /** Parses one event. Never throws. */
 export function parseEvent(input: unknown, options: ParseEventOptions = {}): WireEvent {
+	const envelope = readEnvelope(input, options);
+	return envelope.kind === 'PendingEvent' ? validatePayload(envelope) : envelope;
+}
+
+/**
+ * An event whose envelope (id, kind, timestamp, source) was read and whose payload is validated
+ * the first time something needs it (`settleEvent`). The live stream stores events this way: a
+ * socket frame costs JSON.parse and a few field reads instead of a zod pass (about 4x the parse),
+ * and only the rows someone looks at, the state updates and the filters ever pay for validation.
+ * An unknown kind needs no validation and is an UnknownEvent at once.
+ */
+export type PendingEvent = {
+	kind: 'PendingEvent';
+	/** The short kind name, a known one (see eventSchemas). */
+	pendingKind: KnownEventKindName;
+	originalKind: string;
+	id: string;
+	timestamp: string;
+	source: string;
+	/**
+	 * A state update's `key` as received (null for other kinds, or when it is not a string): the
+	 * stream checks every event for a status change, and most updates are `stats`, which then
+	 * need no validation to be passed over.
+	 */
+	stateKey: string | null;
+	/** The validated event, once settleEvent made it. */
+	settled: WireEvent | undefined;
+	/**
+	 * The event as received: its JSON text when the frame's text was given and cannot hold an
+	 * `encrypted_content` key, else the parsed object with any `encrypted_content` removed. One
+	 * flat string per event is what makes holding a long stream cheap: a parsed object is dozens
+	 * of small objects for the garbage collector to copy and trace, and most are never shown.
+	 */
+	payload: Record<string, unknown> | string;
+};
+
+/** What an event log holds: validated events and events validated on first use. */
+export type LoggedEvent = WireEvent | PendingEvent;
+
+/**
+ * Reads an event's envelope and leaves its payload for `settleEvent`. Never throws. `text` is the
+ * JSON `input` was parsed from (a socket frame): kept instead of `input` when it cannot hold an
+ * `encrypted_content` key.
+ */
+export function parseEventLater(input: unknown, options: ParseEventOptions & {text?: string} = {}): LoggedEvent {
+	const envelope = readEnvelope(input, options);
+	if (envelope.kind === 'PendingEvent' && options.text !== undefined && options.mayHoldEncryptedContent === false) envelope.payload = options.text;
+	return envelope;
+}
+
+/** The validated event (validated once, then remembered). Never throws. */
+export function settleEvent(event: LoggedEvent): WireEvent {
+	if (event.kind !== 'PendingEvent') return event;
+	event.settled ??= validatePayload(event);
+	return event.settled;
+}
+
+/** Settles only when the event is of `kind`: a filter on kind that does not validate every other event. */
+export function settleIf<K extends KnownEventKindName>(event: LoggedEvent, kind: K): EventOf<K> | undefined {
+	if (event.kind === kind) return event as EventOf<K>;
+	if (event.kind !== 'PendingEvent' || event.pendingKind !== kind) return undefined;
+	const result = settleEvent(event);
+	return result.kind === kind ? (result as EventOf<K>) : undefined;
+}
+
+/**
+ * The one copy of each known kind and source name. Every parsed event brings its own copy of
+ * these strings; a log holding 100,000 events then keeps one instead of 100,000.
+ */
+const commonNames = new Map<string, string>([...eventKindNames, ...eventSources].map((name) => [name, name]));
+
+function readEnvelope(input: unknown, options: ParseEventOptions): UnknownEvent | PendingEvent {
 	const isRecord = input !== null && typeof input === 'object' && !Array.isArray(input);
 	const raw = (isRecord ? (options.mayHoldEncryptedContent === false ? input : dropEncryptedContent(input)) : {value: input}) as Record<string, unknown>;
-	const originalKind = stringField(raw.kind) ?? '';
-	const kind = shortEventKind(originalKind);
+	const givenKind = stringField(raw.kind) ?? '';
+	const originalKind = commonNames.get(givenKind) ?? givenKind;
+	const kind = commonNames.get(originalKind) ?? shortEventKind(originalKind);
 	const timestamp = stringField(raw.timestamp) ?? '';
 	const id = stringField(raw.id) ?? `missing-id:${fingerprint(safeStringify(raw))}`;
-	const source = stringField(raw.source) ?? defaultSource[kind] ?? 'unknown';
+	const givenSource = stringField(raw.source);
+	const source = givenSource === undefined ? (defaultSource[kind] ?? 'unknown') : (commonNames.get(givenSource) ?? givenSource);
 	if (!Object.hasOwn(eventSchemas, kind)) return unknownEvent(originalKind, originalKind ? 'unknown event kind' : 'event has no kind', id, timestamp, source, raw);
-	const schema = eventSchemas[kind as KnownEventKindName];
+	const stateKey = kind === 'ConversationStateUpdateEvent' && typeof raw.key === 'string' ? raw.key : null;
+	return {kind: 'PendingEvent', pendingKind: kind as KnownEventKindName, originalKind, id, timestamp, source, stateKey, settled: undefined, payload: raw};
+}
+
+function validatePayload(pending: PendingEvent): WireEvent {
+	const {pendingKind: kind, originalKind, id, timestamp, source, payload} = pending;
+	// The text was parsed once already, at arrival, so it is JSON.
+	const raw = typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload;
+	const schema = eventSchemas[kind];
 	// A copy only when the envelope had to be normalised (a qualified kind, a filled-in id or
 	// source): zod builds its own output objects anyway, and a copy per event is felt at ingest.
 	const normalised = raw.kind === kind && raw.id === id && raw.timestamp === timestamp && raw.source === source;
@@ -266,8 +348,9 @@ export function parseEvents(items: readonly unknown[]): {events: WireEvent[]; in
 	return {events, invalid};
 }
 
-/** The kind to show and to filter on: the server's own name, also for unknown kinds. */
-export function eventKindName(event: WireEvent): string {
+/** The kind to show and to filter on: the server's own name, also for unknown kinds. Never validates. */
+export function eventKindName(event: LoggedEvent): string {
+	if (event.kind === 'PendingEvent') return event.pendingKind;
 	return event.kind === 'UnknownEvent' ? shortEventKind(event.originalKind) : event.kind;
 }
 
