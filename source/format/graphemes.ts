@@ -46,6 +46,8 @@ const standaloneRanges: ReadonlyArray<readonly [number, number, number]> = [
 	[0x23_ce, 0x23_ce, 1], // ⏎, which sanitizeLine writes.
 	[0x24_00, 0x24_26, 1], // Control pictures (␛ ␇ ␍, which the sanitizer writes).
 	[0x25_00, 0x25_ff, 1], // Box drawing, block elements, geometric shapes.
+	[0x27_13, 0x27_13, 1], // ✓ and ✗, which the lists show for finished and failed (not emoji,
+	[0x27_17, 0x27_17, 1], // unlike ✔ and ✅).
 	[0x27_e8, 0x27_e9, 1], // ⟨ ⟩ around the sanitizer's code point markers.
 	[0x28_00, 0x28_ff, 1], // Braille (terminal spinners).
 	[0x30_00, 0x30_29, 2], // CJK punctuation, up to the tone marks at U+302A.

@@ -1,7 +1,9 @@
 import {ansiCodesToString, diffAnsiCodes, type StyledChar, styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
+import {standaloneWidth} from '../format/graphemes.js';
 import {BoundedCache} from './bounded-cache.js';
+import {sgrEnd} from './string-width-fast.js';
 import widestLine from './widest-line-cached.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in `npm start` and in the esbuild bundle alike).
@@ -55,6 +57,45 @@ function rowToString(row: ReadonlyArray<StyledChar | undefined>): string {
 	}
 	if (previous !== undefined) text += ansiCodesToString(diffAnsiCodes(previous.styles, []));
 	return text;
+}
+
+type Token = ReturnType<typeof tokenize>[number];
+const charTokens = new Map<number, Token>();
+const sgrTokens = new Map<string, Token[]>();
+
+/**
+ * ansi-tokenize's `tokenize`, without its grapheme segmenter for the usual line: SGR colours
+ * and characters from the standalone table (format/graphemes.ts), each of which is a grapheme on
+ * its own, so its token depends on nothing around it. Those tokens are made by ansi-tokenize
+ * itself, once per character and once per colour sequence, and reused; any other line goes to
+ * `tokenize` whole. The first frame tokenized every line through the segmenter: about 30 ms.
+ */
+function tokenizeLine(text: string): Token[] {
+	const tokens: Token[] = [];
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === 0x1b) {
+			const end = sgrEnd(text, index);
+			if (end === -1) return tokenize(text);
+			const sequence = text.slice(index, end + 1);
+			let sgr = sgrTokens.get(sequence);
+			if (sgr === undefined) {
+				sgr = tokenize(sequence);
+				if (sgrTokens.size < 2000) sgrTokens.set(sequence, sgr);
+			}
+			for (const token of sgr) tokens.push(token);
+			index = end;
+			continue;
+		}
+		if (standaloneWidth(code) === 0) return tokenize(text);
+		let token = charTokens.get(code);
+		if (token === undefined) {
+			token = tokenize(text[index]!)[0]!;
+			if (charTokens.size < 20_000) charTokens.set(code, token);
+		}
+		tokens.push(token);
+	}
+	return tokens;
 }
 
 /** One line of text placed on a row, after clipping and transformers. */
@@ -123,7 +164,7 @@ function rowFromSegments(written: Segment[], width: number): string {
 		const row: Array<StyledChar | undefined> = new Array<StyledChar>(width).fill(blank);
 		for (const {x, line} of written) {
 			let offsetX = x;
-			for (const character of styledLines.get(line, (text) => styledCharsFromTokens(tokenize(text)))) {
+			for (const character of styledLines.get(line, (text) => styledCharsFromTokens(tokenizeLine(text)))) {
 				row[offsetX] = character;
 				const characterWidth = Math.max(1, widthOf(character.value));
 				for (let cell = 1; cell < characterWidth; cell++) row[offsetX + cell] = {type: 'char', value: '', fullWidth: false, styles: character.styles};
@@ -135,12 +176,14 @@ function rowFromSegments(written: Segment[], width: number): string {
 }
 
 /**
- * The first use of string-width builds an Intl.Segmenter and compiles its emoji expressions, and
- * the first ANSI tokenization compiles its parser: ~50 ms of the first frame's cost. Called
- * while the first request is out, so the first frame does not pay for it.
+ * The first ANSI tokenization compiles its parser, and the first slice builds its segmenter: a
+ * few tens of ms of the first frame's cost. Called while the first request is out, so the first
+ * frame does not pay for it. No emoji in the sample: they would send string-width to its
+ * `\p{RGI_Emoji}` expression (string-width-fast.ts), about 30 ms to compile, which only a frame
+ * that shows an emoji needs.
  */
 export function warmUpTextMeasures(): void {
-	const sample = '\u001B[1m\u001B[36m◆ waiting\u001B[39m\u001B[22m │ … ▸ ✓ ✗ ‖ ∅ ◌ 漢字 👍 é';
+	const sample = '\u001B[1m\u001B[36m◆ waiting\u001B[39m\u001B[22m │ … ▸ ✓ ✗ ‖ ∅ ◌ 漢字 é';
 	stringWidth(sample);
 	styledCharsFromTokens(tokenize(sample));
 	sliceAnsi(sample, 0, 8);

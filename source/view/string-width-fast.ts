@@ -49,7 +49,7 @@ export function tableWidth(text: string): number {
 }
 
 /** Index of the `m` ending the SGR sequence (ESC [ digits/semicolons m) at `start`, or -1. */
-function sgrEnd(text: string, start: number): number {
+export function sgrEnd(text: string, start: number): number {
 	if (text.charCodeAt(start + 1) !== leftBracket) return -1;
 	for (let index = start + 2; index < text.length; index++) {
 		const code = text.charCodeAt(index);
