@@ -17,10 +17,31 @@ export type DashboardLaunchOptions = {
 };
 
 export async function launchDashboard(config: ResolvedConfig, io: Io, options: DashboardLaunchOptions = {alerts: false}): Promise<number> {
+	if (!process.stdin.isTTY) {
+		io.stderr.write('agent-tui: the dashboard needs a terminal on stdin; for scripts use e.g. `agent-tui conversations --json`.\n');
+		return 2;
+	}
+
+	const {alerts, ...detection} = options;
+	const profiles = await profileSwitching(io);
+	const run =
+		config.kind === 'demo'
+			? {demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles}
+			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null};
+	// The first requests go out before the view's modules load (Ink, React, yoga: the largest
+	// part of start-up), so the server answers while they compile.
+	const {prepareDashboard} = await import('../state/dashboard-session.js');
+	const prepared = await prepareDashboard(run, (text) => void process.stdout.write(text));
+	if ('error' in prepared) {
+		io.stderr.write(prepared.error);
+		return 2;
+	}
+
 	let view: typeof import('../view/app.js');
 	try {
 		view = await import('../view/app.js');
 	} catch (error) {
+		await prepared.close();
 		const {code, message} = error as NodeJS.ErrnoException;
 		// Only the view itself missing means "not in this build"; anything else is a real failure.
 		if (code === 'ERR_MODULE_NOT_FOUND' && /view[\\/]app\.(js|tsx?)/.test(message)) {
@@ -30,10 +51,7 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 		}
 		throw error;
 	}
-	const {alerts, ...detection} = options;
-	const profiles = await profileSwitching(io);
-	if (config.kind === 'demo') return view.runDashboard({demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles});
-	return view.runDashboard({demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null});
+	return view.runDashboard(run, prepared);
 }
 
 /**

@@ -1,12 +1,10 @@
 import {render} from 'ink';
-import {attachAlerts} from '../state/alerts.js';
-import {createDashboard} from '../state/dashboard-store.js';
+import {firstAnswer, openSession, type PreparedDashboard, type PrepareOptions} from '../state/dashboard-session.js';
 import {warmUpTextMeasures} from './ink-output-speed.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import {publicMessage} from '../state/redact.js';
-import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
-import {Secret} from '../wire/secret.js';
+import type {Secret} from '../wire/secret.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
 import type {ProfileChoice} from './ProfilePicker.js';
@@ -14,17 +12,7 @@ import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
 import {openTerminalScreen} from './terminal-screen.js';
 
-export type RunDashboardOptions = {
-	baseUrl?: string;
-	apiKey: Secret | null;
-	/** Start the embedded simulator and show it, clearly marked DEMO. */
-	demo: boolean;
-	serverLabel: string;
-	/** Bell and OSC 9 notification when a conversation starts needing a person (state/alerts.ts). */
-	alerts?: boolean;
-	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
-	quietAfterMs?: number;
-	repeatThreshold?: number;
+export type RunDashboardOptions = PrepareOptions & {
 	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
 	usageThresholds?: Partial<UsageThresholds>;
 	/** The config file's profiles for ctrl-p (names and servers, never keys), the one in use, and how to open one. */
@@ -39,28 +27,12 @@ export type RunDashboardOptions = {
  * always comes back. Resolves with the process exit code (0 on `q`, 128+n on a signal, 1 on a
  * crash); it closes everything it opened, so the process can end on its own.
  */
-export async function runDashboard(options: RunDashboardOptions): Promise<number> {
+export async function runDashboard(options: RunDashboardOptions, prepared: PreparedDashboard): Promise<number> {
 	const {stdout, stdin, stderr} = process;
-	if (!stdin.isTTY) {
-		stderr.write('agent-tui: the dashboard needs a terminal on stdin; for scripts use e.g. `agent-tui conversations --json`.\n');
-		return 2;
-	}
-
 	if (options.usageThresholds) setUsageThresholds(options.usageThresholds);
-	// Loaded only for the demo: a real server's start-up does not pay for the simulator.
-	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700}) : null;
-	const baseUrl = simulator?.url ?? options.baseUrl;
-	if (!baseUrl) {
-		await simulator?.close();
-		stderr.write('agent-tui: no server configured (set OPENHANDS_BASE_URL or pass --base-url), or run the demo.\n');
-		return 2;
-	}
-
-	// The demo simulator has its own key; a configured key is never sent to it.
-	const firstKey = simulator ? new Secret(simulator.apiKey) : options.apiKey;
-	// Every key this run holds, so a crash line can never print one (profiles add theirs).
-	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
-	let session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo}, options, stdout);
+	const {simulator, secrets} = prepared;
+	let session = prepared.session;
+	const writeAlert = (text: string) => void stdout.write(text);
 	let currentProfile = options.profile ?? null;
 	// A frame drawn before the first answer is replaced at once, and it is the slowest frame of
 	// the run (nothing is compiled yet): when the server answers quickly, the first frame has data.
@@ -97,7 +69,7 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 			const target = await options.resolveProfile(name);
 			if (target.apiKey && !target.apiKey.isEmpty) secrets.push(target.apiKey.reveal());
 			const previous = session;
-			session = openSession({...target, demo: false}, options, stdout);
+			session = openSession({...target, demo: false}, options, writeAlert);
 			currentProfile = name;
 			rerender(tree());
 			await previous.close();
@@ -136,61 +108,3 @@ export async function runDashboard(options: RunDashboardOptions): Promise<number
 }
 
 const firstAnswerWaitMs = 400;
-
-/** Resolves when the store has heard from the server (data, an error or a refused key), or after `ms`. */
-function firstAnswer(store: Session['store'], ms: number): Promise<void> {
-	return new Promise((resolve) => {
-		const answered = () => {
-			const {conversations, connection} = store.getSnapshot();
-			return conversations.size > 0 || connection.lastSuccessAt !== null || connection.lastError !== null || connection.keyRejected;
-		};
-		if (answered()) {
-			resolve();
-			return;
-		}
-		const timer = setTimeout(done, ms);
-		const unsubscribe = store.subscribe(() => {
-			if (answered()) done();
-		});
-		function done() {
-			clearTimeout(timer);
-			unsubscribe();
-			resolve();
-		}
-	});
-}
-
-type Session = {
-	id: number;
-	store: ReturnType<typeof createDashboard>['store'];
-	controller: ReturnType<typeof createDashboard>['controller'];
-	close(): Promise<void>;
-};
-
-let sessions = 0;
-
-/** One server's store, controller and alerts: the dashboard runs one at a time, a profile switch opens the next. */
-function openSession(target: {baseUrl: string; apiKey: Secret | null; label: string; demo: boolean}, options: RunDashboardOptions, stdout: NodeJS.WriteStream): Session {
-	// No retries inside the client: the poller has its own backoff under the request budget, and
-	// hidden retries would spend requests the budget never counted.
-	const appClient = new AppClient({baseUrl: target.baseUrl, apiKey: target.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({
-		appClient,
-		appBaseUrl: target.baseUrl,
-		serverLabel: target.label,
-		demo: target.demo,
-		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
-		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
-	});
-	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
-	const detachAlerts = options.alerts ? attachAlerts(store, {write: (text) => stdout.write(text)}) : () => undefined;
-	return {
-		id: ++sessions,
-		store,
-		controller,
-		async close() {
-			detachAlerts();
-			await controller.close();
-		},
-	};
-}
