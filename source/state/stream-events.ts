@@ -6,7 +6,8 @@ import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events
  * Some socket frames are never persisted by the server, so `events/search` will never return
  * them: the `full_state` snapshot sent on subscribe and after pause, streaming deltas and
  * ServerErrorEvent replies. Storing them would make the log differ from the server's history
- * (and a fresh `full_state` arrives on every reconnect), so they are handled apart.
+ * (and a fresh `full_state` arrives on every reconnect), so they are handled apart. Returns the
+ * validated event when it is one of them; validates nothing else.
  */
 export function transientEvent(event: LoggedEvent): WireEvent | undefined {
 	return settleIf(event, 'StreamingDeltaEvent') ?? settleIf(event, 'ServerErrorEvent') ?? fullState(event);

@@ -255,6 +255,7 @@ export type PendingEvent = {
 	 * `encrypted_content` key, else the parsed object with any `encrypted_content` removed. One
 	 * flat string per event is what makes holding a long stream cheap: a parsed object is dozens
 	 * of small objects for the garbage collector to copy and trace, and most are never shown.
+	 * Empty once settled.
 	 */
 	payload: Record<string, unknown> | string;
 };
@@ -276,7 +277,12 @@ export function parseEventLater(input: unknown, options: ParseEventOptions & {te
 /** The validated event (validated once, then remembered). Never throws. */
 export function settleEvent(event: LoggedEvent): WireEvent {
 	if (event.kind !== 'PendingEvent') return event;
-	event.settled ??= validatePayload(event);
+	if (event.settled === undefined) {
+		event.settled = validatePayload(event);
+		// Only validation reads the payload. Dropped, so an event that was shown (or searched)
+		// holds its validated form alone, not that and its text too.
+		event.payload = '';
+	}
 	return event.settled;
 }
 
