@@ -126,5 +126,7 @@ test('a 5 MB one-line observation is summarised from a bounded prefix', () => {
 	const summary = eventSummary(big);
 	const elapsed = performance.now() - started;
 	assert.ok(summary.text.length < 300, `summary is ${summary.text.length} chars`);
-	assert.ok(elapsed < 100, `took ${elapsed.toFixed(1)} ms`);
+	// Reading all 5 MB (or quadratically) takes seconds; a bounded prefix a few ms. The bound is
+	// loose for a loaded CI machine.
+	assert.ok(elapsed < 500, `took ${elapsed.toFixed(1)} ms`);
 });

@@ -95,7 +95,9 @@ test('a 5 MB observation opens and scrolls without rendering more than the viewp
 	assertFits(frame, 80, 24);
 	t.diagnostic(`opened in ${opened.toFixed(0)} ms, jumped to the end in ${jumped.toFixed(0)} ms`);
 	assert.ok(opened < 1500, `opening took ${opened.toFixed(0)} ms`);
-	assert.ok(jumped < 300, `G took ${jumped.toFixed(0)} ms`);
+	// Rendering the whole observation takes seconds; the viewport, tens of ms (36 ms in CI). Loose
+	// for a loaded machine.
+	assert.ok(jumped < 1000, `G took ${jumped.toFixed(0)} ms`);
 });
 
 test('unknown kinds show their raw JSON, never encrypted_content, and hostile text stays escaped', async (t) => {
