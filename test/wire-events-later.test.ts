@@ -105,3 +105,21 @@ test('an event whose payload is invalid shows as unknown, with its problem, once
 	assert.match(settled.kind === 'UnknownEvent' ? settled.problem : '', /invalid ObservationEvent/);
 	assert.equal(eventKindName(settled), 'ObservationEvent');
 });
+
+test('property: any JSON text whose value holds an encrypted_content key is flagged, however the key is spelled', () => {
+	const key = 'encrypted_content';
+	// The key at some depth of some JSON value, each of its letters possibly written as \uXXXX.
+	const holder = fc.tuple(fc.jsonValue({maxDepth: 3}), fc.array(fc.constantFrom('a', 'b', 'items'), {maxLength: 4}), fc.array(fc.boolean(), {minLength: key.length, maxLength: key.length}));
+	fc.assert(
+		fc.property(holder, ([value, path, escaped]) => {
+			let nested: unknown = {[key]: 'secret', value};
+			for (const step of path) nested = step === 'items' ? [nested] : {[step]: nested};
+			const spelled = [...key].map((letter, index) => (escaped[index] ? `\\u${letter.charCodeAt(0).toString(16).padStart(4, '0')}` : letter)).join('');
+			const text = JSON.stringify(nested).replace(`"${key}"`, `"${spelled}"`);
+			assert.ok(JSON.stringify(JSON.parse(text)).includes(key));
+			assert.equal(mayHoldEncryptedContent(text), true, text);
+		}),
+		{numRuns: 500},
+	);
+	assert.equal(mayHoldEncryptedContent('{"kind":"MessageEvent","text":"no secrets here"}'), false);
+});

@@ -216,9 +216,14 @@ export type ParseEventOptions = {
 	mayHoldEncryptedContent?: boolean;
 };
 
-/** Can JSON `text` hold an `encrypted_content` key once parsed? (An escape could spell it.) */
+/**
+ * Can JSON `text` hold an `encrypted_content` key once parsed? (An escape could spell it.)
+ * Looks for `ypted_c`, which every unescaped spelling holds: a search starts from the pattern's
+ * first character, and `y` is rare in JSON where `e` is everywhere (0.25 µs a frame, not 0.64).
+ * A frame that holds `ypted_c` in another word is only scrubbed for nothing.
+ */
 export function mayHoldEncryptedContent(text: string): boolean {
-	return text.includes('encrypted_content') || text.includes('\\u');
+	return text.includes('ypted_c') || text.includes('\\u');
 }
 
 /** Parses one event. Never throws. */
