@@ -1,4 +1,5 @@
 import {fileURLToPath} from 'node:url';
+import {lazyEmojiRegex} from './lazy-emoji-regex.mjs';
 
 /** Absolute, because esbuild resolves a relative alias from the working directory. */
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -23,6 +24,8 @@ export const sharedBundleOptions = {
 	},
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
+	// string-width's emoji expression, built when first needed, not at start-up (~20 ms).
+	plugins: [lazyEmojiRegex],
 	legalComments: 'none',
 	logLevel: 'warning',
 	// bin.ts sets NODE_ENV for the unbundled `npm start`; in the bundle it is already a constant.

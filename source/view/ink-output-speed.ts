@@ -127,6 +127,11 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 					const width = widthOf(line);
 					const from = x < x1 ? x1 - x : 0;
 					const to = x + width > x2 ? x2 - x : width;
+					// Most lines fit their clip and are plain text (Ink's Text styles them later, in a
+					// transformer): sliceAnsi would hand back the same string, after tokenizing it (the
+					// first frame paid ~30 ms for that). A line with escapes is left to sliceAnsi,
+					// which drops stray ones that a transformer would otherwise see.
+					if (from === 0 && to === width && !line.includes('\u001B')) return line;
 					return slices.get(`${from}:${to}:${line}`, () => sliceAnsi(line, from, to));
 				});
 				if (x < x1) x = x1;
