@@ -3,7 +3,7 @@ import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import {standaloneWidth} from '../format/graphemes.js';
 import {BoundedCache} from './bounded-cache.js';
-import {sgrEnd} from './string-width-fast.js';
+import {sgrEnd, tableWidth} from './string-width-fast.js';
 import widestLine from './widest-line-cached.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in `npm start` and in the esbuild bundle alike).
@@ -127,11 +127,11 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 					const width = widthOf(line);
 					const from = x < x1 ? x1 - x : 0;
 					const to = x + width > x2 ? x2 - x : width;
-					// Most lines fit their clip and are plain text (Ink's Text styles them later, in a
-					// transformer): sliceAnsi would hand back the same string, after tokenizing it (the
-					// first frame paid ~30 ms for that). A line with escapes is left to sliceAnsi,
-					// which drops stray ones that a transformer would otherwise see.
-					if (from === 0 && to === width && !line.includes('\u001B')) return line;
+					// Most lines fit their clip: sliceAnsi would hand back the same string, after
+					// tokenizing it (the first frame paid ~30 ms for that). Only for plain lines of
+					// table glyphs: sliceAnsi drops zero-width characters at the edges and stray
+					// escape codes (a reset a transformer's codes would then not see).
+					if (from === 0 && to === width && !line.includes('\u001B') && tableWidth(line) === width) return line;
 					return slices.get(`${from}:${to}:${line}`, () => sliceAnsi(line, from, to));
 				});
 				if (x < x1) x = x1;
