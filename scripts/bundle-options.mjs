@@ -1,5 +1,6 @@
 import {fileURLToPath} from 'node:url';
 import {lazyEmojiRegex} from './lazy-emoji-regex.mjs';
+import {yogaWithoutFetch} from './yoga-without-fetch.mjs';
 
 /** Absolute, because esbuild resolves a relative alias from the working directory. */
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -24,8 +25,9 @@ export const sharedBundleOptions = {
 	},
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
-	// string-width's emoji expression, built when first needed, not at start-up (~20 ms).
-	plugins: [lazyEmojiRegex],
+	// Start-up work no first frame needs: string-width's emoji expression, built when first
+	// needed (~20 ms), and Node's fetch, loaded by yoga only to decode its base64 (~18 ms).
+	plugins: [lazyEmojiRegex, yogaWithoutFetch],
 	legalComments: 'none',
 	logLevel: 'warning',
 	// bin.ts sets NODE_ENV for the unbundled `npm start`; in the bundle it is already a constant.
