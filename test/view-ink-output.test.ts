@@ -3,6 +3,7 @@ import {test} from 'node:test';
 import {Chalk} from 'chalk';
 import fc from 'fast-check';
 import {fastGet, inkGet, Output} from '../source/view/ink-output-speed.js';
+import {hasBalancedSgr} from '../source/view/sgr-balance.js';
 
 /** The cached line builder must write exactly what Ink's own would, frame after frame. */
 
@@ -14,13 +15,26 @@ const styledText = fc
 	.array(fc.tuple(fc.constantFrom(...styles), fc.constantFrom(...pieces), fc.constantFrom(...resets)), {maxLength: 8})
 	.map((parts) => parts.map(([open, text, close]) => open + text + close).join(''));
 
-const block = fc.array(styledText, {minLength: 1, maxLength: 4}).map((lines) => lines.join('\n'));
+const chalk = new Chalk({level: 3});
+
+/** Lines as nested Text writes them: chalk's balanced pairs, sometimes nested. */
+const chalked = fc
+	.array(fc.tuple(fc.constantFrom('bold', 'dim', 'red', 'bgBlue', 'inverse', 'italic', 'plain'), fc.constantFrom(...pieces), fc.boolean()), {maxLength: 6})
+	.map((parts) =>
+		parts
+			.map(([style, text, nest]) => {
+				const styled = style === 'plain' ? text : chalk[style as 'bold'](text);
+				return nest ? chalk.underline(`${styled}x`) : styled;
+			})
+			.join(''),
+	);
+
+const block = fc.array(fc.oneof(styledText, chalked), {minLength: 1, maxLength: 4}).map((lines) => lines.join('\n'));
 
 /**
  * Transformers as Ink's Text makes them (chalk wrappers for color, dimColor, bold, inverse …),
  * plus one that is not escape-aware, as a `transform` prop could be.
  */
-const chalk = new Chalk({level: 3});
 const transformers: Record<string, (line: string) => string> = {
 	none: (line) => line,
 	bold: (line) => chalk.bold(line),
@@ -82,3 +96,9 @@ test('a row written past the screen edge depends on the width: the cache keeps t
 	}
 });
 
+
+test('balanced colour codes: chalk pairs yes; stray closes, resets, compound codes and one close for two opens no', () => {
+	const e = '\u001B[';
+	for (const line of ['plain', `${e}31mred${e}39m`, `${e}1m${e}38;5;208mx${e}39m${e}22m`, `${e}4m${e}2mdim${e}22m under${e}24m`, `${e}48;2;1;2;3mbg${e}49m`]) assert.equal(hasBalancedSgr(line), true, JSON.stringify(line));
+	for (const line of [`a${e}39m`, `${e}0ma`, `${e}31ma`, `${e}1;31ma${e}0m`, `${e}1m${e}2mx${e}22m`, `${e}31m${e}32mx${e}39m`, `${e}]8;;u\u0007x`, `${e}31`]) assert.equal(hasBalancedSgr(line), false, JSON.stringify(line));
+});

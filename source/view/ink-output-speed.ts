@@ -3,6 +3,7 @@ import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import {standaloneWidth} from '../format/graphemes.js';
 import {BoundedCache} from './bounded-cache.js';
+import {hasBalancedSgr} from './sgr-balance.js';
 import {sgrEnd, tableWidth} from './string-width-fast.js';
 import widestLine from './widest-line-cached.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
@@ -127,11 +128,12 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 					const width = widthOf(line);
 					const from = x < x1 ? x1 - x : 0;
 					const to = x + width > x2 ? x2 - x : width;
-					// Most lines fit their clip: sliceAnsi would hand back the same string, after
-					// tokenizing it (the first frame paid ~30 ms for that). Only for plain lines of
-					// table glyphs: sliceAnsi drops zero-width characters at the edges and stray
-					// escape codes (a reset a transformer's codes would then not see).
-					if (from === 0 && to === width && !line.includes('\u001B') && tableWidth(line) === width) return line;
+					// Most lines fit their clip: sliceAnsi would hand back the same characters and
+					// styles, after tokenizing the line (the first frame paid ~30 ms for that). Only
+					// for lines of table glyphs (sliceAnsi drops zero-width characters at the
+					// edges) whose colour codes are chalk's balanced pairs (it drops stray codes,
+					// such as a reset that a transformer's codes would then not see).
+					if (from === 0 && to === width && tableWidth(line) === width && (!line.includes('\u001B') || hasBalancedSgr(line))) return line;
 					return slices.get(`${from}:${to}:${line}`, () => sliceAnsi(line, from, to));
 				});
 				if (x < x1) x = x1;
