@@ -148,7 +148,13 @@ export function selectTimelineEvents(
 	if (cached) return cached;
 	const result: LoggedEvent[] = [];
 	const candidates = parsed.kinds.length > 0 ? kindPositions(events, parsed) : null;
-	if (candidates) {
+	if (candidates && parsed.sources.length + parsed.tools.length + parsed.words.length === 0) {
+		// Only kinds: every candidate matches (it was filed under a matching kind), so the result
+		// is the candidates themselves, without testing 30,000 events of 100,000 again.
+		const count = candidates.length;
+		result.length = count;
+		for (let step = 0; step < count; step++) result[step] = events[candidates[order === 'asc' ? step : count - 1 - step]!]!;
+	} else if (candidates) {
 		const count = candidates.length;
 		for (let step = 0; step < count; step++) {
 			const event = events[candidates[order === 'asc' ? step : count - 1 - step]!]!;
