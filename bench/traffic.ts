@@ -1,7 +1,12 @@
 import {createElement} from 'react';
 import {createDashboard} from '../source/state/dashboard-store.js';
 import {startSimulator} from '../source/simulator/server.js';
+import sliceAnsi from 'slice-ansi';
 import {diffingStdout} from '../source/view/diff-stdout.js';
+import {FrameDiff} from '../source/view/frame-diff.js';
+import {lineUpdate} from '../source/view/line-diff.js';
+import {findScrollShift} from '../source/view/scroll-shift.js';
+import {computeLayout} from '../source/view/layout.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {MemoryStdout, mount, settle} from './ink-harness.js';
 import type {Sizes} from './sizes.js';
@@ -45,12 +50,32 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		},
 	});
 	const differ = diffingStdout(counting as unknown as NodeJS.WriteStream);
+	// What the differ would write if the terminal could scroll the timeline's own columns
+	// (DECSLRM margins, which tmux and many terminals lack): per frame, the timeline side's best
+	// shift (scroll-shift.ts), then each line's changed cells against what the shift brought
+	// there (line-diff.ts), plus ~20 bytes a scroll. Read from a second FrameDiff fed the same frames.
+	const shadow = new FrameDiff();
+	const {wide, leftWidth} = computeLayout(run.columns, run.rows);
+	let sideBefore: string[] = [];
+	let bandBytes = 0;
+	const countBandScroll = (chunk: string) => {
+		shadow.transform(chunk);
+		const side = shadow.lines.map((line) => (wide ? sliceAnsi(line, leftWidth + 1) : line));
+		const shift = findScrollShift(sideBefore, side);
+		for (let row = 0; row < side.length; row++) {
+			const shifted = shift && row >= shift.top && row <= shift.bottom - shift.by ? sideBefore[row + shift.by] : shift && row > shift.bottom - shift.by && row <= shift.bottom ? '' : sideBefore[row];
+			if (shifted !== side[row]) bandBytes += Buffer.byteLength(shifted === undefined ? side[row]! : lineUpdate(shifted, side[row]!, row));
+		}
+		if (shift) bandBytes += 20;
+		sideBefore = side;
+	};
 	// What Ink wrote before the differ: the whole frame, every time.
 	const inkSide = new Proxy(differ, {
 		get(target, property) {
 			if (property === 'write') {
 				return (chunk: string, ...rest: unknown[]) => {
 					inkBytes += Buffer.byteLength(chunk);
+					countBandScroll(chunk);
 					return (target.write as (chunk: string, ...rest: unknown[]) => boolean)(chunk, ...rest);
 				};
 			}
@@ -96,7 +121,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		// they do in a real stream: the same event repeated would make rows identical but for the time.
 		const templates = sim.world.events(running.conversation.id).filter((event) => event.kind === 'ObservationEvent' || event.kind === 'ActionEvent' || event.kind === 'MessageEvent');
 		if (templates.length < 3) throw new Error('too few events to copy');
-		const followFrom = {bytes: terminal.bytes, ink: inkBytes};
+		const followFrom = {bytes: terminal.bytes, ink: inkBytes, band: bandBytes};
 		const started = Date.now();
 		let sent = 0;
 		while (Date.now() - started < sizes.trafficSeconds * 1000) {
@@ -112,9 +137,10 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		const followBytes = terminal.bytes - followFrom.bytes;
 		const repaintBytes = inkBytes - followFrom.ink;
 		const received = store.getSnapshot().timeline?.events.length ?? 0;
+		const band = bandBytes - followFrom.band;
 		rows.push({
 			area: 'traffic',
-			name: `stdout following ${run.rate} events/s, ${size} (${Math.round(followBytes / seconds)} B/s; ${received} events in the log)`,
+			name: `stdout following ${run.rate} events/s, ${size} (${received} events in the log; with the timeline's columns scrolled by the terminal: ${Math.round(band / seconds).toLocaleString('en-US')} B/s, ${times(band / Math.max(1, repaintBytes))})`,
 			figure: `${Math.round(followBytes / seconds).toLocaleString('en-US')} B/s`,
 			target: '< 0.1x full repaints',
 			ratio: `${times(followBytes / Math.max(1, repaintBytes))} of ${Math.round(repaintBytes / seconds).toLocaleString('en-US')} B/s`,

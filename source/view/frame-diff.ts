@@ -68,6 +68,11 @@ export class FrameDiff {
 		return out;
 	}
 
+	/** The lines of the last frame (the bench reads them to measure what each frame brought in). */
+	get lines(): readonly string[] {
+		return this.#lines;
+	}
+
 	/** The terminal was resized (it may have reflowed or cleared the screen): repaint whole next time. */
 	invalidate(): void {
 		this.#trusted = false;
