@@ -17,7 +17,7 @@ export type Sizes = {
 export const fullSizes: Sizes = {
 	ingestFrames: 60_000,
 	frameCostCounts: [10, 1_000, 10_000, 100_000],
-	frameCostPresses: 40,
+	frameCostPresses: 200,
 	timelineEvents: 100_000,
 	trafficSeconds: 5,
 	followRate: 200,
