@@ -15,6 +15,7 @@ import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
 import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
 import {StartForm} from './start/StartForm.js';
+import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
 import {BulkPanel} from './triage/BulkPanel.js';
@@ -307,10 +308,10 @@ export function Dashboard(props: DashboardProps) {
 				<Box height={paneHeight} width={columns} overflow="hidden">
 					{overlay}
 					<Box display={shown(show('conversations'))} width={listWidth} flexShrink={0}>
-						{conversationsPane(listWidth)}
+						<StillWhileHidden hidden={!show('conversations')}>{conversationsPane(listWidth)}</StillWhileHidden>
 					</Box>
 					<Box display={shown(show('sandboxes'))} width={listWidth} flexShrink={0}>
-						{sandboxesPane(listWidth)}
+						<StillWhileHidden hidden={!show('sandboxes')}>{sandboxesPane(listWidth)}</StillWhileHidden>
 					</Box>
 					<Box display={shown(overlay === null && layout.wide)} width={1} flexShrink={0}>
 						<Text dimColor>{'│\n'.repeat(paneHeight).trimEnd()}</Text>

@@ -35,7 +35,8 @@ const clamp = (value: number, low: number, high: number) => Math.max(low, Math.m
 export function resolveWindow(state: ListWindowState, keys: readonly string[], height: number): ListWindow {
 	const rows = Math.max(1, height);
 	if (keys.length === 0) return {index: -1, offset: 0, selectedKey: null};
-	let index = state.selectedKey === null ? -1 : keys.indexOf(state.selectedKey);
+	// Where the selection was last time, usually still right: no search through 100,000 keys.
+	let index = state.selectedKey === null ? -1 : keys[state.index] === state.selectedKey ? state.index : keys.indexOf(state.selectedKey);
 	if (index === -1) index = clamp(state.index, 0, keys.length - 1);
 	let offset = clamp(state.offset, index - rows + 1, index);
 	offset = clamp(offset, 0, Math.max(0, keys.length - rows));
