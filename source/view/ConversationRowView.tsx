@@ -1,6 +1,7 @@
-import {memo} from 'react';
+import {memo, useMemo} from 'react';
 import {Text} from 'ink';
 import type {ConversationCells} from './conversation-cells.js';
+import {paint} from './ink-paint.js';
 
 type Props = {
 	cells: ConversationCells;
@@ -10,23 +11,29 @@ type Props = {
 };
 
 /**
- * One conversation, one line. All strings are precomputed and fixed-width, so this renders one
- * Text node; `memo` skips rows whose cells object did not change.
+ * One conversation, one line: one Text node holding one string, painted as nested Texts would
+ * paint it (ink-paint.ts) and only when the cells or the selection change. `memo` skips rows
+ * whose cells object did not change.
  */
 function ConversationRowViewImpl({cells, selected, focused}: Props) {
-	// The marker keeps the selection visible without colour (NO_COLOR, monochrome terminals).
+	const line = useMemo(() => paintedRow(cells, selected), [cells, selected]);
 	return (
 		<Text wrap="truncate" inverse={selected && focused} bold={selected}>
-			{selected ? '› ' : '  '}
-			<Text color={cells.statusColor}>{cells.status}</Text>
-			{cells.reason ? <Text color={cells.reasonColor}>{cells.reason}</Text> : null}
-			{cells.title}
-			<Text dimColor={!selected}>{cells.rest}</Text>
-			<Text color={cells.usageColor} dimColor={!selected && !cells.usageColor}>
-				{cells.usage}
-			</Text>
-			<Text dimColor={!selected}>{cells.tail}</Text>
+			{line}
 		</Text>
+	);
+}
+
+/** The row's text with its colours. The marker keeps the selection visible without colour (NO_COLOR, monochrome terminals). */
+export function paintedRow(cells: ConversationCells, selected: boolean): string {
+	return (
+		(selected ? '› ' : '  ') +
+		paint(cells.status, {color: cells.statusColor}) +
+		(cells.reason ? paint(cells.reason, {color: cells.reasonColor}) : '') +
+		cells.title +
+		paint(cells.rest, {dimColor: !selected}) +
+		paint(cells.usage, {color: cells.usageColor, dimColor: !selected && !cells.usageColor}) +
+		paint(cells.tail, {dimColor: !selected})
 	);
 }
 

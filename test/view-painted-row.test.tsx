@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import chalk from 'chalk';
+import fc from 'fast-check';
+import {Text} from 'ink';
+import {render} from 'ink-testing-library';
+import type {ConversationCells} from '../source/view/conversation-cells.js';
+import {ConversationRowView} from '../source/view/ConversationRowView.js';
+
+/**
+ * A conversation row is one Text holding a string painted ahead of time (ink-paint.ts). It must
+ * show exactly what the nested Texts it replaced showed, colours included.
+ */
+function NestedRow({cells, selected, focused}: {cells: ConversationCells; selected: boolean; focused: boolean}) {
+	return (
+		<Text wrap="truncate" inverse={selected && focused} bold={selected}>
+			{selected ? '› ' : '  '}
+			<Text color={cells.statusColor}>{cells.status}</Text>
+			{cells.reason ? <Text color={cells.reasonColor}>{cells.reason}</Text> : null}
+			{cells.title}
+			<Text dimColor={!selected}>{cells.rest}</Text>
+			<Text color={cells.usageColor} dimColor={!selected && !cells.usageColor}>
+				{cells.usage}
+			</Text>
+			<Text dimColor={!selected}>{cells.tail}</Text>
+		</Text>
+	);
+}
+
+const color = fc.constantFrom(undefined, 'red', 'yellow', 'cyan', 'gray', 'greenBright', '#ff8800', 'ansi256(208)', 'rgb(1, 2, 3)');
+const text = fc.constantFrom('', 'running ', '◆ waiting ', 'stuck 4m · ', 'Fix the flaky test', ' acme/api   3h  2m', ' $1.20  45%', ' new', '漢字 é');
+const cells = fc.record({key: fc.constant('k'), status: text, statusColor: color, reason: text, reasonColor: color, title: text, rest: text, usage: text, usageColor: color, tail: text});
+
+test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', () => {
+	const level = chalk.level;
+	chalk.level = 3;
+	try {
+		fc.assert(
+			fc.property(cells, fc.boolean(), fc.boolean(), (row, selected, focused) => {
+				const nested = render(<NestedRow cells={row} selected={selected} focused={focused} />);
+				const painted = render(<ConversationRowView cells={row} selected={selected} focused={focused} />);
+				try {
+					assert.equal(painted.lastFrame(), nested.lastFrame());
+				} finally {
+					nested.unmount();
+					painted.unmount();
+				}
+			}),
+			{numRuns: 300},
+		);
+	} finally {
+		chalk.level = level;
+	}
+});
