@@ -171,3 +171,23 @@ test('pausing the sandbox closes its sockets; a paused runtime refuses the hands
 	const status = await new Promise<number>((resolve) => refused.ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)));
 	assert.equal(status, 503);
 });
+
+test('a client that resets its connection while its upgrade is refused does not take the simulator down', async (t) => {
+	const sim = await startTestSimulator(t);
+	const {connect} = await import('node:net');
+	const {port} = new URL(sim.baseUrl);
+	// Refused: no such runtime (404), after the server has read the request. Reset at once, so
+	// the refusal is written to a connection the peer already tore down: on an unguarded socket
+	// that surfaces as an 'error' nobody listens to, an uncaught exception in this process.
+	for (let attempt = 0; attempt < 40; attempt++) {
+		const socket = connect(Number(port), '127.0.0.1');
+		socket.on('error', () => undefined);
+		await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+		socket.write(`GET /runtime/9999/sockets/events/x HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${Buffer.from('0123456789abcdef').toString('base64')}\r\n\r\n`);
+		await new Promise((resolve) => setTimeout(resolve, attempt % 3));
+		socket.resetAndDestroy();
+	}
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	const response = await fetch(`${sim.baseUrl}/api/v1/app-conversations/search?limit=1`, {headers: {Authorization: `Bearer ${sim.apiKey}`}});
+	assert.equal(response.status, 200);
+});

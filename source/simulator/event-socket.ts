@@ -51,6 +51,10 @@ export class SocketHub {
 	 * must mean N REST calls, not whatever a reconnecting socket happens to consume.
 	 */
 	handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+		// Node's HTTP server takes its own error listener off a socket it hands to 'upgrade'. A
+		// client that resets the connection while we refuse it (or before ws takes over) would
+		// otherwise raise ECONNRESET as an uncaught exception and take the simulator down.
+		socket.on('error', () => socket.destroy());
 		const url = new URL(request.url ?? '/', 'http://localhost');
 		const match = socketPath.exec(url.pathname);
 		this.countRequest(match ? 'GET /runtime/:n/sockets/events/:id' : `GET ${url.pathname}`);
