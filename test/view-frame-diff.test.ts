@@ -2,6 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {FrameDiff} from '../source/view/frame-diff.js';
+import {lineUpdate} from '../source/view/line-diff.js';
+import {findScrollShift, widenShift} from '../source/view/scroll-shift.js';
 import {VirtualScreen} from './helpers/virtual-screen.js';
 
 /**
@@ -113,8 +115,10 @@ test('a frame erased without a new one clears its rows', () => {
 });
 
 /** A full-width pane over a growing log, between a header and a footer that change too. */
-function followingFrame(log: readonly string[], end: number, height: number, header: string, footer: string): string {
-	const window = log.slice(Math.max(0, end - height), end);
+function followingFrame(log: readonly string[], end: number, height: number, header: string, footer: string, mark?: string): string {
+	const window = log.slice(Math.max(0, end - height), end).map((line) => (mark === undefined ? line : `  ${line}`));
+	// The following cursor: the newest row carries a mark in its gutter (TimelineRow's `following`).
+	if (mark !== undefined && window.length > 0) window[window.length - 1] = `${mark} ${window.at(-1)!.slice(2)}`;
 	while (window.length < height) window.push('');
 	return [header, ...window, footer].join('\n');
 }
@@ -168,4 +172,70 @@ test('side-by-side panes never scroll the whole line: the left one would move to
 	const frameAt = (end: number) => log.slice(end - 10, end).map((event, row) => `list row ${row} │ ${event}`).join('\n');
 	diff.transform(inkWrite(0, frameAt(20)));
 	assert.doesNotMatch(diff.transform(inkWrite(11, frameAt(21))), /r\u001B/);
+});
+
+const marks = ['›', '\u001B[1m\u001B[36m›\u001B[39m\u001B[22m'] as const;
+
+test('a stream whose newest row carries the cursor mark: any steps leave exactly the last frame', () => {
+	const logLine = fc.tuple(fc.stringMatching(/^[ab c]{0,6}$/), fc.integer({min: 0, max: styles.length - 1})).map(([text, style]) => `${styles[style]![0]}event ${text}${styles[style]![1]}`);
+	fc.assert(
+		fc.property(
+			fc.array(logLine, {minLength: 30, maxLength: 60}),
+			fc.constantFrom(...marks),
+			fc.array(fc.record({grow: fc.integer({min: 0, max: 9}), header: fc.constantFrom('head', 'head 2'), footer: fc.constantFrom('', 'foot', 'keys')}), {minLength: 2, maxLength: 10}),
+			(log, mark, steps) => {
+				const screen = new VirtualScreen(columns, rows);
+				const diff = new FrameDiff();
+				let end = 3;
+				let previousLines = 0;
+				let last = '';
+				for (const step of steps) {
+					end = Math.min(log.length, end + step.grow);
+					last = followingFrame(log, end, rows - 3, step.header, step.footer, mark);
+					screen.write(diff.transform(inkWrite(previousLines, last)));
+					previousLines = last.split('\n').length + 1;
+				}
+				const whole = new VirtualScreen(columns, rows);
+				whole.write(inkWrite(0, last));
+				assert.equal(screen.styledText(), whole.styledText());
+			},
+		),
+		{numRuns: 400},
+	);
+});
+
+test('following with the cursor mark: the row the mark left scrolls with the block and only its gutter is rewritten', () => {
+	const log = Array.from({length: 60}, (_, index) => `06:${String(index).padStart(2, '0')}:00 agent action      $ make test --shard ${index} \u001B[2m· 3 lines\u001B[22m`);
+	const mark = marks[1];
+	const diff = new FrameDiff();
+	const screen = new VirtualScreen(80, 24);
+	screen.write(diff.transform(inkWrite(0, followingFrame(log, 30, 20, 'timeline · 30 events', 'keys', mark))));
+	const frame = followingFrame(log, 31, 20, 'timeline · 31 events', 'keys', mark);
+	const update = diff.transform(inkWrite(23, frame));
+	screen.write(update);
+	// The block reaches the newest log row (terminal row 21), so the row above it arrives holding
+	// the old newest event, and only its mark is rewritten (one blank cell).
+	assert.match(update, /\u001B\[2;21r\u001B\[21;1H\n\u001B\[r/);
+	assert.match(update, /\u001B\[20;1H \u001B\[21;1H/);
+	const newRow = frame.split('\n')[20]!;
+	assert.ok(update.length < newRow.length + 70, `${update.length} bytes for a row of ${newRow.length}: ${JSON.stringify(update)}`);
+	const whole = new VirtualScreen(80, 24);
+	whole.write(inkWrite(0, frame));
+	assert.equal(screen.styledText(), whole.styledText());
+});
+
+test('widenShift grows the block only when patching beats writing blank rows', () => {
+	const cost = (onScreen: string, wanted: string, row: number) => lineUpdate(onScreen, wanted, row).length;
+	const e = 'e 06:00:01 agent action $ npm test -- --shard 5';
+	const before = ['head', 'a', 'b', 'c', 'd', `› ${e}`, 'foot'];
+	const after = ['head', 'b', 'c', 'd', `  ${e}`, '› f 06:00:02 env observation exit 0', 'foot'];
+	const found = findScrollShift(before, after)!;
+	assert.deepEqual(found, {top: 1, bottom: 4, by: 1}, 'identical lines only: the marked row is left out');
+	assert.deepEqual(widenShift(before, after, found, cost), {top: 1, bottom: 5, by: 1}, 'the marked row comes up and loses its mark');
+	// A footer that did not change is never pulled into the block: it would have to be written again.
+	const still = ['head', 'b', 'c', 'd', 'e', 'completely different text', 'foot'];
+	const plainBefore = ['head', 'a', 'b', 'c', 'd', 'e', 'foot'];
+	assert.deepEqual(widenShift(plainBefore, still, findScrollShift(plainBefore, still)!, cost), {top: 1, bottom: 5, by: 1});
+	const short = ['head', 'b', 'c'];
+	assert.equal(widenShift(['head', 'a', 'b', 'c', 'd', 'e', 'f', 'g'], short, {top: 1, bottom: 2, by: 1}, cost).bottom <= 2, true, 'never past the rows both frames hold');
 });

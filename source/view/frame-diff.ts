@@ -20,7 +20,7 @@
 
 import {cellWidth} from '../format/width.js';
 import {lineUpdate} from './line-diff.js';
-import {findScrollShift} from './scroll-shift.js';
+import {findScrollShift, widenShift} from './scroll-shift.js';
 
 const escape = '\u001B';
 /** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
@@ -83,9 +83,9 @@ export class FrameDiff {
 	 * to match: the block's lines moved, the lines scrolled in blank.
 	 */
 	#scroll(lines: readonly string[]): string {
-		const shift = findScrollShift(this.#lines, lines);
-		if (!shift) return '';
-		const {top, bottom, by} = shift;
+		const found = findScrollShift(this.#lines, lines);
+		if (!found) return '';
+		const {top, bottom, by} = widenShift(this.#lines, lines, found, (onScreen, wanted, row) => lineUpdate(onScreen, wanted, row).length);
 		// DECSTBM, the cursor to the region's last row, one line feed per line (each scrolls the
 		// region), then the whole screen back as the region (which homes the cursor). Colours are
 		// reset first: the lines scrolled in take the current background.

@@ -50,3 +50,41 @@ export function findScrollShift(before: readonly string[], after: readonly strin
 	if (!best) return null;
 	return {top: best.top, bottom: best.bottom, by: best.by};
 }
+
+/** Bytes that turn the line on screen into the wanted one (line-diff.ts's `lineUpdate`). */
+export type LineCost = (onScreen: string, wanted: string, row: number) => number;
+
+/**
+ * Grows a shift's block down by up to `reach` rows when the lines it then brings up are cheaper
+ * to patch than the blank ones it leaves are to fill: the row the following cursor just left
+ * (only its gutter mark differs from the line below it before), a pane's last row whose count
+ * changed. findScrollShift matches identical lines only, so without this such a row stays out
+ * of the block and is written whole every frame.
+ */
+export function widenShift(before: readonly string[], after: readonly string[], shift: ScrollShift, cost: LineCost, reach = 3): ScrollShift {
+	const last = Math.min(before.length, after.length) - 1;
+	// Rows that can differ between the candidates: those the shift leaves blank, and below.
+	const from = Math.max(shift.top, shift.bottom - shift.by + 1);
+	const to = Math.min(last, shift.bottom + reach);
+	const total = (candidate: ScrollShift) => {
+		let bytes = 0;
+		for (let row = from; row <= to; row++) {
+			const inBlock = row >= candidate.top && row <= candidate.bottom;
+			const onScreen = inBlock ? (row + candidate.by <= candidate.bottom ? before[row + candidate.by]! : '') : before[row]!;
+			const wanted = after[row]!;
+			if (onScreen !== wanted) bytes += cost(onScreen, wanted, row);
+		}
+		return bytes;
+	};
+	let best = shift;
+	let bestBytes = total(shift);
+	for (let bottom = shift.bottom + 1; bottom <= to; bottom++) {
+		const candidate = {...shift, bottom};
+		const bytes = total(candidate);
+		if (bytes < bestBytes) {
+			best = candidate;
+			bestBytes = bytes;
+		}
+	}
+	return best;
+}
