@@ -98,6 +98,30 @@ test('scrolling up pauses follow and counts new events; f resumes and jumps to t
 	assert.match(rows[0] ?? '', /execution_status → running/);
 });
 
+test('following marks the newest row in the gutter only; a paused cursor is the inverse bar', async (t) => {
+	const {default: chalk} = await import('chalk');
+	const level = chalk.level;
+	chalk.level = 1;
+	t.after(() => {
+		chalk.level = level;
+	});
+	const view = mount(new TimelineSource(timelineOf(sampleRun())));
+	t.after(() => view.unmount());
+	// With its colour codes (lastFrame strips them).
+	const coloured = () => view.stdout.frames.at(-1) ?? '';
+	const rowOf = (frame: string, text: string) => frame.split('\n').find((line) => line.includes(text)) ?? '';
+	await waitForFrame(view.lastFrame, (text) => text.includes('following') && text.includes('execution_status → finished'));
+	await settle(25);
+	let frame = coloured();
+	const newest = rowOf(frame, 'execution_status → finished');
+	assert.match(newest, /^\u001B\[1m\u001B\[36m›/, 'a bold cyan mark in the gutter');
+	assert.ok(!frame.includes('\u001B[7m'), `no inverse bar while following: ${JSON.stringify(newest)}`);
+	await press(view, 'k', (text) => text.includes('paused'));
+	frame = coloured();
+	assert.ok(rowOf(frame, 'All tests pass now.').includes('\u001B[7m'), 'moving the cursor shows it as the inverse bar');
+	assert.ok(!rowOf(frame, 'execution_status → finished').includes('›'));
+});
+
 test('the filter line takes kind:, source: and words; the kind picker offers the kinds present', async (t) => {
 	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
 	t.after(() => view.unmount());

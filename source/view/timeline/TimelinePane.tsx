@@ -179,6 +179,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 							columns={columns}
 							selected={focused && cursor.offset + index === cursor.selected}
 							forgotten={forgotten.has(event.id)}
+							following={cursor.follow}
 						/>
 					))
 				)}
