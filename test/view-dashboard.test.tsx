@@ -77,6 +77,32 @@ test('160x48: list and timeline side by side, every line fits', async () => {
 	rendered.unmount();
 });
 
+test('z zooms the focused pane to the whole width on a wide terminal, and z again shows both', async () => {
+	const {rendered} = mount({columns: 160, rows: 48});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('No conversation open'));
+	let frame = await press(rendered, 'z', (text) => !text.includes('No conversation open'));
+	assertFits(frame, 160, 48);
+	assert.match(frame, /zoomed \(z\)/, 'the tab bar says the view is zoomed');
+	assert.ok(!frame.split('\n').some((line) => line.includes('│ ') && line.includes('Upgrade R')), 'no separator beside the list');
+	// The timeline alone, the full width, as at 80 columns.
+	frame = await press(rendered, '3', (text) => text.includes('No conversation open') && !text.includes('REPOSITORY'));
+	assertFits(frame, 160, 48);
+	frame = await press(rendered, 'z', (text) => text.includes('No conversation open') && text.includes('Upgrade R'));
+	assert.doesNotMatch(frame, /zoomed \(z\)/);
+	rendered.unmount();
+});
+
+test('z on a terminal too narrow for two panes says so and changes nothing', async () => {
+	const {rendered} = mount({columns: 80, rows: 24});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const frame = await press(rendered, 'z', (text) => text.includes('One pane at a time already'));
+	assert.match(frame, /from 140 columns/);
+	// Widened later, the dashboard shows both panes: the refused z left no zoom behind.
+	rendered.resize(160, 40);
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('No conversation open') && text.includes('Upgrade R'));
+	rendered.unmount();
+});
+
 test('follows resizes in both directions', async () => {
 	const {rendered} = mount({columns: 80, rows: 24});
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));

@@ -15,6 +15,9 @@ test('layout: one pane below the wide width, two halves from it, one row short o
 	assert.ok(wide.rightWidth >= 78, `the timeline keeps room for summaries: ${wide.rightWidth}`);
 	assert.equal(computeLayout(400, 60).leftWidth, 110, 'the list stops growing; the timeline takes the rest');
 	assert.equal(computeLayout(wideColumns - 1, 40).wide, false);
+	const zoomed = computeLayout(160, 48, true);
+	assert.deepEqual([zoomed.wide, zoomed.roomForTwo, zoomed.leftWidth, zoomed.rightWidth], [false, true, 160, 0], 'z: one pane, the whole width');
+	assert.equal(computeLayout(wideColumns - 1, 40, true).roomForTwo, false);
 	assert.equal(computeLayout(minColumns - 1, 40).tooSmall, true);
 	assert.equal(computeLayout(80, minRows - 1).tooSmall, true);
 });

@@ -62,8 +62,8 @@ export function Dashboard(props: DashboardProps) {
 	const {store, controller, onQuit, initialView} = props;
 	const snapshot = useDashboardSnapshot(store);
 	const {columns, rows} = useTerminalSize();
-	const layout = computeLayout(columns, rows);
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, ...initialView});
+	const layout = computeLayout(columns, rows, view.zoomed);
 	const registry = useKeyRegistry();
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
@@ -86,7 +86,7 @@ export function Dashboard(props: DashboardProps) {
 
 	const contexts = keyContexts(view);
 	useKeyDispatch(registry, contexts);
-	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, onQuit});
+	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit});
 
 	const notice = latestNotice(snapshot, view, now);
 	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
@@ -303,6 +303,7 @@ export function Dashboard(props: DashboardProps) {
 					timelineTitle={timelineTitle}
 					sort={view.sort}
 					wide={layout.wide}
+					zoomed={view.zoomed && layout.roomForTwo}
 					needingAttention={counts.needingAttention}
 				/>
 				<Box height={paneHeight} width={columns} overflow="hidden">

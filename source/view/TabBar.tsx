@@ -14,6 +14,8 @@ type Props = {
 	sort: ConversationSortKey;
 	/** In the wide layout the list and the timeline are both on screen. */
 	wide: boolean;
+	/** `z` shows one pane on a terminal wide enough for two. */
+	zoomed?: boolean;
 	needingAttention: number;
 };
 
@@ -21,13 +23,13 @@ type Props = {
  * The pane tabs. The focused one is bracketed as well as highlighted, so it is visible without
  * colour; the right side shows the conversation sort and how many need attention.
  */
-function TabBarImpl({pane, width, conversations, sandboxes, timelineTitle, sort, wide, needingAttention}: Props) {
+function TabBarImpl({pane, width, conversations, sandboxes, timelineTitle, sort, wide, zoomed = false, needingAttention}: Props) {
 	const tabs: Array<{id: PaneId; label: string}> = [
 		{id: 'conversations', label: `1 Conversations (${conversations})`},
 		{id: 'sandboxes', label: `2 Sandboxes (${sandboxes})`},
 		{id: 'timeline', label: `3 Timeline${timelineTitle ? `: ${truncateToWidth(timelineTitle, wide ? 40 : 16)}` : ''}`},
 	];
-	const right = `${needingAttention > 0 ? `${needingAttention} need you (n) · ` : ''}sort: ${sort} (o)`;
+	const right = `${zoomed ? 'zoomed (z) · ' : ''}${needingAttention > 0 ? `${needingAttention} need you (n) · ` : ''}sort: ${sort} (o)`;
 	const parts: Array<{text: string; focused: boolean}> = tabs.map((tab) => ({
 		text: tab.id === pane ? `[${tab.label}]` : ` ${tab.label} `,
 		focused: tab.id === pane,

@@ -55,6 +55,7 @@ export type ActionName =
 	| 'reject'
 	| 'nudge'
 	| 'freeze'
+	| 'zoom'
 	| 'bulkPause'
 	| 'bulkResume'
 	| 'search'
@@ -131,6 +132,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'order', keys: [char('O')], description: 'Oldest or newest first', contexts: ['timeline']},
 	{action: 'pause', keys: [char('p')], description: 'Pause the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'pause'},
 	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume'},
+	{action: 'zoom', keys: [char('z')], description: 'Zoom: the focused pane takes the whole width (wide terminals); again shows both', contexts: ['global']},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
 	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
 	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},

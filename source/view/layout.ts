@@ -26,17 +26,21 @@ export type Layout = {
 	/** 0 when not wide. */
 	rightWidth: number;
 	tooSmall: boolean;
+	/** Wide enough for two columns, whether or not a zoom shows one. */
+	roomForTwo: boolean;
 };
 
-export function computeLayout(columns: number, rows: number): Layout {
+/** `zoomed` (the `z` key): one pane at a time at any width, as below `wideColumns`. */
+export function computeLayout(columns: number, rows: number, zoomed = false): Layout {
 	const frameHeight = Math.max(1, rows - 1);
 	const paneHeight = Math.max(1, frameHeight - headerRows - footerRows);
 	const tooSmall = columns < minColumns || rows < minRows;
-	const wide = !tooSmall && columns >= wideColumns;
+	const roomForTwo = !tooSmall && columns >= wideColumns;
+	const wide = roomForTwo && !zoomed;
 	// Half each: below ~80 columns the list's titles shrink to a few words once an attention
 	// reason shares their cell, and the timeline's summaries read fine in 80.
 	const leftWidth = wide ? Math.min(110, Math.max(70, Math.floor(columns * 0.5))) : columns;
 	// One column of gap between the two sides.
 	const rightWidth = wide ? columns - leftWidth - 1 : 0;
-	return {columns, rows, frameHeight, paneHeight, wide, leftWidth, rightWidth, tooSmall};
+	return {columns, rows, frameHeight, paneHeight, wide, leftWidth, rightWidth, tooSmall, roomForTwo};
 }

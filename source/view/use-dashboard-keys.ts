@@ -2,6 +2,7 @@ import type {Dispatch} from 'react';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
+import {wideColumns} from './layout.js';
 import {planSandboxAction} from './sandbox-question.js';
 import {planBulk} from './triage/bulk-plan.js';
 import {runTriage} from './triage/run-triage.js';
@@ -19,6 +20,8 @@ type Args = {
 	conversationKeys: readonly string[];
 	conversations: ListWindowControls;
 	sandboxes: ListWindowControls;
+	/** The terminal is wide enough to show the list and the timeline side by side. */
+	roomForTwo: boolean;
 	onQuit(): void;
 };
 
@@ -98,6 +101,13 @@ export function useDashboardKeys(args: Args): void {
 			paneConversations: () => dispatch({type: 'focus', pane: 'conversations'}),
 			paneSandboxes: () => dispatch({type: 'focus', pane: 'sandboxes'}),
 			paneTimeline: () => dispatch({type: 'focus', pane: 'timeline'}),
+			zoom: () => {
+				if (!args.roomForTwo && !view.zoomed) {
+					notice(`One pane at a time already: panes sit side by side from ${wideColumns} columns.`);
+					return;
+				}
+				dispatch({type: 'toggle-zoom'});
+			},
 			refresh: () => {
 				controller.refresh();
 				notice('Refreshing…');

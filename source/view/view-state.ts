@@ -49,6 +49,12 @@ export type ViewState = {
 	sort: ConversationSortKey;
 	/** `F`: the conversations list holds still (order and rows) until pressed again. */
 	frozen: boolean;
+	/**
+	 * `z` on a wide terminal: the focused pane takes the whole width, as at 80 columns. A timeline
+	 * the full width of the terminal can be scrolled by the terminal itself (a scroll region is
+	 * whole lines), so following a fast stream writes only the new rows.
+	 */
+	zoomed: boolean;
 	/** A message from the view itself (e.g. "sandbox is already paused"), shown like store notices. */
 	notice: {text: string; at: number} | null;
 };
@@ -69,6 +75,7 @@ export type ViewAction =
 	| {type: 'stop-editing'}
 	| {type: 'cycle-sort'}
 	| {type: 'toggle-freeze'}
+	| {type: 'toggle-zoom'}
 	| {type: 'notice'; text: string; at: number};
 
 export const initialViewState: ViewState = {
@@ -81,6 +88,7 @@ export const initialViewState: ViewState = {
 	timelineFocus: null,
 	sort: 'attention',
 	frozen: false,
+	zoomed: false,
 	notice: null,
 };
 
@@ -128,6 +136,8 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 		}
 		case 'toggle-freeze':
 			return {...state, frozen: !state.frozen};
+		case 'toggle-zoom':
+			return {...state, zoomed: !state.zoomed};
 		case 'notice':
 			return {...state, notice: {text: action.text, at: action.at}};
 	}
