@@ -17,6 +17,9 @@ export function prepareInk(): void {
 	// Ink draws nothing until exit when it believes it runs in CI.
 	delete process.env['CI'];
 	delete process.env['CONTINUOUS_INTEGRATION'];
+	// Colours as in a terminal (16 are all the dashboard uses): the bench's stdout is a pipe, and
+	// without this every frame would be measured without its colour codes.
+	process.env['FORCE_COLOR'] ??= '1';
 }
 
 export class MemoryStdout extends EventEmitter {

@@ -9,6 +9,7 @@ import {findScrollShift} from '../source/view/scroll-shift.js';
 import {computeLayout} from '../source/view/layout.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {MemoryStdout, mount, settle} from './ink-harness.js';
+import {numberedCopy} from './numbered-event.js';
 import type {Sizes} from './sizes.js';
 import {type BenchRow, times} from './table.js';
 
@@ -17,28 +18,32 @@ const fullClear = /\u001B\[2J|\u001B\[H\u001B\[J/g;
 
 /**
  * Bytes the real dashboard (real store polling the simulator over HTTP, real stream over
- * WebSocket, Ink's renderer at 15 fps, our frame differ) writes to a 160x48 terminal: idle with
- * polling on, then following a conversation that gets 200 events a second; and to an 80x24 one
- * following 5 events a second. "Full repaints" is what Ink itself handed to the differ: every
- * frame whole, at the same frame rate.
+ * WebSocket, Ink's renderer at 15 fps, our frame differ, colours on) writes to a 160x48 terminal:
+ * idle with polling on, then following a conversation that gets 200 events a second, side by
+ * side and zoomed (z); and to an 80x24 one following 5 events a second. "Full repaints" is what
+ * Ink itself handed to the differ: every frame whole, at the same frame rate.
  */
 export async function benchTraffic(sizes: Sizes): Promise<BenchRow[]> {
 	const wide = await measureTerminal(sizes, {columns: 160, rows: 48, rate: sizes.followRate, idle: true});
+	// The same stream with the timeline zoomed to the whole width (z): the terminal can then
+	// scroll it, and what is left is the new rows themselves.
+	const zoomed = await measureTerminal(sizes, {columns: 160, rows: 48, rate: sizes.followRate, zoomed: true});
 	// The common case over SSH: 80x24, where the timeline is the full width and new events scroll
 	// the terminal (frame-diff.ts), at an agent's usual pace.
 	const narrow = await measureTerminal(sizes, {columns: 80, rows: 24, rate: 5});
-	return [...wide, ...narrow];
+	return [...wide, ...zoomed, ...narrow];
 }
 
-type TerminalRun = {columns: number; rows: number; rate: number; idle?: boolean};
+type TerminalRun = {columns: number; rows: number; rate: number; idle?: boolean; zoomed?: boolean};
 
 async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow[]> {
 	const {Dashboard} = await import('../source/view/Dashboard.js');
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 200});
 	const terminal = new MemoryStdout(run.columns, run.rows);
-	const size = `${run.columns}x${run.rows}`;
+	const size = `${run.columns}x${run.rows}${run.zoomed ? ' zoomed (z)' : ''}`;
 	let afterDiff = '';
 	let inkBytes = 0;
+	let inkFrames = 0;
 	const counting = Object.assign(terminal, {
 		write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
 			const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -55,7 +60,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 	// shift (scroll-shift.ts), then each line's changed cells against what the shift brought
 	// there (line-diff.ts), plus ~20 bytes a scroll. Read from a second FrameDiff fed the same frames.
 	const shadow = new FrameDiff();
-	const {wide, leftWidth} = computeLayout(run.columns, run.rows);
+	const {wide, leftWidth} = computeLayout(run.columns, run.rows, run.zoomed);
 	let sideBefore: string[] = [];
 	let bandBytes = 0;
 	const countBandScroll = (chunk: string) => {
@@ -75,6 +80,8 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 			if (property === 'write') {
 				return (chunk: string, ...rest: unknown[]) => {
 					inkBytes += Buffer.byteLength(chunk);
+					// Frames, not the mode switches written around them.
+					if (chunk.length > 64) inkFrames++;
 					countBandScroll(chunk);
 					return (target.write as (chunk: string, ...rest: unknown[]) => boolean)(chunk, ...rest);
 				};
@@ -85,7 +92,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 	});
 	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
 	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'simulator', demo: false, secrets: [sim.apiKey]});
-	const mounted = await mount(createElement(Dashboard, {store, controller, onQuit: () => undefined}), {columns: run.columns, rows: run.rows}, {debug: false, stdout: inkSide});
+	const mounted = await mount(createElement(Dashboard, {store, controller, onQuit: () => undefined, initialView: {zoomed: run.zoomed ?? false}}), {columns: run.columns, rows: run.rows}, {debug: false, stdout: inkSide});
 	try {
 		const loadStart = Date.now();
 		while (store.getSnapshot().conversations.size < 200 && Date.now() - loadStart < 20_000) await settle(50);
@@ -117,30 +124,36 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		const liveStart = Date.now();
 		while (store.getSnapshot().timeline?.stream.state !== 'live' && Date.now() - liveStart < 10_000) await settle(50);
 		await settle(1000);
-		// Varied events (the conversation's own history, cycled), so consecutive rows differ as
-		// they do in a real stream: the same event repeated would make rows identical but for the time.
+		// The conversation's own history, cycled, each copy numbered (numbered-event.ts) so that
+		// every row differs as in a real stream.
 		const templates = sim.world.events(running.conversation.id).filter((event) => event.kind === 'ObservationEvent' || event.kind === 'ActionEvent' || event.kind === 'MessageEvent');
 		if (templates.length < 3) throw new Error('too few events to copy');
-		const followFrom = {bytes: terminal.bytes, ink: inkBytes, band: bandBytes};
+		const followFrom = {bytes: terminal.bytes, ink: inkBytes, band: bandBytes, frames: inkFrames};
 		const started = Date.now();
+		const cpuFrom = process.cpuUsage();
 		let sent = 0;
 		while (Date.now() - started < sizes.trafficSeconds * 1000) {
 			const due = Math.floor(((Date.now() - started) / 1000) * run.rate);
 			for (; sent < due; sent++) {
 				const {id: _id, timestamp: _timestamp, source: _source, ...rest} = templates[sent % templates.length]!;
-				sim.world.appendEvent(running.conversation.id, {...rest, kind: String(rest.kind)});
+				sim.world.appendEvent(running.conversation.id, numberedCopy({...rest, kind: String(rest.kind)}, sent));
 			}
 			await settle(5);
 		}
 		await settle(300);
 		const seconds = (Date.now() - started) / 1000;
+		const cpu = process.cpuUsage(cpuFrom);
+		const cpuShare = (cpu.user + cpu.system) / 1000 / (seconds * 1000);
 		const followBytes = terminal.bytes - followFrom.bytes;
 		const repaintBytes = inkBytes - followFrom.ink;
 		const received = store.getSnapshot().timeline?.events.length ?? 0;
 		const band = bandBytes - followFrom.band;
+		const fps = (inkFrames - followFrom.frames) / seconds;
+		// Side by side, what scrolling the timeline's own columns would have written (terminals without DECSLRM cannot).
+		const bandNote = wide ? `; with the timeline's columns scrolled by the terminal: ${Math.round(band / seconds).toLocaleString('en-US')} B/s, ${times(band / Math.max(1, repaintBytes))}` : '';
 		rows.push({
 			area: 'traffic',
-			name: `stdout following ${run.rate} events/s, ${size} (${received} events in the log; with the timeline's columns scrolled by the terminal: ${Math.round(band / seconds).toLocaleString('en-US')} B/s, ${times(band / Math.max(1, repaintBytes))})`,
+			name: `stdout following ${run.rate} events/s, ${size} (${received} events in the log; ${fps.toFixed(1)} frames/s; CPU ${Math.round(cpuShare * 100)}% of a core, simulator included${bandNote})`,
 			figure: `${Math.round(followBytes / seconds).toLocaleString('en-US')} B/s`,
 			target: '< 0.1x full repaints',
 			ratio: `${times(followBytes / Math.max(1, repaintBytes))} of ${Math.round(repaintBytes / seconds).toLocaleString('en-US')} B/s`,
