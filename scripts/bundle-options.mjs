@@ -1,4 +1,5 @@
 import {fileURLToPath} from 'node:url';
+import {cachedSanitizeAnsi} from './cached-sanitize-ansi.mjs';
 import {lazyEmojiRegex} from './lazy-emoji-regex.mjs';
 import {yogaWithoutFetch} from './yoga-without-fetch.mjs';
 
@@ -26,8 +27,9 @@ export const sharedBundleOptions = {
 	// CommonJS dependencies bundled into an ES module still call require for Node built-ins.
 	banner: {js: "import {createRequire as agentTuiCreateRequire} from 'node:module'; const require = agentTuiCreateRequire(import.meta.url);"},
 	// Start-up work no first frame needs: string-width's emoji expression, built when first
-	// needed (~20 ms), and Node's fetch, loaded by yoga only to decode its base64 (~18 ms).
-	plugins: [lazyEmojiRegex, yogaWithoutFetch],
+	// needed (~20 ms), and Node's fetch, loaded by yoga only to decode its base64 (~18 ms). And
+	// Ink's sanitizeAnsi, run on every coloured row every frame, remembers its results.
+	plugins: [lazyEmojiRegex, yogaWithoutFetch, cachedSanitizeAnsi],
 	legalComments: 'none',
 	logLevel: 'warning',
 	// bin.ts sets NODE_ENV for the unbundled `npm start`; in the bundle it is already a constant.

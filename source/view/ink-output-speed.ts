@@ -31,6 +31,8 @@ const styledLines = new BoundedCache<StyledChar[]>(1500);
 const widths = new BoundedCache<number>(20_000);
 const slices = new BoundedCache<string>(1500);
 const rowStrings = new BoundedCache<string>(1500);
+/** Whether a line that fits its clip can be used as it is (see the clip below); a scan per line otherwise. */
+const asIs = new BoundedCache<boolean>(20_000);
 
 const widthOf = (text: string) => widths.get(text, stringWidth);
 
@@ -133,7 +135,7 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 					// for lines of table glyphs (sliceAnsi drops zero-width characters at the
 					// edges) whose colour codes are chalk's balanced pairs (it drops stray codes,
 					// such as a reset that a transformer's codes would then not see).
-					if (from === 0 && to === width && tableWidth(line) === width && (!line.includes('\u001B') || hasBalancedSgr(line))) return line;
+					if (from === 0 && to === width && asIs.get(line, () => tableWidth(line) === width && (!line.includes('\u001B') || hasBalancedSgr(line)))) return line;
 					return slices.get(`${from}:${to}:${line}`, () => sliceAnsi(line, from, to));
 				});
 				if (x < x1) x = x1;

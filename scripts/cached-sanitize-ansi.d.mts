@@ -1,0 +1,4 @@
+import type {Plugin} from 'esbuild';
+
+export declare function cachedSanitizeAnsiSource(source: string): string;
+export declare const cachedSanitizeAnsi: Plugin;
