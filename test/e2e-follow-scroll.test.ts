@@ -8,37 +8,46 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 
 /**
- * Following a live stream at 80x24, where the timeline is the full width: new events scroll the
- * pane with a scroll region (frame-diff.ts) instead of rewriting every row. In a real terminal the
- * screen must then match a full repaint of the same state, row for row.
+ * Following a live stream where the timeline is the full width (80x24, or 160x48 zoomed with z):
+ * new events scroll the pane with a scroll region (frame-diff.ts) instead of rewriting every row.
+ * In a real terminal the screen must then match a full repaint of the same state, row for row.
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
-const paneLog = join(tmpdir(), `agent-tui-follow-${process.pid}.bin`);
+const paneLog = (size: string) => join(tmpdir(), `agent-tui-follow-${process.pid}-${size}.bin`);
 
-let simulator: Simulator | undefined;
-let tmux: TmuxSession | undefined;
+const simulators: Simulator[] = [];
+const sessions: TmuxSession[] = [];
 after(async () => {
-	tmux?.kill();
-	await simulator?.close();
-	rmSync(paneLog, {force: true});
+	for (const session of sessions) session.kill();
+	for (const sim of simulators) await sim.close();
+	for (const size of ['80x24', '160x48']) rmSync(paneLog(size), {force: true});
 });
 
 /** The screen without the header's "Ns ago", which moves with the clock. */
 const steady = (screen: string) => screen.split('\n').slice(1).join('\n');
 
 test('following at 80x24 scrolls the pane in the terminal and leaves what a full repaint shows', {skip, timeout: 60_000}, async () => {
-	simulator = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 40});
-	const sim = simulator;
+	await followAndCompare(80, 24, false);
+});
+
+test('following at 160x48 zoomed (z) scrolls the timeline in the terminal and leaves what a full repaint shows', {skip, timeout: 60_000}, async () => {
+	await followAndCompare(160, 48, true);
+});
+
+async function followAndCompare(columns: number, rows: number, zoom: boolean): Promise<void> {
+	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 40});
+	simulators.push(sim);
 	const list = sim.world.conversationList();
 	// Found with the filter line by its title, so one whose title no other conversation has.
 	const conversation = list.find((candidate) => list.filter((other) => other.title === candidate.title).length === 1 && sim.world.events(candidate.id).length >= 5);
 	assert.ok(conversation, 'a conversation with a history and a title of its own');
 	const templates = sim.world.events(conversation.id).filter((event) => event.kind === 'ActionEvent' || event.kind === 'ObservationEvent');
 	const app = `env -u CI OPENHANDS_API_KEY=${shellQuote(sim.apiKey)} node --import tsx source/bin.ts --base-url ${shellQuote(sim.baseUrl)}`;
-	tmux = startTmux({columns: 80, rows: 24, command: `${app}; sleep 60`, cwd: root});
-	const session = tmux;
+	const session = startTmux({columns, rows, command: `${app}; sleep 60`, cwd: root});
+	sessions.push(session);
+	const log = paneLog(`${columns}x${rows}`);
 	await session.waitFor((screen) => screen.includes('Conversations (40)'), 'the list');
 	session.send('/');
 	await session.waitFor((screen) => /\d+ of \d+/.test(screen), 'the filter line');
@@ -48,19 +57,25 @@ test('following at 80x24 scrolls the pane in the terminal and leaves what a full
 	session.send('Enter');
 	const opened = await session.waitFor((screen) => /live · \d+ events/.test(screen) && screen.includes('following'), 'the timeline, live and following', 15_000);
 	const before = Number(/live · (\d+) events/.exec(opened)?.[1]);
+	if (zoom) {
+		session.send('z');
+		await session.waitFor((screen) => screen.includes('zoomed (z)') && !screen.includes('REPOSITORY'), 'the timeline alone, the whole width');
+	}
 
-	// Record what the program writes while events arrive, five a second for three seconds.
-	session.pipe(paneLog);
-	const added = 15;
+	// Record what the program writes while events arrive: five a second for three seconds at
+	// 80x24 (the history already fills the pane); at 48 rows, enough to fill it and scroll, ten a second.
+	session.pipe(log);
+	const added = rows > 24 ? rows + 10 : 15;
+	const gapMs = rows > 24 ? 100 : 200;
 	for (let sent = 0; sent < added; sent++) {
 		const {id: _id, timestamp: _timestamp, source: _source, ...rest} = templates[sent % templates.length]!;
 		sim.world.appendEvent(conversation.id, {...rest, kind: String(rest.kind)});
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await new Promise((resolve) => setTimeout(resolve, gapMs));
 	}
 	const followed = await session.waitFor((screen) => screen.includes(`live · ${before + added} events`), 'every new event counted', 10_000);
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	session.pipe(null);
-	const written = readFileSync(paneLog, 'latin1');
+	const written = readFileSync(log, 'latin1');
 	// The pane was scrolled by the terminal: a scroll region set and reset.
 	assert.match(written, /\u001B\[\d+;\d+r/);
 	assert.match(written, /\u001B\[r/);
@@ -68,10 +83,10 @@ test('following at 80x24 scrolls the pane in the terminal and leaves what a full
 	// A resize makes the program repaint every row; the rows must not change.
 	const scrolled = session.capture();
 	assert.ok(scrolled.includes(`live · ${before + added} events`), followed);
-	session.resize(81, 24);
-	await session.waitFor((screen) => screen.split('\n')[0]!.length > 0 && screen !== scrolled, 'the repaint at 81 columns', 10_000).catch(() => '');
-	session.resize(80, 24);
+	session.resize(columns + 1, rows);
+	await session.waitFor((screen) => screen.split('\n')[0]!.length > 0 && screen !== scrolled, 'the repaint one column wider', 10_000).catch(() => '');
+	session.resize(columns, rows);
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	const repainted = session.capture();
 	assert.equal(steady(scrolled), steady(repainted));
-});
+}
