@@ -123,28 +123,33 @@ function followingFrame(log: readonly string[], end: number, height: number, hea
 	return [header, ...window, footer].join('\n');
 }
 
+type FollowStep = {grow: number; header: string; footer: string};
+
+/** Feeds the differ a log growing by each step's rows, then checks the screen against the last frame painted whole. */
+function assertFollowSteps(log: readonly string[], steps: readonly FollowStep[], mark?: string): void {
+	const screen = new VirtualScreen(columns, rows);
+	const diff = new FrameDiff();
+	let end = 3;
+	let previousLines = 0;
+	let last = '';
+	for (const step of steps) {
+		end = Math.min(log.length, end + step.grow);
+		last = followingFrame(log, end, rows - 3, step.header, step.footer, mark);
+		screen.write(diff.transform(inkWrite(previousLines, last)));
+		previousLines = last.split('\n').length + 1;
+	}
+	const whole = new VirtualScreen(columns, rows);
+	whole.write(inkWrite(0, last));
+	assert.equal(screen.styledText(), whole.styledText());
+}
+
 test('lines that moved up as a block are scrolled by the terminal, and the screen still shows exactly the last frame', () => {
 	const logLine = fc.tuple(fc.stringMatching(/^[ab c]{0,6}$/), fc.integer({min: 0, max: styles.length - 1})).map(([text, style]) => `${styles[style]![0]}event ${text}${styles[style]![1]}`);
 	fc.assert(
 		fc.property(
 			fc.array(logLine, {minLength: 30, maxLength: 60}),
 			fc.array(fc.record({grow: fc.integer({min: 0, max: 9}), header: fc.constantFrom('head', 'head 2', '\u001B[1mhead\u001B[22m'), footer: fc.constantFrom('', 'foot', 'keys')}), {minLength: 2, maxLength: 10}),
-			(log, steps) => {
-				const screen = new VirtualScreen(columns, rows);
-				const diff = new FrameDiff();
-				let end = 3;
-				let previousLines = 0;
-				let last = '';
-				for (const step of steps) {
-					end = Math.min(log.length, end + step.grow);
-					last = followingFrame(log, end, rows - 3, step.header, step.footer);
-					screen.write(diff.transform(inkWrite(previousLines, last)));
-					previousLines = last.split('\n').length + 1;
-				}
-				const whole = new VirtualScreen(columns, rows);
-				whole.write(inkWrite(0, last));
-				assert.equal(screen.styledText(), whole.styledText());
-			},
+			(log, steps) => assertFollowSteps(log, steps),
 		),
 		{numRuns: 400},
 	);
@@ -183,22 +188,7 @@ test('a stream whose newest row carries the cursor mark: any steps leave exactly
 			fc.array(logLine, {minLength: 30, maxLength: 60}),
 			fc.constantFrom(...marks),
 			fc.array(fc.record({grow: fc.integer({min: 0, max: 9}), header: fc.constantFrom('head', 'head 2'), footer: fc.constantFrom('', 'foot', 'keys')}), {minLength: 2, maxLength: 10}),
-			(log, mark, steps) => {
-				const screen = new VirtualScreen(columns, rows);
-				const diff = new FrameDiff();
-				let end = 3;
-				let previousLines = 0;
-				let last = '';
-				for (const step of steps) {
-					end = Math.min(log.length, end + step.grow);
-					last = followingFrame(log, end, rows - 3, step.header, step.footer, mark);
-					screen.write(diff.transform(inkWrite(previousLines, last)));
-					previousLines = last.split('\n').length + 1;
-				}
-				const whole = new VirtualScreen(columns, rows);
-				whole.write(inkWrite(0, last));
-				assert.equal(screen.styledText(), whole.styledText());
-			},
+			(log, mark, steps) => assertFollowSteps(log, steps, mark),
 		),
 		{numRuns: 400},
 	);
