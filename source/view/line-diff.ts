@@ -1,4 +1,5 @@
 import {ClusterCursor} from '../format/graphemes.js';
+import {attributeClosedBy, attributeOf} from './sgr-attributes.js';
 
 /**
  * The bytes that turn one rendered line into another on the terminal: only the span of cells
@@ -18,32 +19,6 @@ type Cell = {
 	style: string;
 };
 
-/** The attribute an SGR parameter sets, so a closing code can drop the matching opener. */
-function attributeOf(code: number): string | null {
-	if ((code >= 30 && code <= 38) || (code >= 90 && code <= 97)) return 'fg';
-	if ((code >= 40 && code <= 48) || (code >= 100 && code <= 107)) return 'bg';
-	if (code === 1 || code === 2) return 'weight';
-	if (code === 3) return 'italic';
-	if (code === 4) return 'underline';
-	if (code === 5) return 'blink';
-	if (code === 7) return 'inverse';
-	if (code === 8) return 'hidden';
-	if (code === 9) return 'strike';
-	return null;
-}
-
-const closers: Record<number, readonly string[]> = {
-	39: ['fg'],
-	49: ['bg'],
-	22: ['weight'],
-	23: ['italic'],
-	24: ['underline'],
-	25: ['blink'],
-	27: ['inverse'],
-	28: ['hidden'],
-	29: ['strike'],
-};
-
 /** Applies one SGR sequence's parameters to the active set (attribute → its parameters). */
 function applySgr(active: Map<string, string>, parameters: string): void {
 	const codes = parameters === '' ? [0] : parameters.split(';').map(Number);
@@ -60,9 +35,9 @@ function applySgr(active: Map<string, string>, parameters: string): void {
 			index += length;
 			continue;
 		}
-		const closes = closers[code];
+		const closes = attributeClosedBy(code);
 		if (closes) {
-			for (const attribute of closes) active.delete(attribute);
+			active.delete(closes);
 			continue;
 		}
 		const attribute = attributeOf(code);
