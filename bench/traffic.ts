@@ -5,7 +5,7 @@ import sliceAnsi from 'slice-ansi';
 import {diffingStdout} from '../source/view/diff-stdout.js';
 import {FrameDiff} from '../source/view/frame-diff.js';
 import {lineUpdate} from '../source/view/line-diff.js';
-import {findScrollShift} from '../source/view/scroll-shift.js';
+import {findScrollShift, shownAfterShift} from '../source/view/scroll-shift.js';
 import {computeLayout} from '../source/view/layout.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {MemoryStdout, mount, settle} from './ink-harness.js';
@@ -68,7 +68,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		const side = shadow.lines.map((line) => (wide ? sliceAnsi(line, leftWidth + 1) : line));
 		const shift = findScrollShift(sideBefore, side);
 		for (let row = 0; row < side.length; row++) {
-			const shifted = shift && row >= shift.top && row <= shift.bottom - shift.by ? sideBefore[row + shift.by] : shift && row > shift.bottom - shift.by && row <= shift.bottom ? '' : sideBefore[row];
+			const shifted = shift ? shownAfterShift(sideBefore, shift, row) : sideBefore[row];
 			if (shifted !== side[row]) bandBytes += Buffer.byteLength(shifted === undefined ? side[row]! : lineUpdate(shifted, side[row]!, row));
 		}
 		if (shift) bandBytes += 20;

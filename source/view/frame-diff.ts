@@ -20,7 +20,7 @@
 
 import {cellWidth} from '../format/width.js';
 import {lineUpdate} from './line-diff.js';
-import {findScrollShift, widenShift} from './scroll-shift.js';
+import {findScrollShift, shownAfterShift, widenShift} from './scroll-shift.js';
 
 const escape = '\u001B';
 /** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
@@ -85,13 +85,14 @@ export class FrameDiff {
 	#scroll(lines: readonly string[]): string {
 		const found = findScrollShift(this.#lines, lines);
 		if (!found) return '';
-		const {top, bottom, by} = widenShift(this.#lines, lines, found, (onScreen, wanted, row) => lineUpdate(onScreen, wanted, row).length);
+		const shift = widenShift(this.#lines, lines, found, (onScreen, wanted, row) => lineUpdate(onScreen, wanted, row).length);
+		const {top, bottom, by} = shift;
 		// DECSTBM, the cursor to the region's last row, one line feed per line (each scrolls the
 		// region), then the whole screen back as the region (which homes the cursor). Colours are
 		// reset first: the lines scrolled in take the current background.
 		const out = `${escape}[m${escape}[${top + 1};${bottom + 1}r${moveTo(bottom)}${'\n'.repeat(by)}${escape}[r`;
 		const moved = this.#lines.slice();
-		for (let row = top; row <= bottom; row++) moved[row] = row + by <= bottom ? (this.#lines[row + by] ?? '') : '';
+		for (let row = top; row <= bottom; row++) moved[row] = shownAfterShift(this.#lines, shift, row)!;
 		this.#lines = moved;
 		return out;
 	}

@@ -51,6 +51,15 @@ export function findScrollShift(before: readonly string[], after: readonly strin
 	return {top: best.top, bottom: best.bottom, by: best.by};
 }
 
+/**
+ * What `row` shows once the terminal has scrolled `before` by `shift`: inside the block, the line
+ * `by` rows further down, or blank at its foot; outside it, what was there.
+ */
+export function shownAfterShift(before: readonly string[], shift: ScrollShift, row: number): string | undefined {
+	if (row < shift.top || row > shift.bottom) return before[row];
+	return row + shift.by <= shift.bottom ? (before[row + shift.by] ?? '') : '';
+}
+
 /** Bytes that turn the line on screen into the wanted one (line-diff.ts's `lineUpdate`). */
 export type LineCost = (onScreen: string, wanted: string, row: number) => number;
 
@@ -69,8 +78,7 @@ export function widenShift(before: readonly string[], after: readonly string[], 
 	const total = (candidate: ScrollShift) => {
 		let bytes = 0;
 		for (let row = from; row <= to; row++) {
-			const inBlock = row >= candidate.top && row <= candidate.bottom;
-			const onScreen = inBlock ? (row + candidate.by <= candidate.bottom ? before[row + candidate.by]! : '') : before[row]!;
+			const onScreen = shownAfterShift(before, candidate, row)!;
 			const wanted = after[row]!;
 			if (onScreen !== wanted) bytes += cost(onScreen, wanted, row);
 		}
