@@ -1,4 +1,5 @@
-import {readFile} from 'node:fs/promises';
+import {fileURLToPath} from 'node:url';
+import {sourcePatchPlugin} from './source-patch-plugin.mjs';
 
 /**
  * Ink passes the text of every Text node through its `sanitizeAnsi` on every frame (squashing
@@ -9,17 +10,12 @@ import {readFile} from 'node:fs/promises';
  */
 
 const original = 'export default sanitizeAnsi;';
-const cached = `const sanitizedTexts = new Map();
-const cachedSanitizeAnsi = (text) => {
-    if (!hasAnsiControlCharacters(text)) return text;
-    let sanitized = sanitizedTexts.get(text);
-    if (sanitized === undefined) {
-        if (sanitizedTexts.size >= 4096) sanitizedTexts.clear();
-        sanitized = sanitizeAnsi(text);
-        sanitizedTexts.set(text, sanitized);
-    }
-    return sanitized;
-};
+// The project's BoundedCache (source/view/bounded-cache.ts), imported by absolute path: the
+// module is Ink's, in node_modules.
+const boundedCache = fileURLToPath(new URL('../source/view/bounded-cache.ts', import.meta.url));
+const cached = `import {BoundedCache as SanitizedTexts} from ${JSON.stringify(boundedCache)};
+const sanitizedTexts = new SanitizedTexts(4096);
+const cachedSanitizeAnsi = (text) => (hasAnsiControlCharacters(text) ? sanitizedTexts.get(text, sanitizeAnsi) : text);
 export default cachedSanitizeAnsi;`;
 
 /** Ink's sanitize-ansi.js with its result remembered. Throws when the module is not as expected. */
@@ -32,12 +28,4 @@ export function cachedSanitizeAnsiSource(source) {
 }
 
 /** The esbuild plugin for Ink's sanitize-ansi.js. */
-export const cachedSanitizeAnsi = {
-	name: 'cached-sanitize-ansi',
-	setup(build) {
-		build.onLoad({filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]sanitize-ansi\.js$/}, async (args) => ({
-			contents: cachedSanitizeAnsiSource(await readFile(args.path, 'utf8')),
-			loader: 'js',
-		}));
-	},
-};
+export const cachedSanitizeAnsi = sourcePatchPlugin('cached-sanitize-ansi', /[\\/]node_modules[\\/]ink[\\/]build[\\/]sanitize-ansi\.js$/, cachedSanitizeAnsiSource);

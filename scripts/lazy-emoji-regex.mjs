@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {sourcePatchPlugin} from './source-patch-plugin.mjs';
 
 /**
  * string-width builds `/^\p{RGI_Emoji}$/v` when it loads: about 20 ms of every start-up (V8
@@ -25,12 +25,4 @@ export function lazyEmojiRegexSource(source) {
 }
 
 /** The esbuild plugin: every copy of string-width's index.js goes through lazyEmojiRegexSource. */
-export const lazyEmojiRegex = {
-	name: 'lazy-emoji-regex',
-	setup(build) {
-		build.onLoad({filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/}, async (args) => ({
-			contents: lazyEmojiRegexSource(await readFile(args.path, 'utf8')),
-			loader: 'js',
-		}));
-	},
-};
+export const lazyEmojiRegex = sourcePatchPlugin('lazy-emoji-regex', /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, lazyEmojiRegexSource);

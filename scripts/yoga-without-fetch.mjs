@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises';
+import {sourcePatchPlugin} from './source-patch-plugin.mjs';
 
 /**
  * yoga-layout (Ink's layout engine) carries its WebAssembly as a base64 data: URL, and its
@@ -22,12 +22,4 @@ export function yogaWithoutFetchSource(source) {
 }
 
 /** The esbuild plugin for yoga-layout's base64 loader. */
-export const yogaWithoutFetch = {
-	name: 'yoga-without-fetch',
-	setup(build) {
-		build.onLoad({filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/}, async (args) => ({
-			contents: yogaWithoutFetchSource(await readFile(args.path, 'utf8')),
-			loader: 'js',
-		}));
-	},
-};
+export const yogaWithoutFetch = sourcePatchPlugin('yoga-without-fetch', /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/, yogaWithoutFetchSource);
