@@ -69,14 +69,15 @@ describe('list commands', {concurrency: true}, () => {
 		for (const key of sessionKeys()) assert.ok(!run.stdout.includes(key), 'no session key value in the output');
 	});
 
-	test('conversations --status: execution and sandbox statuses, any case', async () => {
+	test('conversations --status: agent statuses bare, sandbox statuses as sandbox:S, any case', async () => {
 		const filtered = await cli(['conversations', '--json', '--status', 'paused', '--status', 'Missing,WAITING_FOR_CONFIRMATION']);
 		assert.equal(filtered.code, 0, filtered.stderr);
 		const rows = JSON.parse(filtered.stdout) as Row[];
-		// The server's own list, read in-process. `paused` in lower case is the execution status;
-		// `Missing` and WAITING... have one meaning each.
+		// The server's own list, read in-process. `paused` is the agent's status in any case;
+		// `Missing` can only be a sandbox's.
 		const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-		const expected = (await app.listConversations()).filter(
+		const all = await app.listConversations();
+		const expected = all.filter(
 			(row) => row.execution_status === 'paused' || row.execution_status === 'waiting_for_confirmation' || row.sandbox_status === 'MISSING',
 		);
 		assert.ok(expected.length > 0, 'the seed has such conversations');
@@ -85,14 +86,39 @@ describe('list commands', {concurrency: true}, () => {
 			expected.map((row) => row.id),
 		);
 
-		const sandboxOnly = await cli(['conversations', '--json', '--status', 'PAUSED']);
+		const lower = await cli(['conversations', '--json', '--status', 'error']);
+		const upper = await cli(['conversations', '--json', '--status', 'ERROR']);
+		assert.equal(lower.stdout, upper.stdout, '--status is case-insensitive');
+		assert.ok((JSON.parse(upper.stdout) as Row[]).every((row) => row.execution_status === 'error'));
+
+		const sandboxOnly = await cli(['conversations', '--json', '--status', 'sandbox:PAUSED']);
 		const paused = JSON.parse(sandboxOnly.stdout) as Row[];
 		assert.ok(paused.length > 0);
 		assert.ok(paused.every((row) => row.sandbox_status === 'PAUSED'));
+		assert.equal(paused.length, all.filter((row) => row.sandbox_status === 'PAUSED').length);
 
-		const bad = await cli(['conversations', '--status', 'runing']);
-		assert.equal(bad.code, 2);
-		assert.match(bad.stderr, /unknown status "runing"/);
+		for (const empty of ['', ',,']) {
+			const bad = await cli(['conversations', '--status', empty]);
+			assert.equal(bad.code, 2, `--status ${JSON.stringify(empty)} is an error`);
+			assert.match(bad.stderr, /--status needs a status/);
+			assert.equal(bad.stdout, '');
+		}
+	});
+
+	test('conversations --status with a status this client does not know: exit 0, those rows, a warning', async () => {
+		const target = sim.world.conversationList().find((conversation) => sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING')!;
+		// Built first: building the agent sets the status its script starts in.
+		sim.world.agent(target);
+		target.executionStatus = 'archived_v9';
+		const run = await cli(['conversations', '--status', 'archived_v9', '--json']);
+		assert.equal(run.code, 0, run.stderr);
+		const rows = JSON.parse(run.stdout) as Row[];
+		assert.deepEqual(rows.map((row) => row.id), [target.id]);
+		assert.match(run.stderr, /"archived_v9" is not a known status/);
+
+		const typo = await cli(['conversations', '--status', 'runing', '--json']);
+		assert.equal(typo.code, 0);
+		assert.match(typo.stderr, /did you mean "running"\?/);
 	});
 
 	test('conversations (table): aligned, sanitized, one row each', async () => {

@@ -3,7 +3,7 @@ import {describe, test} from 'node:test';
 import {eventMatches} from '../source/commands/event-filter.js';
 import {ExitCode, exitCodeFor, MissingError, StartFailedError, UnavailableError, UsageError} from '../source/commands/exit-codes.js';
 import {toJson} from '../source/commands/json-output.js';
-import {conversationMatchesStatus, parseStatusFilter} from '../source/commands/status-filter.js';
+import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from '../source/commands/status-filter.js';
 import {renderTable} from '../source/commands/table.js';
 import {ConfigError} from '../source/config/errors.js';
 import {
@@ -26,24 +26,43 @@ const conversation = (sandbox: string, execution: string | null) =>
 	appConversationSchema.parse({id: '0123456789abcdef0123456789abcdef', sandbox_status: sandbox, execution_status: execution, session_api_key: 'sess-key-123456'});
 
 describe('--status', () => {
-	test('execution and sandbox statuses in any case; the ambiguous three follow the server spelling', () => {
+	test('agent statuses bare, sandbox statuses as sandbox:S; any case means the same', () => {
 		const filter = parseStatusFilter(['running,STUCK', 'Missing'])!;
-		assert.deepEqual([...filter.execution].sort(), ['running', 'stuck']);
-		assert.deepEqual([...filter.sandbox].sort(), ['MISSING']);
+		assert.deepEqual([...filter.agent].sort(), ['running', 'stuck']);
+		assert.deepEqual([...filter.sandbox].sort(), ['MISSING'], 'missing can only be a sandbox status');
 		assert.ok(conversationMatchesStatus(conversation('RUNNING', 'running'), filter));
-		assert.ok(!conversationMatchesStatus(conversation('RUNNING', 'idle'), filter), 'lower-case running is not the sandbox status');
+		assert.ok(!conversationMatchesStatus(conversation('RUNNING', 'idle'), filter));
 		assert.ok(conversationMatchesStatus(conversation('MISSING', null), filter));
 
-		const sandbox = parseStatusFilter(['RUNNING'])!;
-		assert.deepEqual([...sandbox.sandbox], ['RUNNING']);
-		assert.equal(sandbox.execution.size, 0);
-		const either = parseStatusFilter(['Paused'])!;
-		assert.deepEqual([[...either.execution], [...either.sandbox]], [['paused'], ['PAUSED']]);
+		// error, ERROR and Error are one word: the agent's status.
+		for (const spelling of ['error', 'ERROR', 'Error']) {
+			const parsed = parseStatusFilter([spelling])!;
+			assert.deepEqual([[...parsed.agent], [...parsed.sandbox]], [['error'], []], spelling);
+		}
+		const sandbox = parseStatusFilter(['sandbox:PAUSED', 'SANDBOX:error'])!;
+		assert.deepEqual([...sandbox.sandbox].sort(), ['ERROR', 'PAUSED']);
+		assert.equal(sandbox.agent.size, 0);
+		assert.ok(conversationMatchesStatus(conversation('PAUSED', null), sandbox));
+		assert.ok(!conversationMatchesStatus(conversation('RUNNING', 'paused'), sandbox), 'an agent that paused is not a paused sandbox');
 		assert.equal(parseStatusFilter([]), null);
+		assert.equal(unknownStatusWarning(filter), null);
 	});
 
-	test('an unknown status is a usage error listing the valid ones', () => {
-		assert.throws(() => parseStatusFilter(['runing']), (error: Error) => error instanceof UsageError && /waiting_for_confirmation/.test(error.message));
+	test('an empty --status is an error, not "all"', () => {
+		for (const values of [[''], [',,'], [' , ']]) {
+			assert.throws(() => parseStatusFilter(values), (error: Error) => error instanceof UsageError && /--status needs a status/.test(error.message), JSON.stringify(values));
+		}
+		assert.throws(() => parseStatusFilter(['bad status!']), (error: Error) => error instanceof UsageError && /is not a status/.test(error.message));
+	});
+
+	test('an unknown but well-formed status still filters, with a warning (and a hint for a typo)', () => {
+		const filter = parseStatusFilter(['archived_v9'])!;
+		assert.deepEqual([...filter.agent], ['archived_v9']);
+		assert.ok(conversationMatchesStatus(conversation('RUNNING', 'archived_v9'), filter));
+		assert.ok(!conversationMatchesStatus(conversation('RUNNING', 'running'), filter));
+		assert.match(unknownStatusWarning(filter)!, /"archived_v9" is not a known status .*filtering by it anyway$/);
+		assert.match(unknownStatusWarning(parseStatusFilter(['runing']))!, /did you mean "running"\?/);
+		assert.match(unknownStatusWarning(parseStatusFilter(['sandbox:hibernating']))!, /"sandbox:hibernating" is not a known status/);
 	});
 });
 

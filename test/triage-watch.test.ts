@@ -23,13 +23,20 @@ test('transitions: the first list is the baseline; a change is reported once; a 
 	const waiting = conversationRow({id: hexId(2), title: 'B', execution: 'waiting_for_confirmation'});
 	const changes = detector.observe([a, waiting]);
 	assert.equal(changes.length, 1);
-	assert.deepEqual({id: changes[0]!.id, from: changes[0]!.from, to: changes[0]!.to, reason: changes[0]!.reason}, {id: hexId(2), from: 'running', to: 'waiting_for_confirmation', reason: 'waiting_for_confirmation'});
+	assert.deepEqual(
+		{id: changes[0]!.id, which: changes[0]!.which, from: changes[0]!.from, to: changes[0]!.to, reason: changes[0]!.reason},
+		{id: hexId(2), which: 'agent', from: 'running', to: 'waiting_for_confirmation', reason: 'waiting_for_confirmation'},
+	);
 	assert.deepEqual(detector.observe([waiting]), [], 'A missing from one answer is not a change');
 	assert.deepEqual(detector.observe([a, waiting]), [], 'nor is it when it comes back unchanged');
-	const paused = conversationRow({id: hexId(1), title: 'A', execution: 'running', sandbox: 'PAUSED'});
-	assert.deepEqual(detector.observe([paused, waiting]).map((change) => `${change.from}→${change.to}`), ['running→paused'], 'a paused sandbox is the status');
+	// The server sends no agent status while the sandbox is paused: only the sandbox changed.
+	const paused = conversationRow({id: hexId(1), title: 'A', execution: null, sandbox: 'PAUSED'});
+	assert.deepEqual(detector.observe([paused, waiting]).map((change) => `${change.which} ${change.from}→${change.to}`), ['sandbox running→paused'], 'the sandbox paused, named as such');
 	const added = detector.observe([paused, waiting, conversationRow({id: hexId(3), title: 'C', execution: 'idle'})]);
-	assert.deepEqual(added.map((change) => [change.from, change.to]), [[null, 'idle']], 'a conversation started later is reported once, from null');
+	assert.deepEqual(added.map((change) => [change.which, change.from, change.to]), [['agent', null, 'idle']], 'a conversation started later is reported once, from null');
+	// Resumed and back to what it did: the sandbox changed; the agent's last known status did not.
+	const resumed = conversationRow({id: hexId(1), title: 'A', execution: 'running', sandbox: 'RUNNING'});
+	assert.deepEqual(detector.observe([resumed]).map((change) => `${change.which} ${change.from}→${change.to}`), ['sandbox paused→running']);
 });
 
 test('agent-tui watch --json: one NDJSON line per transition, exactly once across re-polls and a server restart', {timeout: 90_000}, async (t) => {
@@ -63,8 +70,9 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	const running = (await app.listSandboxes()).filter((sandbox) => sandbox.status === 'RUNNING').slice(0, 2);
 	assert.equal(running.length, 2);
 	for (const sandbox of running) await app.pauseSandbox(String(sandbox.id));
-	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; from: string | null; to: string; time: string; title: string});
+	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; which: string; from: string | null; to: string; time: string; title: string});
 	await until(() => lines().filter((line) => line.to === 'paused').length >= 2, 'two paused transitions');
+	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${stdout}`);
 	// Several more polls, and a restart of the server in between: nothing is reported again.
 	await sim.restart();
 	await new Promise((resolve) => setTimeout(resolve, 12_000));

@@ -5,7 +5,7 @@ import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
-import {conversationMatchesStatus, parseStatusFilter} from './status-filter.js';
+import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
  * `agent-tui conversations [--status S[,S...]] [--json]`: every conversation, all pages. Pages
@@ -14,6 +14,8 @@ import {conversationMatchesStatus, parseStatusFilter} from './status-filter.js';
  */
 export async function runConversations(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const filter = parseStatusFilter(flags.status);
+	const warning = unknownStatusWarning(filter);
+	if (warning) note(io, warning);
 	const byId = new Map<string, AppConversation>();
 	for await (const conversation of server.app.searchConversations()) {
 		const key = normalizeId(conversation.id);

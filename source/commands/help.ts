@@ -23,10 +23,11 @@ Usage
 
 Commands
   (none)          the interactive dashboard (needs a terminal)
-  conversations   every conversation (all pages); --status takes execution statuses
-                  (idle, running, paused, waiting_for_confirmation, finished, error, stuck)
-                  and sandbox statuses (STARTING, RUNNING, PAUSED, ERROR, MISSING),
-                  case-insensitive, comma-separated or repeated
+  conversations   every conversation (all pages); --status takes agent statuses
+                  (idle, running, paused, waiting_for_confirmation, finished, error, stuck,
+                  deleting) and sandbox statuses as sandbox:S (sandbox:starting, :running,
+                  :paused, :error, :missing), case-insensitive, comma-separated or repeated;
+                  a status this client does not know still filters, with a warning
   sandboxes       every sandbox
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes
@@ -46,8 +47,8 @@ Commands
       --wait            then follow it until it ends, events on stderr (with --json:
                         NDJSON on stdout); exit 0 when finished, 6 otherwise
   watch           one line per status change of any conversation, each change once,
-                  until ctrl-c; --status keeps changes into those statuses
-                  (a sandbox that is not RUNNING counts as its sandbox status)
+                  until ctrl-c, naming which status changed (agent or sandbox);
+                  --status keeps changes into those statuses (sandbox:S for a sandbox's)
   simulator       run the embedded simulator as a server (default port: any free one)
       --port N  --seed S  --conversations N
 

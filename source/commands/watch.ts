@@ -6,7 +6,7 @@ import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
-import {parseStatusFilter, type StatusFilter} from './status-filter.js';
+import {parseStatusFilter, type StatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
  * `agent-tui watch [--status S[,S...]] [--json]`: one line per status transition of any
@@ -17,6 +17,8 @@ import {parseStatusFilter, type StatusFilter} from './status-filter.js';
  */
 export async function runWatch(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const filter = parseStatusFilter(flags.status);
+	const warning = unknownStatusWarning(filter);
+	if (warning) note(io, warning);
 	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets});
 	const detector = new TransitionDetector();
 	let finish!: (code: number) => void;
@@ -63,10 +65,10 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 }
 
 function matches(transition: StatusTransition, filter: StatusFilter): boolean {
-	return filter.execution.has(transition.to) || filter.sandbox.has(transition.to.toUpperCase());
+	return transition.which === 'agent' ? filter.agent.has(transition.to) : filter.sandbox.has(transition.to.toUpperCase());
 }
 
 function describe(transition: StatusTransition): string {
 	const reason = transition.reason ? ` (${transition.reason.replaceAll('_', ' ')})` : '';
-	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.from ?? 'new'} → ${transition.to}${reason}  ${transition.title}`;
+	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${reason}  ${transition.title}`;
 }

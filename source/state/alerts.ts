@@ -23,7 +23,7 @@ export type AlertOptions = {
 const needsPerson = new Set(['waiting_for_confirmation', 'error', 'stuck']);
 
 export function needsAttention(transition: StatusTransition): boolean {
-	return needsPerson.has(transition.to);
+	return transition.which === 'agent' ? needsPerson.has(transition.to) : transition.to === 'error';
 }
 
 /** Printable, single-line, short: the only server text an alert carries is a title. */
@@ -46,7 +46,7 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		const first = transitions[0]!;
 		const message =
 			transitions.length === 1
-				? `agent-tui: ${first.to.replaceAll('_', ' ')}: ${alertText(first.title || first.id.slice(0, 8))}`
+				? `agent-tui: ${first.which === 'sandbox' ? 'sandbox ' : ''}${first.to.replaceAll('_', ' ')}: ${alertText(first.title || first.id.slice(0, 8))}`
 				: `agent-tui: ${transitions.length} conversations need you`;
 		let out = '';
 		if (options.bell ?? true) out += '\u0007';

@@ -2,15 +2,16 @@ import type {ConversationRow} from './dashboard-types.js';
 
 /**
  * Status transitions of conversations, each reported once: what `agent-tui watch` prints and
- * what an alert would ring for. A conversation's status here is its execution status, or its
- * sandbox's status when the sandbox is not running (a paused or missing conversation is not
- * "running" whatever its last execution status said).
+ * what an alert would ring for. A conversation has two statuses, reported apart and named: its
+ * agent's (execution status) and its sandbox's. When the sandbox stops, the server stops sending
+ * an agent status (it is null unless the sandbox runs): that is not a change of the agent, whose
+ * last known status is kept; only the sandbox's change is reported.
  *
  * Exactly once, whatever the polling does: the first complete list is the baseline (nothing is
  * reported for how things already were); a re-poll, a reconnect or a refresh that brings the
  * same statuses reports nothing; a conversation missing from one answer keeps its last status
  * (a page that shifted is not a disappearance); one that appears after the baseline is reported
- * once, from `null`.
+ * once, from `null` (its agent status, or its sandbox's while it has none).
  */
 
 export type StatusTransition = {
@@ -18,20 +19,27 @@ export type StatusTransition = {
 	time: string;
 	id: string;
 	title: string;
+	/** Which status changed: the agent's (execution status) or its sandbox's. */
+	which: 'agent' | 'sandbox';
+	/** Lower case, as the server spells agent statuses (`paused`, `waiting_for_confirmation`). */
 	from: string | null;
 	to: string;
 	/** Why it needs a person now (the first attention reason), or null. */
 	reason: string | null;
 };
 
-export function conversationStatus(row: ConversationRow): string {
-	const sandbox = String(row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
-	if (sandbox !== 'RUNNING') return sandbox.toLowerCase();
-	return String(row.conversation.execution_status ?? 'unknown').toLowerCase();
+type Seen = {agent: string | null; sandbox: string};
+
+function statusesOf(row: ConversationRow): Seen {
+	const agent = row.conversation.execution_status;
+	return {
+		agent: agent ? String(agent).toLowerCase() : null,
+		sandbox: String(row.conversation.sandbox_status ?? 'MISSING').toLowerCase(),
+	};
 }
 
 export class TransitionDetector {
-	readonly #last = new Map<string, string>();
+	readonly #last = new Map<string, Seen>();
 	#baselined = false;
 
 	/** Feeds the current rows; returns the transitions since the previous call. */
@@ -39,19 +47,19 @@ export class TransitionDetector {
 		const transitions: StatusTransition[] = [];
 		const time = new Date(now).toISOString();
 		for (const row of rows) {
-			const status = conversationStatus(row);
+			const current = statusesOf(row);
 			const previous = this.#last.get(row.key);
-			if (previous === status) continue;
-			this.#last.set(row.key, status);
+			// An agent status that went away with its sandbox stays what it last was.
+			const agent = current.agent ?? previous?.agent ?? null;
+			this.#last.set(row.key, {agent, sandbox: current.sandbox});
 			if (!this.#baselined) continue;
-			transitions.push({
-				time,
-				id: row.key,
-				title: row.conversation.title ?? '',
-				from: previous ?? null,
-				to: status,
-				reason: row.attention[0]?.kind ?? null,
-			});
+			const base = {time, id: row.key, title: row.conversation.title ?? '', reason: row.attention[0]?.kind ?? null};
+			if (!previous) {
+				transitions.push(agent === null ? {...base, which: 'sandbox', from: null, to: current.sandbox} : {...base, which: 'agent', from: null, to: agent});
+				continue;
+			}
+			if (previous.sandbox !== current.sandbox) transitions.push({...base, which: 'sandbox', from: previous.sandbox, to: current.sandbox});
+			if (agent !== null && previous.agent !== agent) transitions.push({...base, which: 'agent', from: previous.agent, to: agent});
 		}
 		this.#baselined = true;
 		return transitions;
