@@ -76,6 +76,44 @@ test('accept-then-close loop: the backoff keeps growing; only a connection that 
 	assert.equal(after.nextRetryInMs, 1);
 });
 
+test('a reconnect that delivers new events starts the backoff again from its minimum; a replay of known ones does not', async (t) => {
+	// 'silent': accept and close; 'fresh': one event never seen before, then close; 'known': the same event again.
+	let mode: 'silent' | 'fresh' | 'known' = 'silent';
+	let sent = 0;
+	const event = (n: number) => ({kind: 'MessageEvent', id: `ev-${n}`, timestamp: `2025-01-01T00:00:${String(n).padStart(2, '0')}`, source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `hello ${n}`}]}});
+	const {url} = await frameServer(t, (ws) => {
+		if (mode === 'fresh') ws.send(JSON.stringify(event(++sent)));
+		else if (mode === 'known' && sent > 0) ws.send(JSON.stringify(event(sent)));
+		setTimeout(() => ws.close(1011, 'going away'), 20);
+	});
+	const statuses: StreamStatus[] = [];
+	const supervisor = new StreamSupervisor({
+		client: emptyHistoryClient(url),
+		backoff: {baseMs: 2, capMs: 64},
+		random: () => 0.999,
+		onStatus: (status) => statuses.push(status),
+	});
+	t.after(() => supervisor.close());
+	supervisor.start();
+	const retries = () => statuses.filter((status) => status.state === 'reconnecting' && status.nextRetryInMs !== undefined);
+
+	await waitUntil(() => retries().length >= 4, 5000, 'four silent reconnects');
+	assert.deepEqual(retries().slice(0, 4).map((status) => status.nextRetryInMs), [1, 3, 7, 15], 'no data: the wait grows');
+	mode = 'fresh';
+	const firstFresh = retries().length;
+	await waitUntil(() => sent >= 3 && retries().length >= firstFresh + 4, 5000, 'reconnects that deliver');
+	const afterData = retries().slice(firstFresh + 1, firstFresh + 4);
+	assert.deepEqual(afterData.map((status) => status.attempt), [1, 1, 1], 'each connection that brought an event reset the counter');
+	assert.deepEqual(afterData.map((status) => status.nextRetryInMs), [1, 1, 1], 'the shortest wait again');
+	assert.ok(supervisor.log.has('ev-1') && supervisor.log.has('ev-2'), 'the events were kept');
+
+	mode = 'known';
+	const firstKnown = retries().length;
+	await waitUntil(() => retries().length >= firstKnown + 4, 5000, 'reconnects that replay known events');
+	const replayed = retries().slice(firstKnown + 1, firstKnown + 4).map((status) => status.attempt);
+	assert.ok(replayed[2]! > replayed[0]!, `a replay of known events is no progress: the counter grows (${replayed.join(', ')})`);
+});
+
 test('the execution status follows state updates (full_state and execution_status); notifications are batched', async (t) => {
 	const sim = await startSim(t);
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');

@@ -85,8 +85,8 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		}
 		reported = status.state;
 		const executionStatus = status.executionStatus;
-		// Judged only when live: the history is complete, and the status is the current one.
-		if (status.state === 'live' && executionStatus && terminalExecutionStatuses.includes(executionStatus)) {
+		// Judged only when settled: every event up to now is printed, and the status is the current one.
+		if (status.settled && executionStatus && terminalExecutionStatuses.includes(executionStatus)) {
 			// onStatus runs just before the batch that caused it is printed: end after that.
 			setImmediate(() => finish({reason: 'execution', status: executionStatus}));
 		}
@@ -143,6 +143,8 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 	return new StreamSupervisor({
 		client,
 		log,
+		// Printed as announced: NDJSON readers rely on oldest-first, each event once.
+		order: 'server',
 		onEvents: (events) => {
 			for (const logged of events) {
 				const event = settleEvent(logged);

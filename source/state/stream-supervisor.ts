@@ -1,7 +1,7 @@
 import type {AgentClient} from '../wire/agent-client.js';
 import {fullJitterDelay} from '../wire/backoff.js';
 import {errorMessage, KeyRejectedError, NotFoundError} from '../wire/errors.js';
-import {EventSocket, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
+import {EventSocket, type EventSocketOptions, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
 import type {InvalidItem} from '../wire/schemas/common.js';
 import {compareEvents, type LoggedEvent, type WireEvent} from '../wire/schemas/events.js';
 import {EventLog} from './event-log.js';
@@ -21,13 +21,23 @@ import {executionStatusOf, transientEvent} from './stream-events.js';
  * EventLog dedupes by id and keeps (timestamp, id) order.
  *
  * The watermark (`log.syncedThrough`) is the timestamp below which the log is known complete. It
- * only moves when a connection that had a successful resync ends (or the supervisor closes), so a failed resync (shown as a gap) is repaired
- * by the next successful one: in the background while the socket stays up, or on reconnect.
+ * moves when a history page that starts at or below it lands (an ascending page is complete from
+ * its start through its last event, so a connection dropped mid-resync keeps what it read), and
+ * when a connection that had a successful resync ends (or the supervisor closes). A failed resync
+ * (shown as a gap) is repaired by the next successful one: in the background while the socket
+ * stays up, or on reconnect.
  *
- * Reconnects go on forever with full-jitter backoff. The attempt counter resets only after a
- * connection stayed up for `healthyAfterMs`, so a server that accepts and drops at once keeps
- * backing off. A refused key (4001, HTTP 401/403) or an unknown conversation (4004, HTTP 404)
- * stops everything: retrying cannot fix either.
+ * Order (`order`): 'server' announces an event only once every older one is known, so a listener
+ * that prints as it goes (`events --follow --json`) sees server order, each event once. Frames then
+ * wait through a failed resync, a repair, and across reconnects (the next resync reads them again
+ * over REST). 'arrival' (the dashboard, which shows the ordered log) lets frames in as soon as the
+ * connection's first resync has ended, a gap shown meanwhile.
+ *
+ * Reconnects go on with full-jitter backoff. The attempt counter resets when a connection brought
+ * new events (it made progress: the next drop starts again from the shortest wait) or stayed up
+ * for `healthyAfterMs`, so a server that accepts and drops at once keeps backing off. A refused
+ * key (4001, HTTP 401/403) or an unknown conversation (4004, HTTP 404) stops everything: retrying
+ * cannot fix either.
  */
 
 export type StreamState = 'backfilling' | 'live' | 'reconnecting' | 'failed' | 'closed';
@@ -36,6 +46,11 @@ export type StreamStatus = {
 	state: StreamState;
 	/** Reconnect attempts since a connection last stayed up for `healthyAfterMs`. */
 	attempt: number;
+	/**
+	 * Live, no gap, nothing held back or being checked: every event received so far has been
+	 * announced and the log is complete up to the newest of them.
+	 */
+	settled: boolean;
 	/** When reconnecting: the wait before the next attempt. */
 	nextRetryInMs?: number;
 	/** Why the last connection or resync failed; never contains a key. */
@@ -58,6 +73,9 @@ export type StreamProblem = {
 };
 
 /** What the supervisor needs of an AgentClient (tests may pass a stand-in). */
+/** What the supervisor needs of an EventSocket (tests may pass a scripted one). */
+export type StreamSocket = {close(): Promise<void>; terminate(): Promise<void>; readonly closed: Promise<void>};
+
 export type StreamClient = Pick<AgentClient, 'allEvents' | 'socketUrl' | 'sessionApiKey'> & Partial<Pick<AgentClient, 'allEventsLater'>>;
 
 export type StreamSupervisorOptions = {
@@ -71,6 +89,10 @@ export type StreamSupervisorOptions = {
 	onProblem?: (problem: StreamProblem) => void;
 	/** Socket-only events that are never stored: full_state, streaming deltas, server errors. */
 	onTransient?: (event: WireEvent) => void;
+	/** 'server': announce strictly in server order; 'arrival' (default): see the class comment. */
+	order?: 'server' | 'arrival';
+	/** Opens the event socket. Default: a real EventSocket. */
+	openSocket?: (options: EventSocketOptions) => StreamSocket;
 	/** When the socket's events are validated (EventSocketOptions.validate). Default 'on-arrival'. */
 	validate?: 'on-arrival' | 'on-read';
 	backoff?: {baseMs?: number; capMs?: number};
@@ -95,9 +117,13 @@ export type StreamSupervisorOptions = {
 type Connection = {
 	generation: number;
 	abort: AbortController;
-	socket: EventSocket | null;
-	/** Socket frames are held (not yet in the log) until the resync has merged. */
+	socket: StreamSocket | null;
+	/** Socket frames are held (not yet in the log) until the resync has merged (order 'server': and no check is outstanding). */
 	holding: boolean;
+	/** The connection's first resync has ended (well or not): repairs may run. */
+	resyncDone: boolean;
+	/** The connection brought events the log did not have: the backoff starts again from its minimum. */
+	delivered: boolean;
 	/** A resync of this connection succeeded: the log is complete while it stays up (repairs aside). */
 	complete: boolean;
 	readyAt: number | null;
@@ -132,6 +158,8 @@ export class StreamSupervisor {
 	#avoidReplay = false;
 	#retryTimer: NodeJS.Timeout | undefined;
 	#pending: LoggedEvent[] = [];
+	readonly #pendingIds = new Set<string>();
+	readonly #strict: boolean;
 	#flush: NodeJS.Immediate | undefined;
 	#statusFrom: {timestamp: string; id: string} | null = null;
 	#started = false;
@@ -143,7 +171,8 @@ export class StreamSupervisor {
 		this.log = options.log ?? new EventLog();
 		this.#now = options.now ?? Date.now;
 		this.#random = options.random ?? Math.random;
-		this.#status = {state: 'backfilling', attempt: 0, gap: false, events: this.log.size};
+		this.#status = {state: 'backfilling', attempt: 0, gap: false, settled: false, events: this.log.size};
+		this.#strict = options.order === 'server';
 		this.#avoidReplay = options.replay === false;
 	}
 
@@ -197,8 +226,14 @@ export class StreamSupervisor {
 
 			const resynced = await this.#resync(connection, from);
 			if (!this.#current(connection)) return;
-			connection.holding = false;
-			this.#merge(resynced ?? []);
+			connection.resyncDone = true;
+			// In server order, frames wait until the log is proven complete below them.
+			if (!this.#strict || (resynced !== null && connection.repairFrom === undefined)) {
+				connection.holding = false;
+				this.#merge(resynced ?? []);
+			} else {
+				this.#hold(resynced ?? []);
+			}
 			// A failed resync is retried in the background; frames lost meanwhile are checked now.
 			if (resynced === null) this.#requestRepair(connection, from, this.#delay(connection.repairAttempt++));
 			else this.#requestRepair(connection, undefined, 0);
@@ -224,6 +259,8 @@ export class StreamSupervisor {
 			abort: new AbortController(),
 			socket: null,
 			holding: true,
+			resyncDone: false,
+			delivered: false,
 			complete: false,
 			readyAt: null,
 			repairFrom: undefined,
@@ -254,22 +291,43 @@ export class StreamSupervisor {
 		// A log handed over by an earlier supervisor resumes where it was complete (with the overlap).
 		const synced = this.log.syncedThrough;
 		const from = synced === null ? undefined : shiftNaiveTimestamp(synced, -(this.#options.resyncOverlapMs ?? 1000));
+		await this.#readHistory(from, signal);
+	}
+
+	/**
+	 * `events/search` ascending from `gte`. Ascending pages are complete from `gte` up to their
+	 * last event: when `gte` is at or below the watermark, each page joins the log as it lands and
+	 * moves the watermark, so a read cut short (a dropped connection, a failed page) resumes where
+	 * it stopped. Otherwise (a repair from past the watermark) the events are returned for the
+	 * caller to merge. (Never log.lastTimestamp: the log may hold newer events beyond a range
+	 * nobody has verified.)
+	 */
+	async #readHistory(gte: string | undefined, signal: AbortSignal): Promise<LoggedEvent[]> {
+		const synced = this.log.syncedThrough;
+		const extendsWatermark = gte === undefined || (synced !== null && gte <= synced);
+		const kept: LoggedEvent[] = [];
 		let page: LoggedEvent[] = [];
 		const pageSize = 100;
 		const stored = () => {
 			const last = page.at(-1);
 			this.#store(page);
 			page = [];
-			// Ascending pages are complete from `from` up to their last event, so a failed backfill
-			// resumes where it stopped. (Not log.lastTimestamp: a handed-over log may hold newer
-			// events beyond a range nobody has verified.)
 			if (last && (this.log.syncedThrough === null || last.timestamp > this.log.syncedThrough)) this.log.syncedThrough = last.timestamp;
 		};
-		for await (const event of this.#history({sortOrder: 'TIMESTAMP', timestampGte: from, signal})) {
-			page.push(event);
-			if (page.length >= pageSize) stored();
+		try {
+			for await (const event of this.#history({sortOrder: 'TIMESTAMP', timestampGte: gte, signal})) {
+				if (!extendsWatermark) {
+					kept.push(event);
+					continue;
+				}
+				page.push(event);
+				if (page.length >= pageSize) stored();
+			}
+		} finally {
+			// What was read before a failure or a drop is still complete from `gte`.
+			if (!this.#stopped) stored();
 		}
-		stored();
+		return kept;
 	}
 
 	/**
@@ -281,10 +339,7 @@ export class StreamSupervisor {
 		const gte = from === null ? undefined : shiftNaiveTimestamp(from, -overlap);
 		const {signal} = connection.abort;
 		try {
-			const events: LoggedEvent[] = [];
-			for await (const event of this.#history({sortOrder: 'TIMESTAMP', timestampGte: gte, signal})) {
-				events.push(event);
-			}
+			const events = await this.#readHistory(gte, signal);
 			if (!this.#current(connection)) return null;
 			connection.complete = true;
 			connection.repairAttempt = 0;
@@ -307,7 +362,7 @@ export class StreamSupervisor {
 	 */
 	#requestRepair(connection: Connection, from: string | null | undefined, delayMs: number): void {
 		if (from !== undefined) connection.repairFrom = earliest(connection.repairFrom, from);
-		if (connection.repairFrom === undefined || connection.holding || connection.repairTimer || connection.repairing !== undefined) return;
+		if (connection.repairFrom === undefined || !connection.resyncDone || connection.repairTimer || connection.repairing !== undefined) return;
 		if (!this.#current(connection)) return;
 		connection.repairTimer = setTimeout(() => void this.#runRepair(connection), delayMs);
 	}
@@ -329,7 +384,13 @@ export class StreamSupervisor {
 		connection.repairing = undefined;
 		if (!this.#current(connection)) return;
 		if (events) {
-			this.#merge(events);
+			if (!connection.holding) this.#merge(events);
+			else if (connection.repairFrom === undefined) {
+				// Server order: the check is over, and nothing else is outstanding.
+				connection.holding = false;
+				this.#merge(events);
+				this.#setStatus({});
+			} else this.#hold(events);
 			this.#requestRepair(connection, undefined, 0);
 		} else {
 			this.#requestRepair(connection, from, this.#delay(connection.repairAttempt++));
@@ -345,9 +406,10 @@ export class StreamSupervisor {
 
 	// The socket
 
-	#openSocket(connection: Connection, resend: ResendMode): EventSocket {
+	#openSocket(connection: Connection, resend: ResendMode): StreamSocket {
 		const options = this.#options;
-		return new EventSocket({
+		const open = options.openSocket ?? ((socketOptions: EventSocketOptions) => new EventSocket(socketOptions));
+		return open({
 			url: this.#client.socketUrl(),
 			sessionApiKey: this.#client.sessionApiKey,
 			resend,
@@ -370,7 +432,13 @@ export class StreamSupervisor {
 					if (!this.#current(connection)) return;
 					this.#problem(problem);
 					// An unreadable frame was an event we lost: fetch what came after the last one we have.
-					if (problem.kind === 'malformed-frame') this.#requestRepair(connection, this.#tip(), 0);
+					// In server order, nothing newer may be announced before that check.
+					if (problem.kind !== 'malformed-frame') return;
+					if (this.#strict && !connection.holding) {
+						connection.holding = true;
+						this.#setStatus({});
+					}
+					this.#requestRepair(connection, this.#tip(), 0);
 				},
 				onEnd: (end) => this.#socketEnded(connection, end),
 			},
@@ -387,6 +455,8 @@ export class StreamSupervisor {
 			this.#options.onTransient?.(event);
 			return;
 		}
+		if (!connection.delivered && !this.log.has(logged.id) && !this.#pendingIds.has(logged.id)) connection.delivered = true;
+		this.#pendingIds.add(logged.id);
 		this.#pending.push(logged);
 		// Frames of one burst arrive in one I/O turn: one log update and one notification for all of them.
 		if (!connection.holding) this.#flush ??= setImmediate(() => this.#flushPending());
@@ -395,6 +465,8 @@ export class StreamSupervisor {
 	#flushPending(): void {
 		this.#flush = undefined;
 		if (this.#stopped) return;
+		// Frames carried over a reconnect, or held for a check, wait for it.
+		if (this.#strict && (!this.#connection || this.#connection.holding)) return;
 		this.#merge([]);
 	}
 
@@ -425,7 +497,9 @@ export class StreamSupervisor {
 		const socket = this.#endConnection(connection);
 		void socket?.terminate();
 		const now = this.#now();
-		if (connection.readyAt !== null && now - connection.readyAt >= (this.#options.healthyAfterMs ?? 30_000)) this.#attempt = 0;
+		const healthy = connection.readyAt !== null && now - connection.readyAt >= (this.#options.healthyAfterMs ?? 30_000);
+		// Progress (new events) or a long stay: the next wait is the shortest again.
+		if (healthy || connection.delivered) this.#attempt = 0;
 		const delay = this.#delay(this.#attempt);
 		this.#attempt++;
 		this.#setStatus({state: 'reconnecting', attempt: this.#attempt, nextRetryInMs: delay, lastError: errorMessage(error)});
@@ -441,13 +515,16 @@ export class StreamSupervisor {
 
 	/**
 	 * Detaches the current connection and cancels its work; returns its socket to close. Frames
-	 * that did arrive are real events and are kept. The watermark moves only if this connection
+	 * that did arrive are real events and are kept: merged now, or (server order, still held) kept
+	 * waiting for the next connection's resync. The watermark moves only if this connection
 	 * proved the log complete, and never past a repair still outstanding.
 	 */
-	#endConnection(connection: Connection): EventSocket | null {
-		this.#merge([]);
+	#endConnection(connection: Connection): StreamSocket | null {
+		if (!this.#strict || !connection.holding) this.#merge([]);
 		if (connection.complete && this.#connection === connection) {
-			const outstanding = earliest(connection.repairFrom, connection.repairing);
+			let outstanding = earliest(connection.repairFrom, connection.repairing);
+			// Held frames are not in the log: it is known complete only up to its own newest event.
+			if (this.#strict && connection.holding && outstanding !== undefined) outstanding = earliest(outstanding, this.log.lastTimestamp);
 			this.log.syncedThrough = outstanding !== undefined ? outstanding : (this.log.lastTimestamp ?? this.log.syncedThrough);
 		}
 		connection.abort.abort();
@@ -457,7 +534,7 @@ export class StreamSupervisor {
 		return connection.socket;
 	}
 
-	#teardown(): EventSocket | null {
+	#teardown(): StreamSocket | null {
 		clearTimeout(this.#retryTimer);
 		this.#retryTimer = undefined;
 		if (this.#flush) clearImmediate(this.#flush);
@@ -473,19 +550,30 @@ export class StreamSupervisor {
 	#merge(events: readonly LoggedEvent[]): void {
 		const waiting = this.#pending;
 		this.#pending = [];
+		this.#pendingIds.clear();
 		if (this.#flush) clearImmediate(this.#flush);
 		this.#flush = undefined;
 		const fresh = this.log.addNew(waiting.length === 0 ? events : [...events, ...waiting]);
 		if (fresh.length > 0) this.#announce(fresh);
 	}
 
-	/** Backfill pages go straight into the log (nothing else is running yet). */
+	/** Server order: events that must wait with the held frames until the log is complete below them. */
+	#hold(events: readonly LoggedEvent[]): void {
+		for (const event of events) {
+			if (this.#pendingIds.has(event.id) || this.log.has(event.id)) continue;
+			this.#pendingIds.add(event.id);
+			this.#pending.push(event);
+		}
+	}
+
+	/** History pages that extend the watermark go straight into the log (they are complete below their end). */
 	#store(events: readonly LoggedEvent[]): void {
 		const fresh = this.log.addNew(events);
 		if (fresh.length > 0) this.#announce(fresh);
 	}
 
 	#announce(fresh: readonly LoggedEvent[]): void {
+		if (this.#connection) this.#connection.delivered = true;
 		this.#trackStatus(fresh);
 		this.#setStatus({lastEventAt: this.#now(), lastEventTimestamp: this.log.lastTimestamp ?? undefined});
 		this.#options.onEvents?.(fresh);
@@ -525,6 +613,9 @@ export class StreamSupervisor {
 	#setStatus(patch: Partial<StreamStatus>): void {
 		if (this.#status.state === 'failed' || (this.#status.state === 'closed' && patch.state !== undefined)) return;
 		const next: StreamStatus = {...this.#status, ...patch, events: this.log.size};
+		const connection = this.#connection;
+		next.settled =
+			next.state === 'live' && !next.gap && connection !== null && !connection.holding && connection.repairFrom === undefined && connection.repairing === undefined && this.#pending.length === 0;
 		if (next.state !== 'reconnecting') delete next.nextRetryInMs;
 		if (next.lastError === undefined) delete next.lastError;
 		if (sameStatus(this.#status, next)) return;
@@ -561,6 +652,7 @@ function sameStatus(a: StreamStatus, b: StreamStatus): boolean {
 		a.lastEventTimestamp === b.lastEventTimestamp &&
 		a.executionStatus === b.executionStatus &&
 		a.gap === b.gap &&
+		a.settled === b.settled &&
 		a.events === b.events
 	);
 }
