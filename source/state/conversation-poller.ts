@@ -1,3 +1,4 @@
+import {sleepUnlessAborted} from '../wire/abortable-sleep.js';
 import {fullJitterDelay} from '../wire/backoff.js';
 import {KeyRejectedError, RateLimitedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
@@ -375,17 +376,8 @@ export class ConversationPoller {
 	#waitForSpacing(): Promise<void> {
 		const wait = this.#lastRequestAt + this.#spacingMs - this.#now();
 		if (wait <= 0 || this.#closed) return Promise.resolve();
-		return new Promise((resolve) => {
-			const timer = setTimeout(resolve, wait);
-			this.#abort.signal.addEventListener(
-				'abort',
-				() => {
-					clearTimeout(timer);
-					resolve();
-				},
-				{once: true},
-			);
-		});
+		// Cut short by close(); the wait's listener goes with it either way (abortable-sleep.ts).
+		return sleepUnlessAborted(wait, this.#abort.signal);
 	}
 
 	/** The round's order: visible, attention, then the rest round-robin; each key once. */

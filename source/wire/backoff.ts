@@ -12,24 +12,8 @@ export function fullJitterDelay(attempt: number, options: BackoffOptions = {}): 
 	return Math.floor(random() * ceiling);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it is aborted first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (signal?.aborted) {
-			reject(signal.reason);
-			return;
-		}
-		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
-			resolve();
-		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal?.reason);
-		};
-		signal?.addEventListener('abort', onAbort, {once: true});
-	});
-}
+/** Kept here for its callers; the one abortable wait is in abortable-sleep.ts. */
+export {sleep} from './abortable-sleep.js';
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
