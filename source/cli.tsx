@@ -50,6 +50,9 @@ function parseArgs() {
 				conversations: {type: 'number'},
 				quietAfter: {type: 'string'},
 				repeatThreshold: {type: 'number'},
+				reason: {type: 'string'},
+				run: {type: 'boolean'},
+				output: {type: 'string', shortFlag: 'o'},
 			},
 		});
 	} catch (error) {

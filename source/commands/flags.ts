@@ -22,6 +22,12 @@ export type CommandFlags = {
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */
 	repeatThreshold: number | undefined;
+	/** `reject`: the reason the agent sees. */
+	reason: string | undefined;
+	/** `message`: run the agent after the message (the server's default is not to). */
+	run: boolean;
+	/** `export`: the file to write (`-o`); stdout when absent or `-`. */
+	output: string | undefined;
 };
 
 export type CommandFlagName = keyof CommandFlags;

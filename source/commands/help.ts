@@ -14,6 +14,11 @@ Usage
   $ agent-tui specs [--json]
   $ agent-tui pause <sandbox-id>
   $ agent-tui resume <sandbox-id>
+  $ agent-tui interrupt <conversation-id>
+  $ agent-tui run <conversation-id>
+  $ agent-tui approve <conversation-id>
+  $ agent-tui reject <conversation-id> [--reason TEXT]
+  $ agent-tui message <conversation-id> TEXT [--run]
   $ agent-tui events <conversation-id> [--kind KIND] [--source SOURCE] [--body TEXT]
                      [--desc] [--follow] [--json]
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
@@ -32,6 +37,14 @@ Commands
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes
                   afterwards, asynchronously. Resuming one may pause your oldest other one
+  interrupt       stop one conversation's agent at once (its sandbox and the other
+                  conversations in it keep running); falls back to pause on older servers
+  run             let a stopped agent go on; says so when it is already running (exit 0)
+                  Both need the conversation's sandbox RUNNING; otherwise they say so, exit 5
+                  and change nothing (resume the sandbox yourself: agent-tui resume ID)
+  approve         approve the pending actions of a conversation waiting for confirmation
+  reject          reject them; --reason TEXT is what the agent is told
+  message         send the agent a message; --run also starts it (as m does in the dashboard)
   events          the events of a conversation (hex or dashed id, or the short id
                   the table shows), oldest first
       --kind KIND       ActionEvent, openhands.sdk.event...ActionEvent (case-insensitive)

@@ -28,6 +28,21 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	{name: 'specs', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./specs.js')).runSpecs(server, io, flags)},
 	{name: 'pause', args: ['sandbox-id'], flags: [], run: async (server, io, args) => (await import('./pause.js')).runPause(server, io, args[0]!)},
 	{name: 'resume', args: ['sandbox-id'], flags: [], run: async (server, io, args) => (await import('./resume.js')).runResume(server, io, args[0]!)},
+	{name: 'interrupt', args: ['conversation-id'], flags: [], run: async (server, io, args) => (await import('./agent-control.js')).runInterrupt(server, io, args[0]!)},
+	{name: 'run', args: ['conversation-id'], flags: [], run: async (server, io, args) => (await import('./agent-control.js')).runContinue(server, io, args[0]!)},
+	{name: 'approve', args: ['conversation-id'], flags: [], run: async (server, io, args) => (await import('./triage.js')).runApprove(server, io, args[0]!)},
+	{
+		name: 'reject',
+		args: ['conversation-id'],
+		flags: ['reason'],
+		run: async (server, io, args, flags) => (await import('./triage.js')).runReject(server, io, args[0]!, flags.reason),
+	},
+	{
+		name: 'message',
+		args: ['conversation-id', 'text'],
+		flags: ['run'],
+		run: async (server, io, args, flags) => (await import('./triage.js')).runMessage(server, io, args[0]!, args[1]!, flags.run),
+	},
 	{
 		name: 'events',
 		args: ['conversation-id'],

@@ -5,6 +5,7 @@ import {countEvents, searchEvents} from './event-query.js';
 import {enumQuery, HttpError, intQuery, isRecord, notFound, offsetPage, offsetPageId, readJson, requireObjectBody, validationError} from './http-util.js';
 import type {RouteContext, Router} from './router.js';
 import {conversationInfoJson} from './serialize.js';
+import {storedZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
 
 /**
@@ -92,9 +93,13 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 		return {success: true};
 	});
 
-	// The real server answers 400, not 404, when pausing an unknown conversation.
+	// The real server answers 400, not 404, when pausing an unknown conversation. Both stop one
+	// agent at once here (a scripted step has no model call in flight to wait for); the sandbox
+	// and the other conversations in it go on.
 	for (const action of ['pause', 'interrupt']) {
 		router.add('POST', `${api}/:id/${action}`, 'session', (context) => {
+			if (action === 'interrupt' && context.world.interruptMissing === 404) throw notFound();
+			if (action === 'interrupt' && context.world.interruptMissing === 405) throw new HttpError(405, {detail: 'Method Not Allowed'});
 			const conversation = pathConversation(context);
 			if (!conversation) throw new HttpError(400, {detail: `Conversation not found: ${context.params.id}`});
 			pauseConversation(context.world, conversation);
@@ -137,6 +142,25 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 		}
 		conversation.confirmationPolicy = body.policy;
 		return {success: true};
+	});
+
+	// The conversation's stored folder as a zip: its metadata and one JSON file per event.
+	router.add('GET', `${prefix}/api/file/download-trajectory/:id`, 'session', (context) => {
+		const conversation = requireConversation(context);
+		if (context.world.noTrajectory) throw notFound();
+		const events = context.world.events(conversation);
+		const files = [
+			{name: 'meta.json', data: Buffer.from(JSON.stringify(conversationInfoJson(context.world, conversation)))},
+			...events.map((event, index) => ({name: `events/event-${String(index).padStart(5, '0')}-${event.id}.json`, data: Buffer.from(JSON.stringify(event))})),
+		];
+		const zip = storedZip(files);
+		context.response.writeHead(200, {
+			'content-type': 'application/zip',
+			'content-length': String(zip.length),
+			'content-disposition': `attachment; filename="trajectory-${conversation.id}.zip"`,
+		});
+		context.response.end(zip);
+		return undefined;
 	});
 
 	router.add('GET', `${api}/:id/events/search`, 'session', (context) => searchEvents(context.world.events(requireConversation(context)), context.query));

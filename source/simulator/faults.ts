@@ -14,6 +14,10 @@ export type FaultSwitches = {
 	invalidUtf8Frames(count: number): void;
 	silentSockets(on: boolean): void;
 	hostileText(on: boolean): void;
+	/** Agent servers answer `/interrupt` with 404 or 405 (an older server); 0 restores it. */
+	interruptMissing(status: 0 | 404 | 405): void;
+	/** Agent servers have no trajectory download (404). */
+	noTrajectory(on: boolean): void;
 	reset(): void;
 };
 
@@ -60,6 +64,12 @@ export class FaultState {
 		hostileText: (on) => {
 			this.world.hostile = on;
 		},
+		interruptMissing: (status) => {
+			this.world.interruptMissing = status === 404 || status === 405 ? status : 0;
+		},
+		noTrajectory: (on) => {
+			this.world.noTrajectory = on;
+		},
 		reset: () => {
 			this.rateLimited = 0;
 			this.failing = 0;
@@ -68,6 +78,8 @@ export class FaultState {
 			this.invalidUtf8 = 0;
 			this.silent = false;
 			this.world.hostile = false;
+			this.world.interruptMissing = 0;
+			this.world.noTrajectory = false;
 		},
 	};
 
@@ -140,6 +152,15 @@ export class FaultState {
 			s.hostileText(body.hostileText);
 			applied.push('hostileText');
 		}
+		if (body.interruptMissing !== undefined) {
+			const status = number(body.interruptMissing);
+			s.interruptMissing(status === 404 || status === 405 ? status : 0);
+			applied.push('interruptMissing');
+		}
+		if (typeof body.noTrajectory === 'boolean') {
+			s.noTrajectory(body.noTrajectory);
+			applied.push('noTrajectory');
+		}
 		if (body.dropSockets === true) {
 			s.dropSockets();
 			applied.push('dropSockets');
@@ -158,6 +179,8 @@ export class FaultState {
 			invalidUtf8FramesRemaining: this.invalidUtf8,
 			silentSockets: this.silent,
 			hostileText: this.world.hostile,
+			interruptMissing: this.world.interruptMissing,
+			noTrajectory: this.world.noTrajectory,
 		};
 	}
 }

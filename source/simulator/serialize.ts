@@ -60,7 +60,9 @@ export function sandboxJson(world: World, sandbox: SimSandbox): Record<string, u
 		exposed_urls: running
 			? [
 					{name: 'AGENT_SERVER', url: runtimeUrl(world, sandbox), port: 8000},
-					{name: 'VSCODE', url: `${runtimeUrl(world, sandbox)}/vscode`, port: 8001},
+					// As the real one: the editor's URL carries a token and the folder to open.
+					{name: 'VSCODE', url: `${runtimeUrl(world, sandbox)}/vscode/?tkn=${sandbox.sessionApiKey}&folder=%2Fworkspace%2Fproject`, port: 8001},
+					{name: 'WORKER_1', url: `${runtimeUrl(world, sandbox)}/app-12000/`, port: 12000},
 				]
 			: null,
 		created_at: utcIso(sandbox.createdAt),

@@ -45,6 +45,13 @@ export class World {
 	baseUrl = '';
 	/** The hostile-text fault: agent text and rows carry escape sequences and unknown values. */
 	hostile = false;
+	/**
+	 * An older agent server: no `/interrupt` route (0 = the route exists; 404 or 405 = how the
+	 * server answers it), so a client's fallback to `/pause` can be exercised.
+	 */
+	interruptMissing: 0 | 404 | 405 = 0;
+	/** An agent server without the trajectory download (404), so exports fall back to events. */
+	noTrajectory = false;
 	readonly specs: SimSpec[] = [];
 	private readonly conversations: SimConversation[] = [];
 	private readonly conversationIndex = new Map<string, SimConversation>();

@@ -4,12 +4,23 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import {publicMessage} from './redact.js';
 
 /**
- * Approve, reject and nudge: requests to one conversation's agent server (the app server has no
+ * Approve, reject, nudge, interrupt and continue: requests to one conversation's agent server (the app server has no
  * such endpoints). Each throws an Error whose message is already short and secret-free, so the
  * view can show it as is.
  */
 
-export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage'>;
+export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage' | 'interrupt' | 'continueRun'>;
+
+/**
+ * The conversation's sandbox is not RUNNING, so its agent server is unreachable: nothing to stop
+ * or continue. Never resumed here: resuming a sandbox is the user's own, separate decision.
+ */
+export class SandboxNotRunningError extends Error {
+	override name = 'SandboxNotRunningError';
+	constructor(readonly sandboxStatus: string) {
+		super(`its sandbox is ${sandboxStatus}, not RUNNING: resume the sandbox first`);
+	}
+}
 
 export type ConversationActionsOptions = {
 	appBaseUrl: string;
@@ -27,21 +38,29 @@ export type ConversationActions = {
 	approve(key: string): Promise<void>;
 	reject(key: string, reason?: string): Promise<void>;
 	nudge(key: string, text: string): Promise<void>;
+	/** Stops one agent (`/interrupt`, or `/pause` on older servers); says which the server took. */
+	interrupt(key: string): Promise<'interrupt' | 'pause'>;
+	/** Lets a stopped agent go on (`/run`); `already-running` when the server says so (409). */
+	continueAgent(key: string): Promise<'started' | 'already-running'>;
 };
 
 export function createConversationActions(options: ConversationActionsOptions): ConversationActions {
 	const clientFor = options.client ?? ((conversation, appBaseUrl) => AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1}));
-	const send = async (key: string, request: (client: ActionClient) => Promise<void>): Promise<void> => {
+	const send = async <T>(key: string, request: (client: ActionClient) => Promise<T>, needsRunningSandbox = false): Promise<T> => {
 		const normalized = normalizeId(key);
 		const conversation = options.conversation(normalized);
 		if (!conversation) throw new Error('that conversation is not in the list (yet)');
+		const sandboxStatus = String(conversation.sandbox_status ?? 'MISSING');
+		if (needsRunningSandbox && (sandboxStatus !== 'RUNNING' || !conversation.conversation_url)) throw new SandboxNotRunningError(sandboxStatus);
+		let result: T;
 		try {
 			// A failed POST is not retried blindly: a second approval could answer a newer question.
-			await request(clientFor(conversation, options.appBaseUrl));
+			result = await request(clientFor(conversation, options.appBaseUrl));
 		} catch (error) {
 			throw new Error(publicMessage(error, options.secrets));
 		}
 		options.onAccepted(normalized);
+		return result;
 	};
 	return {
 		approve: (key) => send(key, (client) => client.respondToConfirmation(true)),
@@ -50,5 +69,7 @@ export function createConversationActions(options: ConversationActionsOptions): 
 			if (text.trim().length === 0) return Promise.reject(new Error('an empty message is not sent'));
 			return send(key, (client) => client.sendMessage(text, {run: true}));
 		},
+		interrupt: (key) => send(key, (client) => client.interrupt(), true),
+		continueAgent: (key) => send(key, (client) => client.continueRun(), true),
 	};
 }

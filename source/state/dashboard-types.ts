@@ -138,6 +138,10 @@ export interface DashboardController {
 	reject?(conversationKey: string, reason?: string): Promise<void>;
 	/** Send a user message and run the agent. */
 	nudge?(conversationKey: string, text: string): Promise<void>;
+	/** Stop this one agent (not its sandbox): `/interrupt`, or `/pause` on older servers. */
+	interrupt?(conversationKey: string): Promise<'interrupt' | 'pause'>;
+	/** Let a stopped agent go on (`/run`); `already-running` is an answer, not a failure. */
+	continueAgent?(conversationKey: string): Promise<'started' | 'already-running'>;
 	/** Search the events of these conversations (timeline filter grammar); hits arrive as found. Returns a cancel function. */
 	searchAcross?(conversationKeys: readonly string[], query: string, listener: SearchListener): () => void;
 	/** Stops polling and streams; leaves no timers or sockets. */

@@ -1,7 +1,7 @@
 import type {Dispatcher} from 'undici';
 import {z} from 'zod';
 import {agentBaseUrl, eventSocketUrl} from './agent-base-url.js';
-import {ProtocolError, RequestRefusedError} from './errors.js';
+import {ApiError, NotFoundError, ProtocolError, RequestRefusedError} from './errors.js';
 import {qualifyEventKind} from './event-kinds.js';
 import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
 import {type ConversationInfo, conversationInfoSchema, successSchema} from './schemas/app.js';
@@ -190,6 +190,46 @@ export class AgentClient {
 	/** Starts or resumes the agent (the server has no /resume). 409 "already running" is a RequestRefusedError. */
 	async run(options: CallOptions = {}): Promise<void> {
 		await this.#post('run', undefined, options);
+	}
+
+	/**
+	 * Stops this one agent at once (`/interrupt` cancels the model call in flight). Servers older
+	 * than `/interrupt` answer 404 or 405: then `/pause`, which waits for the call to finish.
+	 * Says which one the server took. The sandbox and its other conversations are not touched.
+	 */
+	async interrupt(options: CallOptions = {}): Promise<'interrupt' | 'pause'> {
+		try {
+			await this.#post('interrupt', undefined, options);
+			return 'interrupt';
+		} catch (error) {
+			if (!(error instanceof NotFoundError || (error instanceof ApiError && error.status === 405))) throw error;
+		}
+		await this.pause(options);
+		return 'pause';
+	}
+
+	/** `run`, with the server's 409 read as what it means: the agent was running already. */
+	async continueRun(options: CallOptions = {}): Promise<'started' | 'already-running'> {
+		try {
+			await this.run(options);
+			return 'started';
+		} catch (error) {
+			if (error instanceof ApiError && error.status === 409) return 'already-running';
+			throw error;
+		}
+	}
+
+	/**
+	 * The service's trajectory download (a zip of the conversation's stored folder), as bytes,
+	 * or null when this server has none for it (404). Streamed, so a large one is not held twice.
+	 */
+	async downloadTrajectory(options: CallOptions = {}): Promise<AsyncIterable<Uint8Array> | null> {
+		try {
+			return await this.#http.stream({method: 'GET', path: `/api/file/download-trajectory/${encodeURIComponent(this.conversationId)}`, signal: options.signal});
+		} catch (error) {
+			if (error instanceof NotFoundError || (error instanceof ApiError && error.status === 405)) return null;
+			throw error;
+		}
 	}
 
 	async respondToConfirmation(accept: boolean, reason?: string, options: CallOptions = {}): Promise<void> {
