@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import fc from 'fast-check';
+import {StreamSupervisor, type StreamClient, type StreamSocket, type StreamSupervisorOptions} from '../source/state/stream-supervisor.js';
+import type {EventSocketOptions} from '../source/wire/event-socket.js';
+import {parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
+import {Secret} from '../source/wire/secret.js';
+
+/**
+ * `events --follow --json` prints what the supervisor announces, as it is announced. In server
+ * order ('server', what follow uses) that must be the server's list, oldest first, each event
+ * once, whatever happens to the connections: drops before the socket is ready, while its resync
+ * pages are in flight, after it; failed pages; lost (malformed) frames; live events in between.
+ *
+ * The supervisor runs for real; the server is a model it talks to through its two seams (the
+ * client's `allEvents` and `openSocket`), so a test can put a drop exactly between two pages.
+ * Each REST page waits until the script lets it through (or fails it).
+ */
+
+type Action = 'emit' | 'ready' | 'drop' | 'page' | 'fail-page' | 'malformed';
+type Phase = 'before-ready' | 'during-resync' | 'after-resync';
+
+const pageSize = 3;
+
+function eventAt(n: number): WireEvent {
+	// 10 ms apart: the supervisor's 15 ms overlap re-reads the previous event on every resync.
+	const ms = n * 10;
+	const seconds = String(Math.floor(ms / 1000) % 60).padStart(2, '0');
+	const minutes = String(Math.floor(ms / 60_000)).padStart(2, '0');
+	const fraction = String(ms % 1000).padStart(3, '0');
+	return parseEvent({kind: 'MessageEvent', id: `ev-${String(n).padStart(4, '0')}`, timestamp: `2026-01-01T00:${minutes}:${seconds}.${fraction}000`, source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `event ${n}`}]}});
+}
+
+type ScriptedSocket = StreamSocket & {options: EventSocketOptions; ready: boolean; ended: boolean; end(kind: 'closed' | 'client-closed'): void};
+
+class ModelServer {
+	readonly events: WireEvent[] = [];
+	readonly pages: Array<{open: () => void; fail: () => void}> = [];
+	socket: ScriptedSocket | null = null;
+
+	emit(lost = false): void {
+		const event = eventAt(this.events.length);
+		this.events.push(event);
+		const socket = this.socket;
+		if (!socket?.ready || socket.ended) return;
+		if (lost) socket.options.handlers.onProblem?.({kind: 'malformed-frame', message: 'a frame that is not JSON', bytes: 10});
+		else socket.options.handlers.onEvent(event);
+	}
+
+	/** The first frame: the server has subscribed us, and replays what the resend mode asks for. */
+	ready(): void {
+		const socket = this.socket;
+		if (!socket || socket.ready || socket.ended) return;
+		socket.ready = true;
+		socket.options.handlers.onReady?.();
+		const resend = socket.options.resend ?? {mode: 'none'};
+		if (resend.mode === 'none') return;
+		for (const event of this.events) {
+			if (resend.mode === 'since' && event.timestamp <= resend.afterTimestamp) continue;
+			if (socket.ended) return;
+			socket.options.handlers.onEvent(event);
+		}
+	}
+
+	drop(): void {
+		this.socket?.end('closed');
+	}
+
+	readonly openSocket = (options: EventSocketOptions): StreamSocket => {
+		let resolveClosed!: () => void;
+		const closed = new Promise<void>((resolve) => {
+			resolveClosed = resolve;
+		});
+		const socket: ScriptedSocket = {
+			options,
+			ready: false,
+			ended: false,
+			closed,
+			end: (kind) => {
+				if (socket.ended) return;
+				socket.ended = true;
+				if (this.socket === socket) this.socket = null;
+				const wasReady = socket.ready;
+				queueMicrotask(() => {
+					options.handlers.onEnd({kind, fatal: false, message: kind === 'closed' ? 'closed by the server (1006)' : 'closed by the client', wasReady});
+					resolveClosed();
+				});
+			},
+			close: () => {
+				socket.end('client-closed');
+				return closed;
+			},
+			terminate: () => {
+				socket.end('client-closed');
+				return closed;
+			},
+		};
+		this.socket?.end('closed');
+		this.socket = socket;
+		return socket;
+	};
+
+	/** events/search, ascending from `timestampGte`, one gated page at a time. */
+	client(): StreamClient {
+		const server = this;
+		return {
+			async *allEvents({timestampGte, signal} = {}) {
+				let after = -1;
+				for (;;) {
+					await server.#gate(signal);
+					const page = server.events.filter((event, index) => index > after && (timestampGte === undefined || event.timestamp >= timestampGte)).slice(0, pageSize);
+					for (const event of page) {
+						after = server.events.indexOf(event);
+						yield event;
+					}
+					if (page.length < pageSize) return;
+				}
+			},
+			socketUrl: () => 'ws://model.invalid/sockets/events/c1',
+			sessionApiKey: new Secret('session-key'),
+		};
+	}
+
+	#gate(signal: AbortSignal | undefined): Promise<void> {
+		return new Promise((resolve, reject) => {
+			if (signal?.aborted) {
+				reject(signal.reason);
+				return;
+			}
+			const entry = {
+				open: () => {
+					signal?.removeEventListener('abort', onAbort);
+					resolve();
+				},
+				fail: () => {
+					signal?.removeEventListener('abort', onAbort);
+					reject(new Error('the server answered 503'));
+				},
+			};
+			const onAbort = () => {
+				this.pages.splice(this.pages.indexOf(entry), 1);
+				reject(signal?.reason);
+			};
+			signal?.addEventListener('abort', onAbort, {once: true});
+			this.pages.push(entry);
+		});
+	}
+}
+
+/** Lets timers (zero-length backoff), immediates and microtasks run. */
+async function settle(): Promise<void> {
+	for (let round = 0; round < 3; round++) {
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+	}
+}
+
+function isPrefix(announced: readonly string[], server: readonly WireEvent[]): boolean {
+	return announced.length <= server.length && announced.every((id, index) => server[index]!.id === id);
+}
+
+type RunResult = {ok: boolean; announced: string[]; server: string[]; phases: Phase[]; reason?: string};
+
+async function run(initial: number, actions: readonly Action[], order: StreamSupervisorOptions['order']): Promise<RunResult> {
+	const server = new ModelServer();
+	for (let n = 0; n < initial; n++) server.emit();
+	const announced: string[] = [];
+	const phases: Phase[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order,
+		backoff: {baseMs: 0, capMs: 0},
+		resyncOverlapMs: 15,
+		random: () => 0.5,
+		onEvents: (events) => {
+			for (const event of events) announced.push(event.id);
+		},
+	});
+	const result = (reason?: string): RunResult => ({ok: reason === undefined, announced, server: server.events.map((event) => event.id), phases, reason});
+	supervisor.start();
+	try {
+		await settle();
+		for (const action of actions) {
+			if (action === 'emit') server.emit();
+			else if (action === 'malformed') server.emit(true);
+			else if (action === 'ready') server.ready();
+			else if (action === 'page') server.pages.shift()?.open();
+			else if (action === 'fail-page') server.pages.shift()?.fail();
+			else if (action === 'drop' && server.socket) {
+				phases.push(!server.socket.ready ? 'before-ready' : server.pages.length > 0 ? 'during-resync' : 'after-resync');
+				server.drop();
+			}
+			await settle();
+			if (!isPrefix(announced, server.events)) return result(`after ${action}: announced out of server order or twice`);
+		}
+		// The faults stop: the socket comes up, every page is answered.
+		for (let round = 0; round < 200 && !(supervisor.status.settled && announced.length === server.events.length); round++) {
+			server.ready();
+			while (server.pages.length > 0) server.pages.shift()!.open();
+			await settle();
+			if (!isPrefix(announced, server.events)) return result('while catching up: announced out of server order or twice');
+		}
+		if (announced.length !== server.events.length) return result(`caught up with ${announced.length} of ${server.events.length} events`);
+		if (!supervisor.status.settled) return result('never settled');
+		return result();
+	} finally {
+		await supervisor.close();
+	}
+}
+
+const action = fc.constantFrom<Action>('emit', 'emit', 'emit', 'ready', 'ready', 'drop', 'drop', 'page', 'page', 'page', 'fail-page', 'malformed');
+
+test('server order: under random drops, failed pages and lost frames, what is announced is always the server list, oldest first, each once', async () => {
+	const seen = new Map<Phase, number>();
+	await fc.assert(
+		fc.asyncProperty(fc.integer({min: 0, max: 8}), fc.array(action, {minLength: 5, maxLength: 40}), async (initial, actions) => {
+			const outcome = await run(initial, actions, 'server');
+			for (const phase of outcome.phases) seen.set(phase, (seen.get(phase) ?? 0) + 1);
+			assert.ok(outcome.ok, `${outcome.reason}\nannounced ${outcome.announced.join(' ')}\nserver    ${outcome.server.join(' ')}`);
+			assert.deepEqual(outcome.announced, outcome.server);
+		}),
+		{numRuns: 150},
+	);
+	// The drops did land in every phase (the property would be weak otherwise).
+	for (const phase of ['before-ready', 'during-resync', 'after-resync'] as const) assert.ok((seen.get(phase) ?? 0) >= 10, `drops ${phase}: ${seen.get(phase) ?? 0}`);
+});
+
+test('a drop while frames wait for the resync: server order keeps them for the next connection; arrival order announced them early', async () => {
+	// History ev-0..1. The socket comes up; ev-2's frame is lost, ev-3's is held for the resync; the socket drops.
+	const actions: Action[] = ['page', 'ready', 'malformed', 'emit', 'drop'];
+	const strict = await run(2, actions, 'server');
+	assert.ok(strict.ok, strict.reason);
+	assert.deepEqual(strict.announced, ['ev-0000', 'ev-0001', 'ev-0002', 'ev-0003']);
+
+	// What follow did before (the dashboard's arrival order): ev-3 went out when the connection ended, ahead of ev-2.
+	const arrival = await run(2, actions, 'arrival');
+	assert.equal(arrival.ok, false);
+	assert.deepEqual(arrival.announced, ['ev-0000', 'ev-0001', 'ev-0003']);
+});
