@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {eventMatches} from '../source/commands/event-filter.js';
+import {eventMatches} from '../source/state/server-event-filter.js';
 import {ExitCode, exitCodeFor, MissingError, StartFailedError, UnavailableError, UsageError} from '../source/commands/exit-codes.js';
 import {toJson} from '../source/commands/json-output.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from '../source/commands/status-filter.js';

@@ -2,7 +2,7 @@ import {eventSources} from '../wire/schemas/events.js';
 import type {WireEvent} from '../wire/schemas/events.js';
 import {agentFor, findConversation} from './conversation-lookup.js';
 import {eventLine} from './event-line.js';
-import {eventMatches, type EventFilter} from './event-filter.js';
+import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 import {followConversation} from './follow.js';

@@ -5,7 +5,7 @@ import {isTransient, KeyRejectedError} from '../wire/errors.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {settleEvent, type WireEvent} from '../wire/schemas/events.js';
 import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/statuses.js';
-import {eventMatches, type EventFilter} from './event-filter.js';
+import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {UnavailableError} from './exit-codes.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';

@@ -18,8 +18,18 @@ export type FaultSwitches = {
 	interruptMissing(status: 0 | 404 | 405): void;
 	/** Agent servers have no trajectory download (404). */
 	noTrajectory(on: boolean): void;
+	/**
+	 * Takes the newer stored-event routes (`/api/v1/conversation/{id}/events/…`) away, as on an
+	 * older app server: unrouted, they answer FastAPI's 404 (`not-found`) or, as the hosted
+	 * service does for a path it does not know, its web page with 200 (`spa-page`). The older
+	 * `/api/v1/events/search?conversation_id__eq=` stays. `present` puts them back.
+	 */
+	newEventRoutes(mode: NewEventRoutes): void;
 	reset(): void;
 };
+
+export type NewEventRoutes = 'present' | 'not-found' | 'spa-page';
+const newEventRouteModes: readonly NewEventRoutes[] = ['present', 'not-found', 'spa-page'];
 
 export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number} | {kind: 'server-error'; status: number};
 export type FrameFault = 'malformed' | 'invalid-utf8';
@@ -33,6 +43,7 @@ export class FaultState {
 	private malformed = 0;
 	private invalidUtf8 = 0;
 	silent = false;
+	newEventRoutes: NewEventRoutes = 'present';
 	/** Set by the socket layer. */
 	onDropSockets: () => void = () => {};
 
@@ -70,6 +81,9 @@ export class FaultState {
 		noTrajectory: (on) => {
 			this.world.noTrajectory = on;
 		},
+		newEventRoutes: (mode) => {
+			this.newEventRoutes = mode;
+		},
 		reset: () => {
 			this.rateLimited = 0;
 			this.failing = 0;
@@ -77,6 +91,7 @@ export class FaultState {
 			this.malformed = 0;
 			this.invalidUtf8 = 0;
 			this.silent = false;
+			this.newEventRoutes = 'present';
 			this.world.hostile = false;
 			this.world.interruptMissing = 0;
 			this.world.noTrajectory = false;
@@ -161,6 +176,10 @@ export class FaultState {
 			s.noTrajectory(body.noTrajectory);
 			applied.push('noTrajectory');
 		}
+		if (typeof body.newEventRoutes === 'string' && (newEventRouteModes as readonly string[]).includes(body.newEventRoutes)) {
+			s.newEventRoutes(body.newEventRoutes as NewEventRoutes);
+			applied.push('newEventRoutes');
+		}
 		if (body.dropSockets === true) {
 			s.dropSockets();
 			applied.push('dropSockets');
@@ -181,6 +200,7 @@ export class FaultState {
 			hostileText: this.world.hostile,
 			interruptMissing: this.world.interruptMissing,
 			noTrajectory: this.world.noTrajectory,
+			newEventRoutes: this.newEventRoutes,
 		};
 	}
 }

@@ -16,6 +16,19 @@ function header(request: IncomingMessage, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
+const newEventRoute = /^\/api\/v1\/conversation\/[^/]+\/events\//;
+
+function isNewEventRoute(pathname: string): boolean {
+	return newEventRoute.test(pathname);
+}
+
+/** An older app server, as the `newEventRoutes` fault makes it: the newer event routes are not routed. */
+function withoutRemovedRoutes(deps: Deps, match: ReturnType<Router['match']>): ReturnType<Router['match']> {
+	if (!match || deps.faults.newEventRoutes === 'present') return match;
+	const key = 'route' in match ? match.route.key : match.key;
+	return / \/api\/v1\/conversation\/:id\/events\//.test(key) ? null : match;
+}
+
 /**
  * Every request: statistics, then faults (latency, 429, 5xx; they hit before auth, like a
  * gateway), then routing. Unrouted paths get the SPA page, as on the hosted service, except
@@ -34,7 +47,7 @@ async function handle(deps: Deps, request: IncomingMessage, response: ServerResp
 	const url = new URL(request.url ?? '/', 'http://localhost');
 	if (url.pathname.startsWith('/_sim/')) return handleControl(request, response, url, deps.world, deps.faults);
 	const method = request.method ?? 'GET';
-	const match = deps.router.match(method, url.pathname);
+	const match = withoutRemovedRoutes(deps, deps.router.match(method, url.pathname));
 	deps.count(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`);
 
 	if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
@@ -53,7 +66,7 @@ async function handle(deps: Deps, request: IncomingMessage, response: ServerResp
 	}
 
 	if (!match) {
-		if (url.pathname.startsWith('/runtime/')) return sendJson(response, 404, {detail: 'Not Found'});
+		if (url.pathname.startsWith('/runtime/') || (deps.faults.newEventRoutes === 'not-found' && isNewEventRoute(url.pathname))) return sendJson(response, 404, {detail: 'Not Found'});
 		return sendHtml(response, 200, spaPage);
 	}
 	if (!('route' in match)) return sendJson(response, 405, {detail: 'Method Not Allowed'}, {allow: match.allowed.join(', ')});

@@ -4,6 +4,7 @@ import {agentBaseUrl, eventSocketUrl} from './agent-base-url.js';
 import {ApiError, NotFoundError, ProtocolError, RequestRefusedError} from './errors.js';
 import {qualifyEventKind} from './event-kinds.js';
 import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
+import {walkEventPages} from './paging.js';
 import {type ConversationInfo, conversationInfoSchema, successSchema} from './schemas/app.js';
 import {describeIssues, type InvalidItem} from './schemas/common.js';
 import {eventPageSchema, type LoggedEvent, parseEventLater, parseEvents, type WireEvent} from './schemas/events.js';
@@ -158,23 +159,7 @@ export class AgentClient {
 	}
 
 	async *#pages<P extends Page<LoggedEvent>>(search: Omit<EventSearchParams, 'pageId'>, fetchPage: (search: EventSearchParams) => Promise<P>): AsyncGenerator<P, void, undefined> {
-		const seenPages = new Set<string>();
-		let pageId: string | undefined;
-		for (;;) {
-			const page = await fetchPage({...search, pageId});
-			yield page;
-			if (page.nextPageId === null) return;
-			// An unknown page id makes the real server start over; never follow a cursor twice.
-			if (seenPages.has(page.nextPageId) || page.events.length === 0) {
-				throw new ProtocolError(
-					`GET ${this.#path}/events/search: the server's paging repeats (page ${page.nextPageId.slice(0, 40)}); stopped`,
-					200,
-					`${this.#path}/events/search`,
-				);
-			}
-			seenPages.add(page.nextPageId);
-			pageId = page.nextPageId;
-		}
+		yield* walkEventPages<LoggedEvent, P>((pageId) => fetchPage({...search, pageId}), `GET ${this.#path}/events/search`);
 	}
 
 	async countEvents(params: EventFilterParams & CallOptions = {}): Promise<number> {

@@ -25,6 +25,7 @@ import {describeIssues, parsePage, type InvalidItem, type Page} from './schemas/
 import type {CreateRequest} from './schemas/create-request.js';
 import {Secret} from './secret.js';
 import {startTaskSnapshots} from './start-snapshots.js';
+import {StoredEventClient} from './stored-events.js';
 
 /**
  * The service's V1 REST API (`/api/v1`, bearer key) as the real server behaves
@@ -96,6 +97,11 @@ export class AppClient {
 	/** Only what later calls need; the key itself is held by the header function alone. */
 	readonly #options: Pick<AppClientOptions, 'onInvalid' | 'onWarning' | 'maxResponseBytes'>;
 	readonly #scope = new CallScope();
+	/**
+	 * The app server's stored copy of each conversation's events (stored-events.ts): readable
+	 * whatever the sandbox's status, through this client's HTTP layer, key and call scope.
+	 */
+	readonly storedEvents: StoredEventClient;
 
 	constructor(options: AppClientOptions) {
 		this.#options = {onInvalid: options.onInvalid, onWarning: options.onWarning, maxResponseBytes: options.maxResponseBytes};
@@ -109,6 +115,7 @@ export class AppClient {
 			...(options.dispatcher ? {dispatcher: options.dispatcher} : {}),
 		});
 		this.baseUrl = this.#http.baseUrl;
+		this.storedEvents = new StoredEventClient((path, query, signal) => this.#json({path, query, signal}));
 	}
 
 	// ---- starting conversations ----------------------------------------------------------

@@ -3,10 +3,11 @@ import {contentText} from '../wire/schemas/content.js';
 import {eventKindName, type WireEvent} from '../wire/schemas/events.js';
 
 /**
- * The `events` filters, applied locally as well as sent to the server: the live part of
- * `--follow` comes over the WebSocket, which has no filters, and applying them again to the
- * history costs nothing and guards against a server that ignores one (the agent server matches
- * only fully-qualified kinds).
+ * The agent server's event filters (`kind`, `source`, `body`), applied on our side with its
+ * meaning: for the live part of `events --follow` (the WebSocket has no filters), again on its
+ * history (a server that ignores one, e.g. a kind spelling it does not match, costs nothing), and
+ * for the app server's stored copy, whose search has no `source` or `body` filter at all
+ * (stored-history.ts).
  *   kind   short or qualified class name, case-insensitive
  *   source exact (agent, user, environment, hook)
  *   body   case-insensitive substring of a MessageEvent's text, as the server defines it
