@@ -59,6 +59,8 @@ describe('triage end to end in tmux', {skip, concurrency: 2}, () => {
 		const {tmux} = await launch(160, 48);
 		await openWaiting(tmux, 160);
 		tmux.send('a');
+		await tmux.waitFor((text) => /Approve .*pending action.*\[y\/n\]/.test(text) && /risk: /.test(text), 'the question with the actions and their risk');
+		tmux.send('y');
 		await tmux.waitFor((text) => text.includes('Approved '), 'the approval sent', 20_000);
 		await tmux.waitFor((text) => !text.includes('Waiting for you: '), 'the panel gone once nothing waits', 20_000);
 		tmux.send('q');
@@ -69,6 +71,8 @@ describe('triage end to end in tmux', {skip, concurrency: 2}, () => {
 		const {tmux, simulator} = await launch(80, 24);
 		await openWaiting(tmux, 80);
 		tmux.send('x');
+		await tmux.waitFor((text) => /Reject .*pending action.*\[y\/n\]/.test(text), 'the question with the actions');
+		tmux.send('y');
 		await tmux.waitFor((text) => text.includes('reason (optional)'), 'the reason field');
 		tmux.send('not on main, please', {literal: true});
 		await tmux.waitFor((text) => text.includes('not on main, please'), 'the typed reason');

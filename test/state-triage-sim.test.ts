@@ -44,12 +44,20 @@ test('reject with a reason and nudge reach the agent server; a stopped sandbox i
 	await assert.rejects(actions.approve('f'.repeat(32)), /not in the list/);
 });
 
-test('approve runs the agent on', async (t) => {
+test('approve runs the agent on; pendingActions reads what it waits for first', async (t) => {
 	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
 	const rows = await loaded(simulator);
 	const waiting = [...rows.values()].find((conversation) => conversation.execution_status === 'waiting_for_confirmation');
 	assert.ok(waiting);
-	await actionsOver(simulator, rows, []).approve(normalizeId(waiting.id));
+	const actions = actionsOver(simulator, rows, []);
+	const pending = await actions.pendingActions(normalizeId(waiting.id));
+	assert.ok(pending.length > 0, 'the waiting conversation has a pending action');
+	for (const action of pending) {
+		assert.equal(action.kind, 'ActionEvent');
+		assert.ok(action.tool_name.length > 0);
+		assert.match(action.security_risk, /^(HIGH|MEDIUM|LOW|UNKNOWN)$/);
+	}
+	await actions.approve(normalizeId(waiting.id));
 	const after = await loaded(simulator);
 	assert.notEqual(after.get(normalizeId(waiting.id))?.execution_status, 'waiting_for_confirmation');
 });

@@ -5,19 +5,31 @@ import {Dashboard} from '../source/view/Dashboard.js';
 import type {DashboardSnapshot, TimelineState} from '../source/state/dashboard-types.js';
 import {fixtureSnapshot, fixtureStore, hexId, recordingController, type RecordingController} from './helpers/dashboard-fixture.js';
 import {terminalAction, terminalObservation} from './helpers/event-fixtures.js';
+import type {PendingAction} from '../source/state/timeline-query.js';
 import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 
 const waitingKey = hexId(3);
 const runningKey = hexId(1);
 
+const riskyCommand = 'rm -rf build/ && git push --force origin release/2.4';
+
+/** What the waiting conversation's agent server says it waits for: one HIGH, one LOW action. */
+function waitingActions() {
+	return [terminalAction(riskyCommand, {security_risk: 'HIGH'}), terminalAction('ls build', {security_risk: 'LOW'})] as unknown as PendingAction[];
+}
+
 /** The recording controller plus the triage actions, each answering with `outcome`. */
-function triageController(outcome: () => Promise<void> = () => Promise.resolve()): RecordingController {
+function triageController(outcome: () => Promise<void> = () => Promise.resolve(), actions: () => Promise<readonly PendingAction[]> = async () => waitingActions()): RecordingController {
 	const controller = recordingController();
 	const record = (method: string) => (...args: unknown[]) => {
 		controller.calls.push({method, args});
 		return outcome();
 	};
-	return Object.assign(controller, {approve: record('approve'), reject: record('reject'), nudge: record('nudge')});
+	const pending = (...args: unknown[]) => {
+		controller.calls.push({method: 'pendingActions', args});
+		return actions();
+	};
+	return Object.assign(controller, {approve: record('approve'), reject: record('reject'), nudge: record('nudge'), pendingActions: pending});
 }
 
 function mount(controller: RecordingController, snapshot: DashboardSnapshot = fixtureSnapshot(), size = {columns: 80, rows: 24}, pane: 'conversations' | 'timeline' = 'conversations') {
@@ -39,12 +51,24 @@ async function ready(rendered: ReturnType<typeof renderSized>) {
 	return waitForFrame(rendered.lastFrame, (frame) => /› .*Add retries/.test(frame));
 }
 
-test('a approves the selected waiting conversation and reports pending, then sent', async () => {
+test('a shows what it would approve (tool, command, risk) and asks; n does nothing, y approves', async () => {
 	let release = () => undefined as void;
 	const controller = triageController(() => new Promise<void>((resolve) => (release = resolve)));
 	const {rendered} = mount(controller);
 	await ready(rendered);
-	await press(rendered, 'a', (frame) => frame.includes('Approving Add retries'));
+	const asked = await press(rendered, 'a', (frame) => frame.includes('Approve all 2 pending actions of Add retries to the importer? [y/n]') && frame.includes('rm -rf build/'));
+	assertFits(asked, 80);
+	assert.match(asked, /HIGH +terminal +\$ rm -rf build\/ && git push --force/);
+	assert.match(asked, /LOW +terminal +\$ ls build/);
+	assert.match(asked, /⚠ HIGH RISK: 1 of 2 actions is rated high risk; read it before approving/);
+	assert.match(asked, /2 actions · risk: 1 HIGH, 1 LOW/);
+	assert.deepEqual(callsOf(controller, 'pendingActions'), [[waitingKey]], 'read from its agent server: it is not the open conversation');
+	// n: nothing is approved, and the question goes.
+	await press(rendered, 'n', (frame) => frame.includes('Cancelled: nothing approved.') && !frame.includes('[y/n]'));
+	assert.deepEqual(callsOf(controller, 'approve'), []);
+	// Asked again, y approves: the positive half of the pair above.
+	await press(rendered, 'a', (frame) => frame.includes('[y/n]') && frame.includes('rm -rf build/'));
+	await press(rendered, 'y', (frame) => frame.includes('Approving Add retries'));
 	assert.deepEqual(callsOf(controller, 'approve'), [[waitingKey]]);
 	release();
 	const frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('Approved Add retries'));
@@ -52,11 +76,35 @@ test('a approves the selected waiting conversation and reports pending, then sen
 	rendered.unmount();
 });
 
+test('a: y before the actions are on screen, or when they cannot be read, approves nothing', async () => {
+	let deliver: (actions: readonly PendingAction[]) => void = () => undefined;
+	const controller = triageController(undefined, () => new Promise((resolve) => (deliver = resolve)));
+	const {rendered} = mount(controller);
+	await ready(rendered);
+	await press(rendered, 'a', (frame) => frame.includes('Reading the pending actions'));
+	await press(rendered, 'y', (frame) => frame.includes('the pending actions are not on screen yet'));
+	assert.deepEqual(callsOf(controller, 'approve'), []);
+	deliver(waitingActions());
+	await waitForFrame(rendered.lastFrame, (frame) => frame.includes('rm -rf build/'));
+	await press(rendered, 'y', (frame) => frame.includes('Approved Add retries'));
+	assert.equal(callsOf(controller, 'approve').length, 1);
+	rendered.unmount();
+
+	const failing = triageController(undefined, () => Promise.reject(new Error('agent server unreachable')));
+	const second = mount(failing).rendered;
+	await ready(second);
+	await press(second, 'a', (frame) => frame.includes('Cannot show the pending actions: agent server unreachable'));
+	await press(second, 'y', (frame) => frame.includes('not on screen yet'));
+	assert.deepEqual(callsOf(failing, 'approve'), []);
+	second.unmount();
+});
+
 test('a failed approval says why; a on a conversation that is not waiting refuses and sends nothing', async () => {
 	const controller = triageController(() => Promise.reject(new Error('409 nothing pending')));
 	const {rendered} = mount(controller);
 	await ready(rendered);
-	await press(rendered, 'a', (frame) => frame.includes('Approve failed for Add retries') && frame.includes('409 nothing pending'));
+	await press(rendered, 'a', (frame) => frame.includes('[y/n]') && frame.includes('rm -rf build/'));
+	await press(rendered, 'y', (frame) => frame.includes('Approve failed for Add retries') && frame.includes('409 nothing pending'));
 	await press(rendered, 'j', (frame) => !/› .*Add retries/.test(frame));
 	const before = controller.calls.length;
 	const selected = rendered.lastFrame().split('\n').find((line) => line.startsWith('› ')) ?? '';
@@ -66,21 +114,27 @@ test('a failed approval says why; a on a conversation that is not waiting refuse
 	rendered.unmount();
 });
 
-test('x asks for an optional reason: enter sends it, esc cancels without sending', async () => {
+test('x shows the pending actions and asks y/n, then for an optional reason: enter sends it, esc cancels', async () => {
 	const controller = triageController();
 	const {rendered} = mount(controller);
 	await ready(rendered);
-	await press(rendered, 'x', (frame) => frame.includes('Reject the pending actions of Add retries') && frame.includes('reason (optional)'));
+	await press(rendered, 'x', (frame) => frame.includes('Reject all 2 pending actions of Add retries to the importer? [y/n]') && frame.includes('rm -rf build/'));
+	await press(rendered, 'n', (frame) => frame.includes('Cancelled: nothing rejected.'));
+	assert.deepEqual(callsOf(controller, 'reject'), []);
+	await press(rendered, 'x', (frame) => frame.includes('[y/n]'));
+	await press(rendered, 'y', (frame) => frame.includes('Reject the pending actions of Add retries') && frame.includes('reason (optional)'));
 	// Letters are text here: q and n must not quit or jump.
 	await press(rendered, 'q too risky', (frame) => frame.includes('q too risky'));
 	await press(rendered, keys.enter, (frame) => frame.includes('Rejected Add retries'));
 	assert.deepEqual(callsOf(controller, 'reject'), [[waitingKey, 'q too risky']]);
 
-	await press(rendered, 'x', (frame) => frame.includes('reason (optional)'));
+	await press(rendered, 'x', (frame) => frame.includes('[y/n]') && frame.includes('rm -rf build/'));
+	await press(rendered, 'y', (frame) => frame.includes('reason (optional)'));
 	await press(rendered, keys.enter, (frame) => !frame.includes('reason (optional)'));
 	assert.deepEqual(callsOf(controller, 'reject').at(-1), [waitingKey, undefined], 'an empty reason is no reason');
 
-	await press(rendered, 'x', (frame) => frame.includes('reason (optional)'));
+	await press(rendered, 'x', (frame) => frame.includes('[y/n]') && frame.includes('rm -rf build/'));
+	await press(rendered, 'y', (frame) => frame.includes('reason (optional)'));
 	await press(rendered, 'never mind', (frame) => frame.includes('never mind'));
 	await press(rendered, keys.escape, (frame) => !frame.includes('reason (optional)') && frame.includes('Cancelled.'));
 	assert.equal(callsOf(controller, 'reject').length, 2);
@@ -140,9 +194,15 @@ for (const size of [{columns: 80, rows: 24}, {columns: 160, rows: 48}]) {
 		// The answered `ls` is not pending.
 		assert.doesNotMatch(frame, /LOW +terminal +\$ ls/);
 		assert.ok(frame.split('\n').length <= size.rows - 1);
-		await press(rendered, 'a', (text) => text.includes('Approved Add retries'));
+		// The open conversation's actions come from its timeline: nothing is read again.
+		const asked = await press(rendered, 'a', (text) => text.includes('Approve all 2 pending actions of Add retries to the importer? [y/n]'));
+		assertFits(asked, size.columns);
+		assert.match(asked, /⚠ HIGH RISK/);
+		assert.deepEqual(callsOf(controller, 'pendingActions'), []);
+		await press(rendered, 'y', (text) => text.includes('Approved Add retries'));
 		assert.deepEqual(callsOf(controller, 'approve'), [[waitingKey]]);
-		await press(rendered, 'x', (text) => text.includes('reason (optional)'));
+		await press(rendered, 'x', (text) => text.includes('Reject all 2 pending actions'));
+		await press(rendered, 'y', (text) => text.includes('reason (optional)'));
 		await press(rendered, keys.escape, (text) => text.includes('Waiting for you'));
 		rendered.unmount();
 	});

@@ -1,7 +1,9 @@
 import {AgentClient} from '../wire/agent-client.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
+import type {LoggedEvent} from '../wire/schemas/events.js';
 import {publicMessage} from './redact.js';
+import {pendingActions, type PendingAction} from './timeline-query.js';
 
 /**
  * Approve, reject, nudge, interrupt and continue: requests to one conversation's agent server (the app server has no
@@ -9,7 +11,7 @@ import {publicMessage} from './redact.js';
  * view can show it as is.
  */
 
-export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage' | 'interrupt' | 'continueRun'>;
+export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage' | 'interrupt' | 'continueRun' | 'searchEvents'>;
 
 /**
  * The conversation's sandbox is not RUNNING, so its agent server is unreachable: nothing to stop
@@ -42,7 +44,11 @@ export type ConversationActions = {
 	interrupt(key: string): Promise<'interrupt' | 'pause'>;
 	/** Lets a stopped agent go on (`/run`); `already-running` when the server says so (409). */
 	continueAgent(key: string): Promise<'started' | 'already-running'>;
+	pendingActions(key: string): Promise<readonly PendingAction[]>;
 };
+
+/** The newest events read to find what waits for confirmation: pending actions are the newest ones. */
+const pendingWindow = 100;
 
 export function createConversationActions(options: ConversationActionsOptions): ConversationActions {
 	const clientFor = options.client ?? ((conversation, appBaseUrl) => AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1}));
@@ -62,7 +68,19 @@ export function createConversationActions(options: ConversationActionsOptions): 
 		options.onAccepted(normalized);
 		return result;
 	};
+	const read = async (key: string): Promise<readonly PendingAction[]> => {
+		const conversation = options.conversation(normalizeId(key));
+		if (!conversation) throw new Error('that conversation is not in the list (yet)');
+		try {
+			const page = await clientFor(conversation, options.appBaseUrl).searchEvents({sortOrder: 'TIMESTAMP_DESC', limit: pendingWindow});
+			const ascending: LoggedEvent[] = [...page.events].reverse();
+			return pendingActions(ascending);
+		} catch (error) {
+			throw new Error(publicMessage(error, options.secrets));
+		}
+	};
 	return {
+		pendingActions: read,
 		approve: (key) => send(key, (client) => client.respondToConfirmation(true)),
 		reject: (key, reason) => send(key, (client) => client.respondToConfirmation(false, reason)),
 		nudge: (key, text) => {

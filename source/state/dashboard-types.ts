@@ -2,6 +2,7 @@ import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/sch
 import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {SearchListener} from './event-search.js';
+import type {PendingAction} from './timeline-query.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -136,6 +137,11 @@ export interface DashboardController {
 	approve?(conversationKey: string): Promise<void>;
 	/** Reject the pending actions, with an optional reason the agent sees. */
 	reject?(conversationKey: string, reason?: string): Promise<void>;
+	/**
+	 * The actions a conversation waits for you to approve or reject, read from its agent server
+	 * (the newest events), so the question behind `a` / `x` shows what it acts on.
+	 */
+	pendingActions?(conversationKey: string): Promise<readonly PendingAction[]>;
 	/** Send a user message and run the agent. */
 	nudge?(conversationKey: string, text: string): Promise<void>;
 	/** Stop this one agent (not its sandbox): `/interrupt`, or `/pause` on older servers. */

@@ -189,6 +189,8 @@ function kindPositions(events: Events, filter: TimelineFilter): ArrayLike<number
 }
 
 type ActionEvent = EventOf<'ActionEvent'>;
+/** An action that waits for an answer (what `a` approves, `x` rejects). */
+export type PendingAction = ActionEvent;
 export type ActionResponse = EventOf<'ObservationEvent'> | EventOf<'UserRejectObservation'> | EventOf<'AgentErrorEvent'>;
 
 /** Lookups over one events array, built in one pass the first time any of them is needed. */

@@ -18,6 +18,7 @@ import {StartForm} from './start/StartForm.js';
 import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
+import {ActionConfirm} from './triage/ActionConfirm.js';
 import {BulkPanel} from './triage/BulkPanel.js';
 import {SearchOverlay} from './triage/SearchOverlay.js';
 import {PendingActionsPanel, pendingPanelRows} from './triage/PendingActionsPanel.js';
@@ -198,6 +199,35 @@ export function Dashboard(props: DashboardProps) {
 					closeOverlay();
 					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
 				}}
+			/>
+		);
+	} else if (view.overlay?.kind === 'triage-confirm') {
+		const {verb, conversationKey} = view.overlay;
+		const title = shortTitle(snapshot, conversationKey);
+		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
+		overlay = (
+			<ActionConfirm
+				key={`${verb}:${conversationKey}`}
+				verb={verb}
+				conversationKey={conversationKey}
+				title={title}
+				snapshot={snapshot}
+				controller={controller}
+				width={columns}
+				height={paneHeight}
+				onYes={() => {
+					if (verb === 'approve') {
+						closeOverlay();
+						void runTriage(controller, 'approve', {conversationKey, title}, say);
+					} else {
+						dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: 'reject', conversationKey}});
+					}
+				}}
+				onNo={() => {
+					closeOverlay();
+					say(`Cancelled: nothing ${verb === 'approve' ? 'approved' : 'rejected'}.`);
+				}}
+				onRefused={say}
 			/>
 		);
 	} else if (view.overlay?.kind === 'search') {

@@ -5,7 +5,6 @@ import type {DashboardController, DashboardSnapshot} from '../state/dashboard-ty
 import {wideColumns} from './layout.js';
 import {planSandboxAction} from './sandbox-question.js';
 import {planBulk} from './triage/bulk-plan.js';
-import {runTriage} from './triage/run-triage.js';
 import {planTriage, type TriageVerb} from './triage/triage-plan.js';
 import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
 import type {ListWindowControls} from './use-list-window.js';
@@ -65,12 +64,13 @@ export function useDashboardKeys(args: Args): void {
 		dispatch({type: 'focus', pane: 'conversations'});
 	};
 
-	// a approves at once (the pending actions are on screen); x and m ask for a line of text first.
+	// a and x change the agent's course: they show the pending actions and ask y/n first (x then
+	// asks for a reason); m asks for its message.
 	const triage = (verb: TriageVerb, key: string | null | undefined) => {
 		const plan = planTriage(snapshot, controller, verb, key);
 		if (plan.kind === 'refuse') notice(plan.text);
-		else if (verb === 'approve') void runTriage(controller, verb, plan, notice);
-		else dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: verb, conversationKey: plan.conversationKey}});
+		else if (verb === 'nudge') dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: verb, conversationKey: plan.conversationKey}});
+		else dispatch({type: 'open-overlay', overlay: {kind: 'triage-confirm', verb, conversationKey: plan.conversationKey}});
 	};
 	const triageOn = (key: () => string | null | undefined) => ({
 		approve: () => triage('approve', key()),

@@ -22,6 +22,8 @@ export type ConfirmRequest = {
 export type Overlay =
 	| {kind: 'help'}
 	| {kind: 'confirm'; request: ConfirmRequest}
+	/** `a` / `x`: the pending actions of a conversation, then y/n (x then asks for a reason). */
+	| {kind: 'triage-confirm'; verb: 'approve' | 'reject'; conversationKey: string}
 	| {kind: 'start'}
 	| {kind: 'details'}
 	/** A one-line field: a rejection reason or a message for the agent. */
@@ -150,7 +152,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 export function keyContexts(state: ViewState): KeyContext[] {
 	const overlay = state.overlay?.kind;
 	if (overlay === 'help') return ['help', 'always'];
-	if (overlay === 'confirm') return ['confirm', 'always'];
+	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
 	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
