@@ -30,6 +30,7 @@ import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
 import {useListWindow} from './use-list-window.js';
+import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
 import {useTerminalSize} from './use-terminal-size.js';
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
@@ -49,6 +50,8 @@ export type DashboardProps = {
 	currentProfile?: string | null;
 	/** Resolves with null once switched (this dashboard is then replaced), or the reason it could not. */
 	onSwitchProfile?(name: string): Promise<string | null>;
+	/** Warnings and stray stderr taken off the terminal (app.tsx); each shows on the notice line. */
+	strayOutput?: StrayOutputSource;
 };
 
 /** How long a notice stays on the notice line. */
@@ -89,6 +92,7 @@ export function Dashboard(props: DashboardProps) {
 	useKeyDispatch(registry, contexts);
 	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit});
 
+	useStrayNotice(props.strayOutput, dispatch);
 	const notice = latestNotice(snapshot, view, now);
 	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
 	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
@@ -371,7 +375,7 @@ function latestNotice(snapshot: DashboardSnapshot, view: ViewState, now: number)
 	const store = snapshot.notice;
 	const own = view.notice;
 	const newest: (Notice & {at: number}) | null =
-		store && (!own || store.at >= own.at) ? store : own ? {text: own.text, level: 'info', at: own.at} : null;
+		store && (!own || store.at >= own.at) ? store : own ? {text: own.text, level: own.level ?? 'info', at: own.at} : null;
 	if (newest && now - newest.at < noticeMs) return newest;
 	if (snapshot.connection.lastError) return {text: snapshot.connection.lastError, level: 'error'};
 	return null;

@@ -11,6 +11,8 @@ import type {ProfileChoice} from './ProfilePicker.js';
 import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
 import {openTerminalScreen} from './terminal-screen.js';
+import {openDebugLog} from '../config/debug-log.js';
+import {captureStrayOutput} from './stray-output.js';
 
 export type RunDashboardOptions = PrepareOptions & {
 	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
@@ -39,7 +41,19 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 	const answered = firstAnswer(session.store, firstAnswerWaitMs);
 	warmUpTextMeasures();
 	await answered;
-	const screen = openTerminalScreen(stdout);
+	const terminal = openTerminalScreen(stdout);
+	// From the first frame to the way out, only the frame reaches the terminal: warnings and stray
+	// stderr go to the debug log. Given back where the screen is, so a crash message still prints.
+	const debugLog = openDebugLog();
+	const stray = captureStrayOutput({log: debugLog, secrets});
+	const strayOutput = {output: stray, logPath: debugLog.path};
+	const screen = {
+		active: terminal.active,
+		restore() {
+			stray.restore();
+			terminal.restore();
+		},
+	};
 	let unmount = () => undefined as void;
 	let rerender = (_tree: ReactElement) => undefined as void;
 	const guard = createExitGuard({
@@ -60,6 +74,7 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 			profiles={options.profiles ?? []}
 			currentProfile={currentProfile}
 			onSwitchProfile={switchTo}
+			strayOutput={strayOutput}
 		/>
 	);
 	// ctrl-p: the chosen profile gets a store of its own; the old one is closed once the new one shows.

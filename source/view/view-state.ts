@@ -58,7 +58,7 @@ export type ViewState = {
 	 */
 	zoomed: boolean;
 	/** A message from the view itself (e.g. "sandbox is already paused"), shown like store notices. */
-	notice: {text: string; at: number} | null;
+	notice: {text: string; at: number; level?: 'info' | 'warn' | 'error'} | null;
 };
 
 export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'context', 'title'];
@@ -78,7 +78,7 @@ export type ViewAction =
 	| {type: 'cycle-sort'}
 	| {type: 'toggle-freeze'}
 	| {type: 'toggle-zoom'}
-	| {type: 'notice'; text: string; at: number};
+	| {type: 'notice'; text: string; at: number; level?: 'info' | 'warn' | 'error'};
 
 export const initialViewState: ViewState = {
 	pane: 'conversations',
@@ -141,7 +141,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 		case 'toggle-zoom':
 			return {...state, zoomed: !state.zoomed};
 		case 'notice':
-			return {...state, notice: {text: action.text, at: action.at}};
+			return {...state, notice: action.level ? {text: action.text, at: action.at, level: action.level} : {text: action.text, at: action.at}};
 	}
 }
 
