@@ -45,6 +45,8 @@ function parseArgs() {
 				repo: {type: 'string'},
 				plugin: {type: 'string', isMultiple: true},
 				wait: {type: 'boolean'},
+				patch: {type: 'boolean'},
+				stat: {type: 'boolean'},
 				port: {type: 'number'},
 				seed: {type: 'number'},
 				conversations: {type: 'number'},

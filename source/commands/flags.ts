@@ -15,6 +15,10 @@ export type CommandFlags = {
 	repo: string | undefined;
 	plugin: string[];
 	wait: boolean;
+	/** `changes`: print a patch git applies. */
+	patch: boolean;
+	/** `changes`: print git's --stat. */
+	stat: boolean;
 	port: number | undefined;
 	seed: number | undefined;
 	conversations: number | undefined;

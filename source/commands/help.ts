@@ -24,6 +24,7 @@ Usage
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
                     [--wait] [--json]
   $ agent-tui watch [--status S[,S...]] [--json]
+  $ agent-tui changes <conversation-id> [--json | --patch | --stat]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N]
 
 Commands
@@ -62,6 +63,12 @@ Commands
   watch           one line per status change of any conversation, each change once,
                   until ctrl-c, naming which status changed (agent or sandbox);
                   --status keeps changes into those statuses (sandbox:S for a sandbox's)
+  changes         the files the conversation's agent changed in its repository
+                  (status<TAB>path, like git --name-status); its sandbox must be RUNNING
+      --json            [{"status": "ADDED|DELETED|UPDATED|MOVED", "path": ...}]
+      --stat            added and removed lines per file, like git diff --stat
+      --patch           a patch in git's format: \`git apply\` on the original files gives
+                        the modified files byte for byte (sanitized on a terminal)
   simulator       run the embedded simulator as a server (default port: any free one)
       --port N  --seed S  --conversations N
 

@@ -34,7 +34,7 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'port', 'seed', 'conversations', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output'];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
@@ -56,6 +56,8 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		repo: flags.repo ?? undefined,
 		plugin: flags.plugin ?? [],
 		wait: flags.wait ?? false,
+		patch: flags.patch ?? false,
+		stat: flags.stat ?? false,
 		// meow turns `--port abc` into null: keep it "given" so the command reports it.
 		port: flags.port === null ? Number.NaN : flags.port,
 		seed: flags.seed === null ? Number.NaN : flags.seed,

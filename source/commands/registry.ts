@@ -50,6 +50,12 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		run: async (server, io, args, flags) => (await import('./events.js')).runEvents(server, io, args[0]!, flags),
 	},
 	{
+		name: 'changes',
+		args: ['conversation-id'],
+		flags: ['json', 'patch', 'stat'],
+		run: async (server, io, args, flags) => (await import('./changes.js')).runChanges(server, io, args[0]!, flags),
+	},
+	{
 		name: 'watch',
 		args: [],
 		flags: ['json', 'status'],

@@ -25,6 +25,8 @@ export type FaultSwitches = {
 	 * `/api/v1/events/search?conversation_id__eq=` stays. `present` puts them back.
 	 */
 	newEventRoutes(mode: NewEventRoutes): void;
+	/** Off: the git routes' query form answers 404, as on an older agent server (the path form still works). */
+	gitQueryRoutes(on: boolean): void;
 	reset(): void;
 };
 
@@ -84,6 +86,9 @@ export class FaultState {
 		newEventRoutes: (mode) => {
 			this.newEventRoutes = mode;
 		},
+		gitQueryRoutes: (on) => {
+			this.world.gitQueryRoutes = on;
+		},
 		reset: () => {
 			this.rateLimited = 0;
 			this.failing = 0;
@@ -95,6 +100,7 @@ export class FaultState {
 			this.world.hostile = false;
 			this.world.interruptMissing = 0;
 			this.world.noTrajectory = false;
+			this.world.gitQueryRoutes = true;
 		},
 	};
 
@@ -180,6 +186,10 @@ export class FaultState {
 			s.newEventRoutes(body.newEventRoutes as NewEventRoutes);
 			applied.push('newEventRoutes');
 		}
+		if (typeof body.gitQueryRoutes === 'boolean') {
+			s.gitQueryRoutes(body.gitQueryRoutes);
+			applied.push('gitQueryRoutes');
+		}
 		if (body.dropSockets === true) {
 			s.dropSockets();
 			applied.push('dropSockets');
@@ -201,6 +211,7 @@ export class FaultState {
 			interruptMissing: this.world.interruptMissing,
 			noTrajectory: this.world.noTrajectory,
 			newEventRoutes: this.newEventRoutes,
+			gitQueryRoutes: this.world.gitQueryRoutes,
 		};
 	}
 }

@@ -90,14 +90,17 @@ export function seedWorld(world: World): void {
 			createdAt: createdAt - rng.int(5, 40) * 1000,
 		});
 		const trigger = rng.pick(['gui', 'gui', 'gui', 'gui', 'openhands_api', 'resolver', 'slack']);
+		// The quiet live run was started without a repository: its Changes view has no git
+		// repository to show (/workspace/project is not one).
+		const repository = layout.scenario === 'quiet' && index < live ? null : chosen.repository;
 		const conversation: SimConversation = {
 			id: world.ids.uuidHex(),
 			sandboxId: sandbox.id,
 			createdByUserId: world.userId,
 			title: chosen.title,
-			repository: chosen.repository,
-			branch: chosen.branch,
-			gitProvider: rng.chance(0.9) ? 'github' : 'gitlab',
+			repository,
+			branch: repository ? chosen.branch : null,
+			gitProvider: rng.chance(0.9) && repository ? 'github' : repository ? 'gitlab' : null,
 			trigger,
 			prNumber: trigger === 'resolver' ? [rng.int(20, 900)] : [],
 			llmModel: model,

@@ -1,6 +1,7 @@
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {registerAgentRoutes} from './agent-routes.js';
+import {registerGitRoutes} from './git-routes.js';
 import {registerAppEventRoutes} from './app-event-routes.js';
 import {registerAppRoutes} from './app-routes.js';
 import {SocketHub} from './event-socket.js';
@@ -90,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	registerSandboxRoutes(router);
 	registerV0Routes(router);
 	registerAgentRoutes(router, Date.now());
+	registerGitRoutes(router);
 	const hub = new SocketHub(world, faults, (key) => stats.count(key));
 	const handler = createRequestHandler({world, faults, router, apiKey, count: (key) => stats.count(key)});
 	const makeServer = () => {

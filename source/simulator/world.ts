@@ -52,6 +52,8 @@ export class World {
 	interruptMissing: 0 | 404 | 405 = 0;
 	/** An agent server without the trajectory download (404), so exports fall back to events. */
 	noTrajectory = false;
+	/** Agent servers answer the newer query form of the git routes; off, only the older path form (a fault switch). */
+	gitQueryRoutes = true;
 	readonly specs: SimSpec[] = [];
 	private readonly conversations: SimConversation[] = [];
 	private readonly conversationIndex = new Map<string, SimConversation>();

@@ -1,0 +1,106 @@
+import {computeFileDiff} from '../format/file-diff.js';
+import {gitPatch, gitStat, type PatchFile} from '../format/git-patch.js';
+import {redactSecrets} from '../format/redact.js';
+import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
+import {GitClient} from '../wire/git-client.js';
+import {diffPathFor, repoDirFor, workspaceRoot} from '../wire/git-paths.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import {type GitChange, statusLetter} from '../wire/schemas/git.js';
+import {agentFor, findConversation} from './conversation-lookup.js';
+import {UnavailableError, UsageError} from './exit-codes.js';
+import type {CommandFlags} from './flags.js';
+import {note, printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+
+/**
+ * `agent-tui changes <conversation-id> [--json | --patch | --stat]`: what the conversation's agent
+ * changed in its repository, read from the agent server's git endpoints (openhands-wire.md §3.1).
+ * Without a flag, one `status<TAB>path` line per file (git's --name-status); `--json` the list as
+ * the server gave it; `--stat` and `--patch` fetch each file's two texts (one request per file)
+ * and print git's --stat, or a patch `git apply` takes onto the original files. The patch goes out
+ * byte for byte when stdout is a file or a pipe, and sanitized when it is a terminal. A sandbox
+ * that is not RUNNING is reported, never resumed.
+ */
+export async function runChanges(server: Server, io: Io, id: string, flags: CommandFlags): Promise<number> {
+	const modes = (['json', 'patch', 'stat'] as const).filter((mode) => flags[mode]);
+	if (modes.length > 1) throw new UsageError(`--${modes.join(', --')}: choose one`);
+	const conversation = await findConversation(server, io, id);
+	const git = gitFor(server, conversation);
+	const repoDir = repoDirFor(conversation.selected_repository);
+	const {changes, invalid} = await git.changes(repoDir);
+	if (invalid.length > 0) note(io, `${invalid.length} entr${invalid.length === 1 ? 'y' : 'ies'} of the server's list could not be read and are left out`);
+
+	if (flags.json) {
+		printLine(io, toJson(changes, io.secrets));
+		if (changes.length === 0) note(io, emptyReason(repoDir));
+		return 0;
+	}
+	if (changes.length === 0) {
+		note(io, emptyReason(repoDir));
+		return 0;
+	}
+	if (!flags.patch && !flags.stat) {
+		// A tab between, as git's --name-status has it (printText would turn it into spaces).
+		for (const change of changes) io.stdout.write(`${statusLetter(change.status)}\t${sanitizeLine(redactSecrets(change.path, io.secrets))}\n`);
+		return 0;
+	}
+	const files = await fetchTexts(git, repoDir, changes);
+	if (flags.stat) {
+		const entries = files.map((file) => {
+			const diff = computeFileDiff(file.original, file.modified);
+			return {path: file.path, added: diff.added, removed: diff.removed};
+		});
+		const text = gitStat(entries, io.stdout.isTTY ? Math.min(io.stdout.columns ?? 80, 120) : 80);
+		for (const line of text.trimEnd().split('\n')) printText(io, line);
+		return 0;
+	}
+	writePatch(io, gitPatch(files));
+	return 0;
+}
+
+function gitFor(server: Server, conversation: AppConversation): GitClient {
+	if (conversation.sandbox_status !== 'RUNNING') {
+		throw new UnavailableError(
+			`conversation ${conversation.id}: its sandbox is ${conversation.sandbox_status ?? 'MISSING'}, so its files cannot be read; nothing was resumed` +
+				(conversation.sandbox_status === 'PAUSED' && conversation.sandbox_id ? ` (resume it first: agent-tui resume ${conversation.sandbox_id})` : ''),
+		);
+	}
+	const agent = agentFor(server, conversation);
+	return new GitClient({baseUrl: agent.baseUrl, sessionApiKey: agent.sessionApiKey});
+}
+
+function emptyReason(repoDir: string): string {
+	return repoDir === workspaceRoot ? `no git repository in ${workspaceRoot}` : `no changes in ${repoDir}`;
+}
+
+/** Each file's two texts, a few requests at a time, in the list's order. */
+async function fetchTexts(git: GitClient, repoDir: string, changes: readonly GitChange[]): Promise<PatchFile[]> {
+	const files: PatchFile[] = new Array(changes.length);
+	let next = 0;
+	const worker = async () => {
+		for (let index = next++; index < changes.length; index = next++) {
+			const change = changes[index]!;
+			const texts = await git.diff(diffPathFor(repoDir, change.path));
+			files[index] = {status: change.status, path: change.path, original: texts.original, modified: texts.modified};
+		}
+	};
+	await Promise.all(Array.from({length: Math.min(4, changes.length)}, worker));
+	return files;
+}
+
+/**
+ * To a file or pipe the patch goes out as the texts are (that is what `git apply` needs), but
+ * for a known key, which is never printed. To a terminal every line is sanitized: a file holding
+ * `ESC ] 0 ;` shows it as text instead of retitling the window.
+ */
+function writePatch(io: Io, patch: string): void {
+	if (io.stdout.isTTY) {
+		io.stdout.write(sanitizeText(redactSecrets(patch, io.secrets)));
+		return;
+	}
+	let out = patch;
+	for (const secret of io.secrets) if (secret.length >= 4) out = out.replaceAll(secret, '[redacted]');
+	if (out !== patch) note(io, 'a key this run holds appears in the changed files; it is printed as [redacted], so the patch will not apply there');
+	io.stdout.write(out);
+}

@@ -1,0 +1,59 @@
+import {HttpError, notFound} from './http-util.js';
+import type {RouteContext, Router} from './router.js';
+import {type Workspace, workspaceFor} from './git-workspace.js';
+
+/**
+ * The agent server's git endpoints (openhands-wire.md §3.1) for the repositories of one sandbox's
+ * conversations: the query form of newer servers (`/api/git/changes?path=`) and the path form of
+ * older ones (`/api/git/changes/<url-encoded path>`). The `gitQueryRoutes` fault switch turns the
+ * query form off (it then answers 404, like an older server) so a client's fallback can be tested.
+ */
+
+const prefix = '/runtime/:n/api/git';
+
+/** The workspaces of the conversations this sandbox serves (a sandbox may hold several). */
+function workspaces(context: RouteContext): Workspace[] {
+	const found: Workspace[] = [];
+	for (const id of context.sandbox?.conversationIds ?? []) {
+		const workspace = workspaceFor(context.world.findConversation(id)?.repository ?? null);
+		if (workspace && !found.some((known) => known.repoDir === workspace.repoDir)) found.push(workspace);
+	}
+	return found;
+}
+
+function checkedPath(path: string | null | undefined): string {
+	if (!path) throw new HttpError(422, {detail: [{type: 'missing', loc: ['query', 'path'], msg: 'Field required', input: null}]});
+	// What `git -C <path>` refuses, in the server's words: a 400 with a detail.
+	if (!path.startsWith('/') || path.split('/').includes('..')) throw new HttpError(400, {detail: `git error: cannot use path ${JSON.stringify(path)}: not an absolute path inside the sandbox`});
+	return path.replace(/\/+$/, '') || '/';
+}
+
+function changes(context: RouteContext, path: string | null | undefined) {
+	const dir = checkedPath(path);
+	// Not a git repository (the bare /workspace/project of a conversation without one): `[]`.
+	const workspace = workspaces(context).find((candidate) => candidate.repoDir === dir);
+	return workspace ? workspace.files.map((file) => ({status: file.status, path: file.path})) : [];
+}
+
+function diff(context: RouteContext, path: string | null | undefined) {
+	const filePath = checkedPath(path);
+	for (const workspace of workspaces(context)) {
+		if (!filePath.startsWith(`${workspace.repoDir}/`)) continue;
+		const relative = filePath.slice(workspace.repoDir.length + 1);
+		const file = workspace.files.find((candidate) => candidate.path === relative);
+		if (file) return {original: file.original, modified: file.modified};
+	}
+	return {original: null, modified: null};
+}
+
+export function registerGitRoutes(router: Router): void {
+	const queryForm = (handler: (context: RouteContext, path: string | null) => unknown) => (context: RouteContext) => {
+		if (!context.world.gitQueryRoutes) throw notFound();
+		return handler(context, context.query.get('path'));
+	};
+	router.add('GET', `${prefix}/changes`, 'session', queryForm(changes));
+	router.add('GET', `${prefix}/diff`, 'session', queryForm(diff));
+	// The router has already decoded the one segment (`%2F` and all).
+	router.add('GET', `${prefix}/changes/:path`, 'session', (context) => changes(context, context.params.path));
+	router.add('GET', `${prefix}/diff/:path`, 'session', (context) => diff(context, context.params.path));
+}

@@ -1,0 +1,93 @@
+import type {Dispatcher} from 'undici';
+import {NotFoundError, ProtocolError, RequestRefusedError} from './errors.js';
+import {HttpClient, type RetryInfo} from './http.js';
+import {describeIssues, type InvalidItem, parseEach} from './schemas/common.js';
+import {type GitChange, gitChangeSchema, type GitDiff, gitDiffSchema} from './schemas/git.js';
+import type {Secret} from './secret.js';
+
+/**
+ * A sandbox's git endpoints on its agent server (openhands-wire.md §3.1), with the session key:
+ * the files changed under a directory, and the original and modified text of one file. Newer
+ * servers take the path as a query (`/api/git/changes?path=`), older ones in the URL
+ * (`/api/git/changes/<url-encoded path>`); the query form is tried first and a 404 or 405 falls
+ * back to the path form, which is then used for the rest of this client's life.
+ */
+
+export type GitRouteForm = 'query' | 'path';
+
+export type GitClientOptions = {
+	baseUrl: string;
+	sessionApiKey: Secret | null;
+	maxRetries?: number;
+	onRetry?: (info: RetryInfo) => void;
+	dispatcher?: Dispatcher;
+	/** Start with this form (a caller that already learnt it); default: query, then path. */
+	routeForm?: GitRouteForm;
+};
+
+export type ChangeList = {changes: GitChange[]; invalid: InvalidItem[]};
+
+export class GitClient {
+	readonly baseUrl: string;
+	readonly #http: HttpClient;
+	#form: GitRouteForm | null;
+
+	constructor(options: GitClientOptions) {
+		this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+		const key = options.sessionApiKey;
+		this.#form = options.routeForm ?? null;
+		this.#http = new HttpClient({
+			baseUrl: this.baseUrl,
+			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
+			maxRetries: options.maxRetries,
+			onRetry: options.onRetry,
+			dispatcher: options.dispatcher,
+		});
+	}
+
+	/** The route form that answered last (null until one has). */
+	get routeForm(): GitRouteForm | null {
+		return this.#form;
+	}
+
+	/** The files changed in the git repository at `repoDir`; `[]` when it is not a repository. */
+	async changes(repoDir: string, options: {signal?: AbortSignal} = {}): Promise<ChangeList> {
+		const raw = await this.#get('changes', repoDir, options.signal);
+		const {items, invalid} = parseEach(gitChangeSchema, raw);
+		if (invalid.some((item) => item.index === -1)) throw this.#unexpected('changes', 'expected a JSON array');
+		return {changes: items.map((item) => ({status: item.status, path: item.path})), invalid};
+	}
+
+	/** The whole original and modified text of one file (`<repo dir>/<relative path>`). */
+	async diff(filePath: string, options: {signal?: AbortSignal} = {}): Promise<GitDiff> {
+		const raw = await this.#get('diff', filePath, options.signal);
+		const result = gitDiffSchema.safeParse(raw ?? {});
+		if (!result.success) throw this.#unexpected('diff', describeIssues(result.error));
+		return {original: result.data.original, modified: result.data.modified};
+	}
+
+	async #get(what: 'changes' | 'diff', path: string, signal: AbortSignal | undefined): Promise<unknown> {
+		const query = () => this.#http.json({path: `/api/git/${what}`, query: {path}, signal});
+		const inPath = () => this.#http.json({path: `/api/git/${what}/${encodeURIComponent(path)}`, signal});
+		if (this.#form === 'path') return inPath();
+		try {
+			const raw = await query();
+			this.#form = 'query';
+			return raw;
+		} catch (error) {
+			if (this.#form === 'query' || !routeMissing(error)) throw error;
+		}
+		const raw = await inPath();
+		this.#form = 'path';
+		return raw;
+	}
+
+	#unexpected(what: string, detail: string): ProtocolError {
+		return new ProtocolError(`/api/git/${what}: unexpected answer from the agent server: ${detail}`, 200, `/api/git/${what}`);
+	}
+}
+
+/** An older server has no query route: FastAPI answers 404, or 405 when another method matches. */
+function routeMissing(error: unknown): boolean {
+	return error instanceof NotFoundError || (error instanceof RequestRefusedError && error.status === 405);
+}
