@@ -300,14 +300,16 @@ test('start: opening the new conversation the moment the task says READY (as the
 	assert.doesNotMatch(open.notice?.text ?? '', /not in the list/);
 });
 
-test('a conversation whose sandbox is paused: the timeline says why it cannot stream', async (t) => {
-	const {store, controller} = await setup(t, {conversations: 24});
+test('a conversation whose sandbox is paused: the timeline shows its stored history, marked, without resuming it', async (t) => {
+	const {sim, store, controller} = await setup(t, {conversations: 24});
 	const loaded = await waitFor(store, (s) => s.conversations.size === 24, 'conversations');
 	const paused = [...loaded.conversations.values()].find((row) => row.conversation.sandbox_status === 'PAUSED');
 	assert.ok(paused, 'the seeded world has a paused conversation');
 	controller.openTimeline(paused.key);
-	const failed = await waitFor(store, (s) => s.timeline?.stream.state === 'failed', 'failed stream');
-	assert.match(failed.timeline?.stream.lastError ?? '', /not running|resume/i);
+	const opened = await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0, 'stored events');
+	assert.deepEqual(opened.timeline?.stored, {sandboxStatus: 'PAUSED'});
+	assert.notEqual(opened.timeline?.stream.state, 'failed');
+	assert.equal(sim.world.findConversation(paused.key) && String(store.getSnapshot().conversations.get(paused.key)?.conversation.sandbox_status), 'PAUSED');
 	controller.closeTimeline();
 	await waitFor(store, (s) => s.timeline === null, 'closed');
 });

@@ -26,6 +26,8 @@ import {openAgentStream} from './agent-stream.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
+import type {ReadHistoryPage} from './older-events.js';
+import {type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 
 /**
@@ -45,6 +47,8 @@ export type DashboardClient = PollerClient &
 	StartClient & {
 		pauseSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
 		resumeSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
+		/** The app server's stored copy of the events (AppClient has it); without it, stopped conversations show none. */
+		storedEvents?: StoredHistoryOptions['client'];
 	};
 
 export type CreateDashboardOptions = {
@@ -65,6 +69,8 @@ export type CreateDashboardOptions = {
 	sandboxActionTimeoutMs?: number;
 	/** How a timeline stream is opened; defaults to a StreamSupervisor over the conversation's agent server. */
 	openStream?: OpenTimelineStream;
+	/** Events a timeline keeps in memory while following (default 50,000). */
+	maxTimelineEvents?: number;
 	/** Exact strings never to show (the API key), in addition to the credential patterns. */
 	secrets?: readonly string[];
 	random?: () => number;
@@ -162,6 +168,8 @@ class DashboardModel {
 			setVisibleConversations: (keys) => this.#poller.setVisible(keys),
 			openTimeline: (key) => this.#openTimeline(key),
 			closeTimeline: () => this.#closeTimeline(),
+			loadOlderEvents: () => this.#timeline?.loadOlder(),
+			pinTimeline: (key) => this.#timeline?.pin(key),
 			pauseSandbox: (key) => this.#sandboxAction(key, 'pausing'),
 			resumeSandbox: (key) => this.#sandboxAction(key, 'resuming'),
 			...createConversationActions({
@@ -531,12 +539,38 @@ class DashboardModel {
 			conversation: row.conversation,
 			appBaseUrl: this.#options.appBaseUrl,
 			openStream: this.#options.openStream ?? openAgentStream,
+			readHistory: this.#historyReader(row.conversation.id),
+			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
 			now: this.#now,
 			secrets: this.#secrets,
 			onChange: (change) => this.#onTimelineChange(normalized, change),
 		});
 		this.#refreshRow(normalized);
 		this.#touch();
+	}
+
+	/**
+	 * The stored history of one conversation through the shared budget: what the user is looking
+	 * at, so it goes ahead of the background walk but never past the server's limits.
+	 */
+	#historyReader(conversationId: string): ReadHistoryPage | undefined {
+		const client = this.#client.storedEvents;
+		if (!client) return undefined;
+		const key = `stored-events:${normalizeId(conversationId)}`;
+		const pace: Pace = (task) => this.budget.schedule(key, task, 'visible');
+		return async (request) => {
+			const page = await readStoredPage({
+				client,
+				conversationId,
+				sortOrder: request.sortOrder,
+				limit: request.limit,
+				...(request.pageId === null ? {} : {pageId: request.pageId}),
+				...(request.timestampLt === undefined ? {} : {timestampLt: request.timestampLt}),
+				pace,
+				signal: request.signal,
+			});
+			return {events: page.events, nextPageId: page.nextPageId};
+		};
 	}
 
 	#onTimelineChange(key: string, change: TimelineChange): void {

@@ -1,3 +1,4 @@
+import type {OlderEventsStatus} from './older-events.js';
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
@@ -85,6 +86,13 @@ export type TimelineState = {
 	executionStatus: string | null;
 	/** A resync could not prove there is no gap (shown as a marker). */
 	gap: boolean;
+	/**
+	 * Set while the events are the app server's stored copy, not a live stream: the sandbox is
+	 * not RUNNING (its status here). The timeline goes live when it runs again.
+	 */
+	stored?: {sandboxStatus: string} | null;
+	/** Whether older events exist that are not loaded (read back a page at a time as the view asks). */
+	older?: OlderEventsStatus;
 };
 
 export type StartProgress = {
@@ -123,6 +131,10 @@ export interface DashboardController {
 	/** Open a conversation's timeline: backfill history, then follow live. Closes the previous one. */
 	openTimeline(conversationKey: string): void;
 	closeTimeline(): void;
+	/** The open timeline's next older page of history (the view reached the oldest event held). */
+	loadOlderEvents?(): void;
+	/** The oldest event the timeline shows while not following (null: following): kept in memory. */
+	pinTimeline?(key: {timestamp: string; id: string} | null): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
 	resumeSandbox(sandboxKey: string): Promise<void>;
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;

@@ -26,6 +26,25 @@ export class EventLog {
 	 */
 	syncedThrough: string | null = null;
 
+	/**
+	 * The oldest event held when older ones exist that are not held (the newest page of a stored
+	 * history was read, or a long follow dropped its oldest events to bound memory); null when the
+	 * log reaches back to the conversation's first event. Events older than this are left to
+	 * `addOlder` (the pager that reads them back in order), so a log never holds a hole.
+	 */
+	#floor: {timestamp: string; id: string} | null = null;
+
+	/** Events dropped from the old end so far (by `trimOldest`). */
+	#trimmed = 0;
+
+	get floor(): {timestamp: string; id: string} | null {
+		return this.#floor;
+	}
+
+	get trimmed(): number {
+		return this.#trimmed;
+	}
+
 	/** Number of distinct events. */
 	get size(): number {
 		return this.#events.length;
@@ -79,6 +98,7 @@ export class EventLog {
 	/** One event, the live stream's usual batch: no arrays, a push when it is the newest. */
 	#addOne(event: LoggedEvent): number {
 		if (this.#byId.has(event.id)) return 0;
+		if (this.#floor && compareEvents(event, this.#floor) < 0) return 0;
 		this.#byId.set(event.id, event);
 		this.#insert(event);
 		this.#version++;
@@ -90,10 +110,72 @@ export class EventLog {
 	 * against the log and within the batch) are dropped: the first copy seen wins.
 	 */
 	addNew(events: Iterable<LoggedEvent>): LoggedEvent[] {
+		return this.#addNew(events, true);
+	}
+
+	/**
+	 * Events older than the floor, read back from a history (newest first or not): they go in
+	 * below what is held, and the floor moves down to the oldest of them, or goes away when
+	 * `reachedStart` (the history has nothing older). Returns the ones that were new.
+	 */
+	addOlder(events: readonly LoggedEvent[], reachedStart: boolean): LoggedEvent[] {
+		const fresh = this.#addNew(events, false);
+		let oldest: {timestamp: string; id: string} | null = this.#floor;
+		for (const event of events) if (oldest && compareEvents(event, oldest) < 0) oldest = event;
+		const floor = reachedStart ? null : oldest;
+		if (floor !== this.#floor) {
+			this.#floor = floor === null ? null : {timestamp: floor.timestamp, id: floor.id};
+			if (fresh.length === 0) this.#version++;
+		}
+		return fresh;
+	}
+
+	/**
+	 * Marks the log as the newest part of a longer history: `oldest` (an event it holds, usually
+	 * the oldest) is the floor, and older events come in only through `addOlder`.
+	 */
+	setFloor(oldest: {timestamp: string; id: string} | null): void {
+		this.#floor = oldest === null ? null : {timestamp: oldest.timestamp, id: oldest.id};
+		this.#version++;
+	}
+
+	/**
+	 * Bounded memory for a long follow: drops the oldest events beyond the newest `keep`, but
+	 * none at or after `keepFrom` (what is on screen). The dropped ones stay readable from the
+	 * history (the floor says where they start). Returns how many were dropped.
+	 */
+	trimOldest(keep: number, keepFrom: {timestamp: string; id: string} | null = null): number {
+		let drop = this.#events.length - keep;
+		if (drop <= 0) return 0;
+		if (keepFrom) {
+			// Never past the first event the view still shows.
+			let low = 0;
+			let high = Math.min(drop, this.#events.length);
+			while (low < high) {
+				const middle = (low + high) >>> 1;
+				if (compareEvents(this.#events[middle]!, keepFrom) < 0) low = middle + 1;
+				else high = middle;
+			}
+			drop = low;
+		}
+		if (drop <= 0) return 0;
+		const dropped = this.#events.splice(0, drop);
+		for (const event of dropped) this.#byId.delete(event.id);
+		const oldest = this.#events[0];
+		this.#floor = oldest ? {timestamp: oldest.timestamp, id: oldest.id} : (dropped.at(-1) ?? null);
+		this.#trimmed += drop;
+		this.#version++;
+		return drop;
+	}
+
+	#addNew(events: Iterable<LoggedEvent>, aboveFloor: boolean): LoggedEvent[] {
 		const fresh: LoggedEvent[] = [];
 		let sorted = true;
+		const floor = aboveFloor ? this.#floor : null;
 		for (const event of events) {
 			if (this.#byId.has(event.id)) continue;
+			// Below the floor lies history not held: only the pager reading it back may add there.
+			if (floor && compareEvents(event, floor) < 0) continue;
 			this.#byId.set(event.id, event);
 			const previous = fresh.at(-1);
 			if (previous && compareEvents(previous, event) > 0) sorted = false;

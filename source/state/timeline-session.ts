@@ -2,7 +2,9 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {StreamHealth, TimelineState} from './dashboard-types.js';
 import {EventLog} from './event-log.js';
+import {OlderEvents, type ReadHistoryPage} from './older-events.js';
 import {redact} from './redact.js';
+import {executionStatusOf} from './stream-events.js';
 
 /**
  * The open conversation's timeline: one stream (history backfill, then live) writing into an
@@ -10,6 +12,14 @@ import {redact} from './redact.js';
  * execution status it reports and whether a gap may exist. The store owns at most one session.
  * If the conversation's agent server changes (its sandbox was resumed: new URL or session key),
  * the stream is reopened on the same log, so nothing already shown is lost or duplicated.
+ *
+ * A conversation whose sandbox is not RUNNING has no agent server: its timeline is the app
+ * server's stored copy instead (openhands-wire.md §3.1), opened on its newest page (one request)
+ * with older pages read as the view asks (`loadOlder`). When the sandbox runs again the stream
+ * opens on the same log from the newest stored event: both sources share event ids, so the log
+ * holds each event once and the timeline goes live where it stands. The same pager bounds memory
+ * on a long follow: past `maxEvents` the oldest events are dropped (never what is on screen, see
+ * `pin`) and read back from the stored copy when scrolled to.
  */
 
 export type TimelineStreamStatus = {
@@ -45,10 +55,21 @@ export type TimelineSessionOptions = {
 	conversation: AppConversation;
 	appBaseUrl: string;
 	openStream: OpenTimelineStream | undefined;
+	/** The stored copy of a conversation's events, a page at a time; none: only the live stream. */
+	readHistory?: ReadHistoryPage | undefined;
+	/** Events kept in memory while following (default 50,000); the rest are read back as needed. */
+	maxEvents?: number;
 	now: () => number;
 	secrets: readonly string[];
 	onChange: (change: TimelineChange) => void;
 };
+
+const trimSlack = 1000;
+
+/** A live stream needs the conversation's agent server, which only a RUNNING sandbox exposes. */
+export function canStream(conversation: AppConversation): boolean {
+	return conversation.sandbox_status === 'RUNNING' && Boolean(conversation.conversation_url);
+}
 
 export class TimelineSession {
 	readonly key: string;
@@ -65,12 +86,47 @@ export class TimelineSession {
 	#stream: TimelineStream | null = null;
 	#generation = 0;
 	#closed = false;
+	readonly #older: OlderEvents | null;
+	/** Showing the stored copy (the sandbox is not running), not a live stream. */
+	#stored: boolean;
+	/** The oldest event on screen while the view is not following: trimming keeps it and what follows. */
+	#pin: {timestamp: string; id: string} | null = null;
+	readonly #maxEvents: number;
 
 	constructor(options: TimelineSessionOptions) {
 		this.key = options.key;
 		this.#options = options;
 		this.#conversation = options.conversation;
-		this.#open();
+		this.#maxEvents = Math.max(1000, options.maxEvents ?? 50_000);
+		const read = options.readHistory;
+		this.#older = read
+			? new OlderEvents({
+				log: this.#log,
+				read,
+				onChange: (fresh) => {
+					if (this.#closed) return;
+					this.#state = null;
+					// Stored events are history, never "new since you looked".
+					this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+					if (fresh.length > 0) this.#trim();
+				},
+			})
+			: null;
+		this.#stored = !canStream(options.conversation) && this.#older !== null;
+		if (this.#stored) void this.#older!.loadNewest();
+		else this.#open();
+	}
+
+	/** The next older page of the history, when the view reaches the oldest event held. */
+	loadOlder(): void {
+		if (this.#closed || !this.#older) return;
+		void this.#older.loadOlder();
+	}
+
+	/** The oldest event the view shows while it is not following (null: following the newest). */
+	pin(key: {timestamp: string; id: string} | null): void {
+		this.#pin = key === null ? null : {timestamp: key.timestamp, id: key.id};
+		if (key === null) this.#trim();
 	}
 
 	/** The log's own array, for a read right now (attention); never stored or published. */
@@ -94,6 +150,8 @@ export class TimelineSession {
 
 	/** The current TimelineState; the same object until something changes. */
 	state(): TimelineState {
+		// No stream reports a status for stored history: the newest state update held says what it last was.
+		if (this.#stored && this.#state === null) this.#executionStatus = this.#lastStoredStatus() ?? this.#executionStatus;
 		this.#state ??= {
 			conversationKey: this.key,
 			events: this.events,
@@ -101,6 +159,8 @@ export class TimelineSession {
 			stream: this.#health,
 			executionStatus: this.#executionStatus,
 			gap: this.#gap,
+			stored: this.#stored ? {sandboxStatus: this.#conversation.sandbox_status} : null,
+			older: this.#older?.status ?? {state: this.#log.floor ? 'more' : 'none', pages: 0},
 		};
 		return this.#state;
 	}
@@ -113,6 +173,30 @@ export class TimelineSession {
 		if (this.#closed) return;
 		const before = this.#conversation;
 		this.#conversation = conversation;
+		if (this.#stored) {
+			if (before.sandbox_status !== conversation.sandbox_status) this.#state = null;
+			if (!canStream(conversation)) {
+				if (this.#state === null) this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+				return;
+			}
+			// The sandbox runs again: go live on the same log, from where the stored copy ended.
+			this.#stored = false;
+			this.#state = null;
+			this.#open();
+			this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+			return;
+		}
+		if (this.#older && !canStream(conversation) && this.#health.state !== 'live') {
+			// Paused (or gone) under an open timeline: stop retrying a server that is not there.
+			void this.#stream?.close();
+			this.#stream = null;
+			this.#generation++;
+			this.#stored = true;
+			this.#health = {state: 'idle', attempt: 0};
+			this.#state = null;
+			this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+			return;
+		}
 		const moved =
 			before.conversation_url !== conversation.conversation_url ||
 			(before.session_api_key?.reveal() ?? null) !== (conversation.session_api_key?.reveal() ?? null);
@@ -127,6 +211,7 @@ export class TimelineSession {
 		if (this.#closed) return;
 		this.#closed = true;
 		this.#generation++;
+		this.#older?.close();
 		const stream = this.#stream;
 		this.#stream = null;
 		await stream?.close();
@@ -161,11 +246,31 @@ export class TimelineSession {
 		}
 	}
 
+	#lastStoredStatus(): string | null {
+		const events = this.#log.events;
+		for (let index = events.length - 1; index >= 0; index--) {
+			const status = executionStatusOf(events[index]!);
+			if (status !== undefined) return status;
+		}
+		return null;
+	}
+
 	#eventsArrived(events: readonly LoggedEvent[]): void {
 		if (events.length === 0) return;
 		const live = this.#health.state === 'live';
 		this.#state = null;
+		this.#trim();
 		this.#options.onChange({liveEvents: live ? events.length : 0, newestActivityAt: live ? this.#options.now() : null});
+	}
+
+	/**
+	 * Past the bound (with some slack, so a trim is one splice per thousand events, not one per
+	 * event), drops the oldest events the view does not show. Only with a stored copy to read them
+	 * back from: otherwise they would be gone for good.
+	 */
+	#trim(): void {
+		if (!this.#older || this.#log.size <= this.#maxEvents + trimSlack) return;
+		if (this.#log.trimOldest(this.#maxEvents, this.#pin) > 0) this.#state = null;
 	}
 
 	#setStatus(status: TimelineStreamStatus): void {

@@ -1,0 +1,146 @@
+import {test, type TestContext} from 'node:test';
+import assert from 'node:assert/strict';
+import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
+import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {AppClient} from '../source/wire/app-client.js';
+
+/**
+ * The timeline of a conversation whose sandbox is not running, against the simulator over real
+ * HTTP: the stored copy's newest page in one request, older pages as the view asks, and going
+ * live on the same log when the sandbox runs again (nothing lost, nothing twice). Requests are
+ * counted by the simulator's own request stats.
+ */
+
+const storedRoute = 'GET /api/v1/conversation/:id/events/search';
+
+function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 15_000): Promise<DashboardSnapshot> {
+	return new Promise((resolve, reject) => {
+		const check = () => {
+			const snapshot = store.getSnapshot();
+			if (!predicate(snapshot)) return false;
+			clearTimeout(timer);
+			unsubscribe();
+			resolve(snapshot);
+			return true;
+		};
+		const timer = setTimeout(() => {
+			unsubscribe();
+			reject(new Error(`timed out waiting for ${what}`));
+		}, timeoutMs);
+		const unsubscribe = store.subscribe(check);
+		check();
+	});
+}
+
+async function setup(t: TestContext, options: Partial<CreateDashboardOptions> = {}) {
+	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20});
+	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	const dashboard = createDashboard({
+		appClient,
+		appBaseUrl: sim.baseUrl,
+		serverLabel: 'simulator',
+		demo: false,
+		secrets: [sim.apiKey],
+		budget: {perSecond: 200, perMinute: 10_000},
+		intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
+		flushMs: 20,
+		...options,
+	});
+	t.after(async () => {
+		await dashboard.controller.close();
+		await sim.close();
+	});
+	const loaded = await waitFor(dashboard.store, (s) => s.conversations.size >= 24, 'the conversations');
+	return {sim, ...dashboard, loaded};
+}
+
+/** A PAUSED conversation given `extra` more stored events (numbered, one a millisecond apart). */
+function pausedWithHistory(sim: Simulator, snapshot: DashboardSnapshot, extra: number) {
+	const row = [...snapshot.conversations.values()].find((row) => row.conversation.sandbox_status === 'PAUSED');
+	assert.ok(row, 'the simulator has a PAUSED conversation');
+	for (let index = 0; index < extra; index++) {
+		sim.world.appendEvent(row.key, {kind: 'MessageEvent', source: 'user', llm_message: {role: 'user', content: [{type: 'text', text: `stored note ${index}`}]}} as never);
+	}
+	return {row, total: sim.world.events(row.key).length};
+}
+
+test('a PAUSED conversation opens on its newest stored page in one request, marked as stored history', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t);
+	const {row, total} = pausedWithHistory(sim, loaded, 250);
+	assert.ok(total > 200);
+	sim.stats.reset();
+	controller.openTimeline(row.key);
+	const opened = await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0 && s.timeline?.older?.state === 'more', 'the first page');
+	assert.equal(sim.stats.byRoute[storedRoute], 1, 'one request for the first screen');
+	assert.equal(opened.timeline!.events.length, 100);
+	assert.deepEqual(opened.timeline!.stored, {sandboxStatus: 'PAUSED'});
+	// The newest page: the last stored event is the newest one the server has.
+	const newest = sim.world.events(row.key).at(-1)!;
+	assert.equal(opened.timeline!.events.at(-1)!.id, newest.id);
+	// No agent server was asked, no sandbox resumed.
+	assert.equal(Object.keys(sim.stats.byRoute).filter((route) => route.includes('/api/conversations/')).length, 0);
+	assert.equal(String(store.getSnapshot().conversations.get(row.key)!.conversation.sandbox_status), 'PAUSED');
+
+	// Older pages only when asked, each one request, in order, without repeats, up to the first event.
+	controller.loadOlderEvents!();
+	// The bound repeats the floor's own timestamp (events may share it): 99 or 100 new ones.
+	const second = await waitFor(store, (s) => s.timeline!.events.length >= 199 && s.timeline!.older?.state === 'more', 'the second page');
+	assert.ok(second.timeline!.events.length <= 200);
+	assert.equal(sim.stats.byRoute[storedRoute], 2);
+	controller.loadOlderEvents!();
+	const all = await waitFor(store, (s) => s.timeline!.older?.state === 'none', 'the first event');
+	assert.ok(second.timeline!.events.length < all.timeline!.events.length);
+	assert.deepEqual(
+		all.timeline!.events.map((event) => event.id),
+		sim.world.events(row.key).map((event) => event.id),
+	);
+});
+
+test('resuming the sandbox turns the same timeline live: no event lost or shown twice', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t);
+	const {row} = pausedWithHistory(sim, loaded, 150);
+	controller.openTimeline(row.key);
+	const opened = await waitFor(store, (s) => s.timeline?.older?.state === 'more', 'the first page');
+	const shown = new Set(opened.timeline!.events.map((event) => event.id));
+	const sandboxKey = String(row.conversation.sandbox_id);
+	await controller.resumeSandbox(sandboxKey);
+	const live = await waitFor(store, (s) => s.timeline?.stream.state === 'live' && !s.timeline.stored, 'the live stream');
+	assert.equal(live.timeline!.conversationKey, row.key);
+	// Everything shown before is still there, once.
+	const ids = live.timeline!.events.map((event) => event.id);
+	assert.equal(new Set(ids).size, ids.length, 'no event twice');
+	for (const id of shown) assert.ok(ids.includes(id), 'no stored event lost');
+	// New events arrive live, after the stored ones.
+	sim.step(3);
+	const after = await waitFor(store, (s) => s.timeline!.events.length > live.timeline!.events.length, 'live events');
+	const newest = sim.world.events(row.key).at(-1)!;
+	assert.equal(after.timeline!.events.at(-1)!.id, newest.id);
+	const all = after.timeline!.events.map((event) => event.id);
+	assert.equal(new Set(all).size, all.length);
+	// The live part joins the stored page with nothing missing in between.
+	const server = sim.world.events(row.key).map((event) => event.id);
+	const from = server.indexOf(all[0]!);
+	assert.deepEqual(all, server.slice(from));
+});
+
+test('a long follow keeps a bounded window and reads the dropped events back from the stored copy', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t, {maxTimelineEvents: 1000});
+	const running = [...loaded.conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
+	controller.openTimeline(running.key);
+	await waitFor(store, (s) => s.timeline?.stream.state === 'live', 'live');
+	for (let index = 0; index < 2500; index++) {
+		sim.world.appendEvent(running.key, {kind: 'MessageEvent', source: 'user', llm_message: {role: 'user', content: [{type: 'text', text: `follow ${index}`}]}} as never);
+	}
+	const server = sim.world.events(running.key);
+	const trimmed = await waitFor(store, (s) => s.timeline!.events.at(-1)?.id === server.at(-1)!.id && s.timeline!.events.length <= 2000, 'the bounded window');
+	assert.equal(trimmed.timeline!.older?.state, 'more');
+	assert.ok(trimmed.timeline!.events.length >= 1000);
+	// Scrolling back reads the oldest held event's predecessors, in order.
+	const oldestHeld = trimmed.timeline!.events[0]!.id;
+	controller.loadOlderEvents!();
+	const back = await waitFor(store, (s) => s.timeline!.events[0]!.id !== oldestHeld && s.timeline!.older?.state !== 'loading', 'an older page');
+	const ids = back.timeline!.events.map((event) => event.id);
+	const all = server.map((event) => event.id);
+	assert.deepEqual(ids, all.slice(all.indexOf(ids[0]!), all.indexOf(ids[0]!) + ids.length));
+});
