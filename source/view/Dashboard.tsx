@@ -179,6 +179,8 @@ export function Dashboard(props: DashboardProps) {
 			onBack={() => dispatch({type: 'focus', pane: view.listPane})}
 			focusEvent={view.timelineFocus}
 			onFocused={() => dispatch({type: 'focused'})}
+			onLoadOlder={() => controller.loadOlderEvents?.()}
+			onPin={(key) => controller.pinTimeline?.(key)}
 		/>
 	);
 

@@ -6,11 +6,16 @@ import {cellWidth, truncateToWidth} from '../../format/width.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {executionStatusStyle} from '../../format/status-style.js';
 import type {StreamHealth} from '../../state/dashboard-types.js';
+import type {OlderEventsStatus} from '../../state/older-events.js';
 import {streamLabel} from './stream-label.js';
 import {toneColor} from './TimelineRow.js';
 
 type Props = {
 	executionStatus: string | null;
+	/** The events are the stored copy (sandbox not RUNNING): marked first, with how to go live. */
+	stored?: {sandboxStatus: string} | null;
+	/** Older events exist that are not loaded yet (counts and filters cover the loaded ones). */
+	older?: OlderEventsStatus;
 	stream: StreamHealth;
 	gap: boolean;
 	width: number;
@@ -42,18 +47,25 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
  * The timeline's status line: execution status (from the stream's state updates), stream health,
  * counts, order, follow state, and a gap warning when a resync could not prove continuity.
  */
-function TimelineHeaderView({executionStatus: status, stream: health, gap, width, total, shown, descending, follow, newSincePause}: Props) {
-	const stream = streamLabel(health);
+function TimelineHeaderView({executionStatus: status, stored, older, stream: health, gap, width, total, shown, descending, follow, newSincePause}: Props) {
+	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
 	// The raw status (it is what the server says and what filters use), marked and coloured by its style.
 	const look = executionStatusStyle(status);
 	const tone = (value: SummaryTone) => toneColor[value];
+	const statusText = status ? `${look.symbol} ${stored ? 'last ' : ''}${sanitizeLine(status)}` : 'status unknown';
 	const segments: Segment[] = [
-		{text: status ? `${look.symbol} ${sanitizeLine(status)}` : 'status unknown', color: status ? look.color : tone('muted'), bold: true},
+		{text: statusText, color: status ? look.color : tone('muted'), bold: true},
 		{text: sanitizeLine(stream.text), color: tone(stream.tone)},
 	];
+	// Stored history: the mark comes first, it is what the user must know before reading on.
+	if (stored) segments.reverse();
 	if (gap) segments.push({text: '⚠ gap: events may be missing', color: tone('error'), bold: true});
+	// While older events are not loaded, every count (and filter) covers the loaded ones: say so.
+	const partial = older !== undefined && older.state !== 'none';
+	const noun = partial ? 'loaded events' : 'events';
+	segments.push({text: shown === total ? `${formatCount(total)} ${noun}` : `${formatCount(shown)} of ${formatCount(total)} ${noun}`, color: undefined});
+	if (older && partial) segments.push(olderSegment(older));
 	segments.push(
-		{text: shown === total ? `${formatCount(total)} events` : `${formatCount(shown)} of ${formatCount(total)} events`, color: undefined},
 		{text: descending ? 'newest first' : 'oldest first', color: tone('muted')},
 		follow
 			? {text: 'following', color: undefined}
@@ -68,6 +80,30 @@ function TimelineHeaderView({executionStatus: status, stream: health, gap, width
 			))}
 		</Text>
 	);
+}
+
+/** The stored-history mark: which sandbox status keeps the stream away, and how to go live if one can. */
+export function storedLabel(sandboxStatus: string): {text: string; tone: SummaryTone} {
+	const status = sanitizeLine(sandboxStatus);
+	if (sandboxStatus === 'PAUSED') return {text: `stored history · sandbox ${status} · r resume to go live`, tone: 'warn'};
+	if (sandboxStatus === 'STARTING') return {text: `stored history · sandbox ${status} · goes live when it runs`, tone: 'warn'};
+	return {text: `stored history · sandbox ${status}`, tone: 'warn'};
+}
+
+function olderSegment(older: OlderEventsStatus): Segment {
+	switch (older.state) {
+		case 'loading': {
+			return {text: 'loading older…', color: toneColor.muted};
+		}
+
+		case 'failed': {
+			return {text: `older: ${sanitizeLine(older.lastError ?? 'failed')} (scroll up to retry)`, color: toneColor.error};
+		}
+
+		default: {
+			return {text: 'older on scroll up', color: toneColor.muted};
+		}
+	}
 }
 
 export const TimelineHeader = memo(TimelineHeaderView);

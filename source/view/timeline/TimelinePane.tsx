@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useState} from 'react';
+import {useEffect, useMemo, useRef, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {TimelineState} from '../../state/dashboard-types.js';
@@ -12,7 +12,7 @@ import {TimelineHeader} from './TimelineHeader.js';
 import {TimelineRow} from './TimelineRow.js';
 import {timelineColumns} from './timeline-columns.js';
 import {useForgottenIds} from './use-forgotten-ids.js';
-import {useTimelineCursor} from './use-timeline-cursor.js';
+import {type TimelineCursor, useTimelineCursor} from './use-timeline-cursor.js';
 
 export type TimelinePaneProps = {
 	/** The open conversation's timeline (snapshot.timeline); null when none is open. */
@@ -43,7 +43,14 @@ export type TimelinePaneProps = {
 	/** An event to select once it is among the rows (a search hit); cleared through onFocused. */
 	focusEvent?: {conversationKey: string; id: string; timestamp: string} | null;
 	onFocused?(): void;
+	/** The window reached the oldest event held while older ones exist: read the next older page. */
+	onLoadOlder?(): void;
+	/** The oldest event on screen while not following (null while following): kept in memory. */
+	onPin?(key: {timestamp: string; id: string} | null): void;
 };
+
+/** Older pages read on their own after a key (a filter that matches few rows fills the screen). */
+const autoPages = 10;
 
 /**
  * The events of one conversation, one line each, windowed: only the visible rows are rendered,
@@ -88,18 +95,20 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 		props.onFocused?.();
 	}, [focus, rows]);
 	const columns = useMemo(() => timelineColumns(width), [width]);
+	const history = useOlderPages(props, rows, cursor, listHeight, descending);
 
 	useKeyHandlers(
 		'timeline',
 		focused && !detailsOpen && !editingFilter
 			? {
-				up: () => cursor.move(-1),
-				down: () => cursor.move(1),
-				pageUp: () => cursor.page(-1),
-				pageDown: () => cursor.page(1),
-				top: () => cursor.first(),
-				bottom: () => cursor.last(),
-				follow: () => cursor.toggleFollow(),
+				up: () => history.key(() => cursor.move(-1)),
+				down: () => history.key(() => cursor.move(1)),
+				pageUp: () => history.key(() => cursor.page(-1)),
+				pageDown: () => history.key(() => cursor.page(1)),
+				// Towards the oldest event (g ascending, G descending) reads older pages until the first one.
+				top: () => (descending ? history.key : history.seek)(() => cursor.first()),
+				bottom: () => (descending ? history.seek : history.key)(() => cursor.last()),
+				follow: () => history.key(() => cursor.toggleFollow()),
 				order: () => setDescending((value) => !value),
 				filter: () => props.onEditFilter(),
 				open: () => {
@@ -116,6 +125,8 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const header = (
 		<TimelineHeader
 			executionStatus={timeline.executionStatus}
+			stored={timeline.stored ?? null}
+			older={timeline.older}
 			stream={timeline.stream}
 			gap={timeline.gap}
 			total={timeline.events.length}
@@ -186,6 +197,55 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			</Box>
 		</Box>
 	);
+}
+
+/**
+ * Reading older history as the user reaches it. When the window shows the oldest event held and
+ * older ones exist, the next page is asked for; a key press allows a few pages in a row, so a
+ * filter matching few events fills the screen, and `g` (to the oldest) keeps reading until the
+ * conversation's first event, the selection kept on the oldest row as pages land. Every other key
+ * stops that. Also reports the oldest visible event, so a long follow never drops what is shown.
+ */
+function useOlderPages(props: TimelinePaneProps & {timeline: TimelineState}, rows: readonly LoggedEvent[], cursor: TimelineCursor, listHeight: number, descending: boolean) {
+	const {timeline, onLoadOlder, onPin} = props;
+	const older = timeline.older?.state ?? 'none';
+	const allowance = useRef(autoPages);
+	const [seeking, setSeeking] = useState(false);
+	const oldestShown = descending ? cursor.offset + listHeight >= rows.length : cursor.offset === 0;
+	const wanted = older === 'more' && (seeking || (oldestShown && allowance.current > 0));
+	useEffect(() => {
+		if (!wanted || !onLoadOlder) return;
+		allowance.current--;
+		onLoadOlder();
+	}, [wanted, timeline.version]);
+	useEffect(() => {
+		allowance.current = autoPages;
+	}, [props.filter]);
+	useEffect(() => {
+		if (seeking && older === 'none') setSeeking(false);
+	}, [seeking, older]);
+	// While seeking the top, the oldest row stays selected as older pages land above it.
+	const oldestIndex = descending ? rows.length - 1 : 0;
+	useEffect(() => {
+		if (seeking && rows.length > 0 && cursor.selected !== oldestIndex) (descending ? cursor.last : cursor.first)();
+	}, [seeking, rows, oldestIndex]);
+	const pinned = cursor.follow ? null : rows[descending ? Math.min(rows.length - 1, cursor.offset + listHeight - 1) : cursor.offset];
+	const pinId = pinned?.id ?? null;
+	useEffect(() => {
+		onPin?.(pinned ? {timestamp: pinned.timestamp, id: pinned.id} : null);
+	}, [pinId]);
+	return {
+		key(action: () => void) {
+			allowance.current = autoPages;
+			setSeeking(false);
+			action();
+		},
+		seek(action: () => void) {
+			allowance.current = autoPages;
+			setSeeking(true);
+			action();
+		},
+	};
 }
 
 function emptyText(timeline: TimelineState, filter: string): string {
