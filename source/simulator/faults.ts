@@ -8,6 +8,12 @@ import type {World} from './world.js';
 export type FaultSwitches = {
 	dropSockets(): void;
 	rateLimit(opts: {count: number; retryAfterSeconds: number}): void;
+	/**
+	 * The real service's limiter: at most n requests per fixed one-second window (0: off). Over it,
+	 * a 429 whose Retry-After is the rest of the window rounded down, so usually `0`, as the
+	 * hosted service sends it.
+	 */
+	requestsPerSecond(n: number): void;
 	serverErrors(opts: {count: number; status?: number}): void;
 	setLatency(ms: number): void;
 	malformedFrames(count: number): void;
@@ -33,11 +39,14 @@ export type FaultSwitches = {
 export type NewEventRoutes = 'present' | 'not-found' | 'spa-page';
 const newEventRouteModes: readonly NewEventRoutes[] = ['present', 'not-found', 'spa-page'];
 
-export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number} | {kind: 'server-error'; status: number};
+export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number; limit?: number; resetAtMs?: number} | {kind: 'server-error'; status: number};
 export type FrameFault = 'malformed' | 'invalid-utf8';
 
 export class FaultState {
 	private rateLimited = 0;
+	private perSecond = 0;
+	private windowStart = 0;
+	private windowCount = 0;
 	private retryAfterSeconds = 1;
 	private failing = 0;
 	private failStatus = 503;
@@ -54,6 +63,10 @@ export class FaultState {
 	/** The object handed to tests: plain functions, safe to destructure. */
 	readonly switches: FaultSwitches = {
 		dropSockets: () => this.onDropSockets(),
+		requestsPerSecond: (n) => {
+			this.perSecond = Math.max(0, Math.floor(n));
+			this.windowCount = 0;
+		},
 		rateLimit: ({count, retryAfterSeconds}) => {
 			this.rateLimited = Math.max(0, Math.floor(count));
 			this.retryAfterSeconds = Math.max(0, retryAfterSeconds);
@@ -91,6 +104,7 @@ export class FaultState {
 		},
 		reset: () => {
 			this.rateLimited = 0;
+			this.perSecond = 0;
 			this.failing = 0;
 			this.latencyMs = 0;
 			this.malformed = 0;
@@ -106,6 +120,19 @@ export class FaultState {
 
 	/** Consumes one HTTP fault, rate limiting first (a gateway answers before the service does). */
 	takeHttpFault(): HttpFault | null {
+		if (this.perSecond > 0) {
+			const now = Date.now();
+			const window = Math.floor(now / 1000) * 1000;
+			if (window !== this.windowStart) {
+				this.windowStart = window;
+				this.windowCount = 0;
+			}
+			this.windowCount++;
+			if (this.windowCount > this.perSecond) {
+				const resetAtMs = window + 1000;
+				return {kind: 'rate-limit', retryAfterSeconds: Math.floor((resetAtMs - now) / 1000), limit: this.perSecond, resetAtMs};
+			}
+		}
 		if (this.rateLimited > 0) {
 			this.rateLimited--;
 			return {kind: 'rate-limit', retryAfterSeconds: this.retryAfterSeconds};
@@ -146,6 +173,10 @@ export class FaultState {
 		if (rate && typeof rate === 'object') {
 			s.rateLimit({count: number(rate.count) || 0, retryAfterSeconds: number(rate.retryAfterSeconds ?? 1) || 0});
 			applied.push('rateLimit');
+		}
+		if (body.requestsPerSecond !== undefined) {
+			s.requestsPerSecond(number(body.requestsPerSecond) || 0);
+			applied.push('requestsPerSecond');
 		}
 		const errors = body.serverErrors as {count?: unknown; status?: unknown} | undefined;
 		if (errors && typeof errors === 'object') {

@@ -54,11 +54,12 @@ async function handle(deps: Deps, request: IncomingMessage, response: ServerResp
 	const fault = deps.faults.takeHttpFault();
 	if (fault?.kind === 'rate-limit') {
 		const seconds = fault.retryAfterSeconds;
-		return sendJson(response, 429, {error: 'Rate limit exceeded: 10 per 1 second'}, {
+		const limit = fault.limit ?? 10;
+		return sendJson(response, 429, {error: `Rate limit exceeded: ${limit} per 1 second`}, {
 			'retry-after': String(seconds),
-			'x-ratelimit-limit': '10',
+			'x-ratelimit-limit': String(limit),
 			'x-ratelimit-remaining': '0',
-			'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000 + seconds)),
+			'x-ratelimit-reset': String(Math.ceil((fault.resetAtMs ?? Date.now() + seconds * 1000) / 1000)),
 		});
 	}
 	if (fault?.kind === 'server-error') {

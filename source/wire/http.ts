@@ -104,12 +104,16 @@ export class HttpClient {
 		const url = buildUrl(this.baseUrl, options.path, options.query);
 		for (let attempt = 0; ; attempt++) {
 			try {
+				await pace(url.origin, options.signal).catch(() => {
+					throw cancelled(method, url, options.signal);
+				});
 				const response = await this.#send(method, url, options);
 				return interpret(method, url, response, this.#credentials());
 			} catch (error) {
 				// Whatever undici made of it (a timeout reason looks like a network error), a
 				// cancelled call is a cancellation: never retried, never reported as the network.
 				if (options.signal?.aborted) throw cancelled(method, url, options.signal);
+				if (error instanceof RateLimitedError) slowDown(url.origin, error);
 				const delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
 				if (delayMs === undefined) throw error;
 				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
@@ -129,6 +133,7 @@ export class HttpClient {
 		const url = buildUrl(this.baseUrl, options.path, options.query);
 		let response: Dispatcher.ResponseData;
 		try {
+			await pace(url.origin, options.signal);
 			response = await request(url, this.#requestOptions(method, options));
 		} catch (error) {
 			if (options.signal?.aborted) throw cancelled(method, url, options.signal);
@@ -238,7 +243,8 @@ const maxRetryAfterWaitMs = 60_000;
 function retryDelay(error: unknown, attempt: number): number | undefined {
 	if (error instanceof RateLimitedError) {
 		if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterWaitMs) return undefined;
-		return error.retryAfterMs ?? fullJitterDelay(attempt, {baseMs: 1000});
+		// The pause itself is kept by pace(): every request to the origin waits it out.
+		return error.retryAfterMs ?? Math.max(1000, fullJitterDelay(attempt, {baseMs: 1000}));
 	}
 	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0)) {
 		const retryAfterMs = (error as ServerError & {retryAfterMs?: number}).retryAfterMs;
@@ -316,9 +322,9 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 		throw new ValidationError(`${where}: the server refused the request: ${summary}`, detail, status, url.pathname);
 	}
 	if (status === 429) {
-		const retryAfterMs = parseRetryAfter(headers['retry-after']);
-		const wait = retryAfterMs === undefined ? '' : `; retry in ${Math.ceil(retryAfterMs / 1000)} s`;
-		throw new RateLimitedError(`${where}: rate limited${wait}`, retryAfterMs, url.pathname);
+		const {waitMs, spacingMs} = rateLimitWait(headers, words);
+		const error = new RateLimitedError(`${where}: rate limited; retry in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
+		throw Object.assign(error, {spacingMs});
 	}
 	if (status >= 500) {
 		const error = new ServerError(`${where}: server error ${status}${words ? `: ${words}` : ''}`, status, url.pathname);
@@ -327,6 +333,55 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 		throw error;
 	}
 	throw new RequestRefusedError(`${where}: refused (${status}${words ? `: ${words}` : ''})`, status, url.pathname);
+}
+
+/**
+ * How long a 429 asks us to wait, and how far apart requests must go from then on. The hosted
+ * service rounds its per-second window down, so `Retry-After: 0` means "after the window", not
+ * "now": a 0 (or no header) waits until X-RateLimit-Reset, and at least one window (1 s, or the
+ * one its message names: "10 per 1 second"). The limit over the window is the spacing.
+ */
+export function rateLimitWait(headers: Record<string, string | string[] | undefined>, message = '', now = Date.now()): {waitMs: number; spacingMs: number} {
+	const header = (name: string) => {
+		const value = headers[name];
+		return Array.isArray(value) ? value[0] : value;
+	};
+	const named = /(\d+)\s+per\s+(\d+)?\s*(second|minute|hour)/i.exec(message);
+	const windowMs = named ? Number(named[2] ?? 1) * {second: 1000, minute: 60_000, hour: 3_600_000}[named[3]!.toLowerCase() as 'second']! : 1000;
+	const limit = Number(header('x-ratelimit-limit') ?? named?.[1]);
+	const spacingMs = Number.isFinite(limit) && limit > 0 ? Math.ceil(windowMs / limit) : 0;
+	const reset = Number(header('x-ratelimit-reset'));
+	// Epoch seconds (the usual) or seconds from now.
+	const resetInMs = Number.isFinite(reset) && reset > 0 ? (reset > 1e9 ? reset * 1000 - now : reset * 1000) : undefined;
+	const retryAfterMs = parseRetryAfter(header('retry-after'), now);
+	if (retryAfterMs !== undefined && retryAfterMs > 0) return {waitMs: retryAfterMs, spacingMs};
+	const untilReset = resetInMs !== undefined && resetInMs > 0 && resetInMs <= 3_600_000 ? resetInMs : 0;
+	return {waitMs: Math.max(untilReset, Math.min(windowMs, 60_000), 1000), spacingMs};
+}
+
+/**
+ * One pacing rule for every request of the process, per origin: after a 429 nothing goes to that
+ * origin until its wait is over (whichever request got it), and from then on requests leave at
+ * the rate the limit allows, so pages walk at the server's pace instead of spending retries.
+ */
+type Pacing = {pausedUntil: number; spacingMs: number; nextAt: number};
+const pacing = new Map<string, Pacing>();
+
+async function pace(origin: string, signal: AbortSignal | undefined): Promise<void> {
+	const state = pacing.get(origin);
+	if (!state) return;
+	const now = Date.now();
+	const at = Math.max(now, state.pausedUntil, state.nextAt);
+	state.nextAt = at + state.spacingMs;
+	if (at > now) await sleep(at - now, signal);
+}
+
+function slowDown(origin: string, error: RateLimitedError): void {
+	const state = pacing.get(origin) ?? {pausedUntil: 0, spacingMs: 0, nextAt: 0};
+	const spacingMs = (error as RateLimitedError & {spacingMs?: number}).spacingMs ?? 0;
+	state.spacingMs = Math.max(state.spacingMs, Math.min(spacingMs, 10_000));
+	if (error.retryAfterMs !== undefined && error.retryAfterMs <= maxRetryAfterWaitMs) state.pausedUntil = Math.max(state.pausedUntil, Date.now() + error.retryAfterMs);
+	pacing.set(origin, state);
 }
 
 /** The caller's own reason when it is one of ours (a closed client), else a plain cancellation. */

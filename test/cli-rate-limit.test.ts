@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, test} from 'node:test';
+import {stepConversation} from '../source/simulator/agent-runtime.js';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {rateLimitWait} from '../source/wire/http.js';
+
+/**
+ * The hosted service rounds its per-second window down, so its 429 says `Retry-After: 0`. That
+ * means "after the window", not "now". Against a simulator that allows 2 requests a second and
+ * answers like that, a 3-page list and a 25-page history both come through: the client waits
+ * out the window and then paces its pages to the limit.
+ */
+
+const home = mkdtempSync(join(tmpdir(), 'agent-tui-rate-'));
+after(() => rmSync(home, {recursive: true, force: true}));
+
+type Run = {code: number | null; stdout: string; stderr: string; ms: number};
+
+function cli(sim: Simulator, args: string[]): Promise<Run> {
+	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
+	delete env.CI;
+	delete env.OPENHANDS_BASE_URL;
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({code, stdout, stderr, ms: Date.now() - started});
+		});
+	});
+}
+
+test('Retry-After: 0 waits for the window (X-RateLimit-Reset, at least 1 s); a longer Retry-After is kept; the limit sets the spacing', () => {
+	const now = 1_700_000_000_300;
+	assert.deepEqual(rateLimitWait({'retry-after': '0', 'x-ratelimit-limit': '2', 'x-ratelimit-reset': '1700000001'}, 'Rate limit exceeded: 2 per 1 second', now), {waitMs: 1000, spacingMs: 500});
+	assert.equal(rateLimitWait({'retry-after': '0', 'x-ratelimit-reset': '1700000004'}, '', now).waitMs, 3700, 'until the reset');
+	assert.equal(rateLimitWait({}, '', now).waitMs, 1000, 'no header: one window');
+	assert.deepEqual(rateLimitWait({'retry-after': '0'}, 'Rate limit exceeded: 100 per 1 minute', now), {waitMs: 60_000, spacingMs: 600});
+	assert.equal(rateLimitWait({'retry-after': '7'}, '', now).waitMs, 7000, 'a real Retry-After is honoured');
+});
+
+test('against 2 requests/s answered with Retry-After: 0, conversations --json (3 pages) and events --json (25 pages) succeed', async (t) => {
+	const sim = await startSimulator({port: 0, tickMs: 0, seed: 21, conversations: 250});
+	t.after(() => sim.close());
+	const conversation = sim.world
+		.conversationList()
+		.find((candidate) => sim.world.findSandbox(candidate.sandboxId)?.status === 'RUNNING' && candidate.scenario === 'long-runner' && sim.world.events(candidate).length > 0);
+	assert.ok(conversation, 'a running long-runner');
+	while (sim.world.events(conversation).length <= 2400) stepConversation(sim.world, conversation);
+	const total = sim.world.conversationList().length;
+	assert.ok(total > 200 && total <= 300, `${total} conversations: three pages of 100`);
+
+	sim.faults.requestsPerSecond(2);
+	const list = await cli(sim, ['conversations', '--json']);
+	assert.equal(list.code, 0, list.stderr);
+	assert.equal((JSON.parse(list.stdout) as unknown[]).length, total);
+
+	const events = await cli(sim, ['events', conversation.id, '--json']);
+	assert.equal(events.code, 0, events.stderr);
+	const ids = (JSON.parse(events.stdout) as Array<{id: string}>).map((event) => event.id);
+	assert.deepEqual(ids, sim.world.events(conversation).map((event) => event.id));
+	assert.ok(ids.length > 2400, '25 pages');
+	t.diagnostic(`conversations: ${list.ms} ms; events (${ids.length}): ${events.ms} ms`);
+
+	// Positive control: the limiter does refuse a burst.
+	const statuses = await Promise.all(Array.from({length: 6}, () => fetch(`${sim.baseUrl}/api/v1/app-conversations/search`, {headers: {authorization: `Bearer ${sim.apiKey}`}}).then((response) => [response.status, response.headers.get('retry-after')])));
+	assert.ok(statuses.some(([status, retryAfter]) => status === 429 && retryAfter === '0'), JSON.stringify(statuses));
+});
