@@ -5,6 +5,7 @@ import {searchAcross, type SearchHit, type SearchProgress} from '../source/state
 import {normalizeId} from '../source/wire/ids.js';
 import {AppClient} from '../source/wire/app-client.js';
 import type {AppConversation} from '../source/wire/schemas/app.js';
+import {RequestBudget} from '../source/state/request-budget.js';
 import {startTestSimulator} from './helpers/sim-harness.js';
 
 /** Approve, reject, nudge and search across conversations, over real HTTP to the simulator's agent servers. */
@@ -103,4 +104,51 @@ test('search across: hits from every running conversation, stopped ones counted 
 		concurrency: 1,
 	});
 	assert.ok(few.length < hits.length, 'a cancelled search stops early');
+});
+
+test('search across with the stored copy: stopped conversations are searched too, every request through the budget', async (t) => {
+	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
+	const rows = await loaded(simulator);
+	const conversations = [...rows].map(([key, conversation]) => ({key, conversation}));
+	const stoppedKeys = new Set(conversations.filter(({conversation}) => conversation.sandbox_status !== 'RUNNING').map(({key}) => key));
+	assert.ok(stoppedKeys.size > 0);
+	const client = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey, maxRetries: 0});
+	t.after(() => client.close());
+	const budget = new RequestBudget({perSecond: 50, perMinute: 5000});
+	t.after(() => budget.close());
+	let paced = 0;
+	const hits: SearchHit[] = [];
+	let last: SearchProgress | null = null;
+	simulator.stats.reset();
+	await searchAcross({
+		conversations,
+		query: 'kind:ActionEvent source:agent',
+		appBaseUrl: simulator.baseUrl,
+		secrets: [simulator.apiKey],
+		signal: new AbortController().signal,
+		onHit: (hit) => hits.push(hit),
+		onProgress: (progress) => (last = progress),
+		stored: {
+			client: client.storedEvents,
+			pace: (key) => (task) => {
+				paced++;
+				return budget.schedule(`search-stored:${key}`, task, 'visible');
+			},
+		},
+	});
+	const final = last as SearchProgress | null;
+	assert.ok(final?.done);
+	assert.equal(final.skipped, 0, 'nothing skipped');
+	assert.equal(final.failed, 0, final.lastError ?? '');
+	assert.equal(final.searched, conversations.length);
+	assert.equal(final.stored, stoppedKeys.size);
+	assert.ok(hits.some((hit) => stoppedKeys.has(hit.conversationKey)), 'hits from stopped conversations');
+	assert.ok(hits.every((hit) => hit.event.kind === 'ActionEvent' && hit.event.source === 'agent'));
+	// Every stored-copy request went through the budget.
+	const storedRequests = simulator.stats.byRoute['GET /api/v1/conversation/:id/events/search'] ?? 0;
+	assert.equal(storedRequests, paced);
+	assert.ok(storedRequests >= stoppedKeys.size);
+	// No sandbox was resumed to search it.
+	const after = await loaded(simulator);
+	for (const key of stoppedKeys) assert.notEqual(after.get(key)?.sandbox_status, 'RUNNING');
 });

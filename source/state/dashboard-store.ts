@@ -178,7 +178,15 @@ class DashboardModel {
 				conversation: (key) => this.#rows.get(key)?.conversation,
 				onAccepted: () => this.#poller.refresh(),
 			}),
-			...createSearchAcross({appBaseUrl: options.appBaseUrl, secrets: this.#secrets, conversation: (key) => this.#rows.get(key)?.conversation}),
+			...createSearchAcross({
+				appBaseUrl: options.appBaseUrl,
+				secrets: this.#secrets,
+				conversation: (key) => this.#rows.get(key)?.conversation,
+				// Stopped conversations through the stored copy, one request at a time each, under the shared budget.
+				...(this.#client.storedEvents
+					? {stored: {client: this.#client.storedEvents, pace: (key: string): Pace => (task) => this.budget.schedule(`search-stored:${key}`, task, 'visible')}}
+					: {}),
+			}),
 			startConversation: (request) => this.#startConversation(request),
 			resetStart: () => {
 				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.

@@ -1,18 +1,34 @@
 import {AgentClient} from '../wire/agent-client.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
-import {eventMatches, isEmptyTimelineFilter, parseTimelineFilter} from './timeline-query.js';
+import {eventKindNames} from '../wire/schemas/events.js';
+import {type Pace, historySource, storedHistoryEvents, type StoredHistoryOptions} from './stored-history.js';
+import {eventMatches, isEmptyTimelineFilter, parseTimelineFilter, type TimelineFilter} from './timeline-query.js';
 import {publicMessage} from './redact.js';
 
 /**
  * Search across conversations: the timeline filter's grammar (`kind:`, `source:`, words) run over
- * the events of several conversations, through each one's agent server, a few at a time. Hits are
- * reported as they are found; a conversation whose sandbox is not running is reported as skipped.
+ * the events of several conversations, a few at a time: through each one's agent server while its
+ * sandbox runs, else through the app server's stored copy (paced by the request budget, with the
+ * kind filter sent to the server when the query names exactly one known kind). Hits are reported
+ * as they are found; without a stored copy a stopped conversation is reported as skipped.
  */
 
 export type SearchHit = {conversationKey: string; event: WireEvent};
 
-export type SearchProgress = {searched: number; skipped: number; failed: number; total: number; done: boolean; lastError: string | null};
+export type SearchProgress = {
+	searched: number;
+	/** Of `searched`, how many through the stored copy (their sandbox was not running). */
+	stored?: number;
+	skipped: number;
+	failed: number;
+	total: number;
+	done: boolean;
+	lastError: string | null;
+};
+
+/** The app server's stored copy and the budget its requests go through. */
+export type StoredSearch = {client: StoredHistoryOptions['client']; pace(conversationKey: string): Pace};
 
 export type EventSource = Pick<AgentClient, 'allEvents'>;
 
@@ -29,11 +45,20 @@ export type SearchAcrossOptions = {
 	/** Stop after this many hits in all. */
 	maxHits?: number;
 	client?: (conversation: AppConversation, appBaseUrl: string) => EventSource;
+	/** Reads stopped conversations from the stored copy; without it they are skipped. */
+	stored?: StoredSearch;
 };
+
+/** The one kind to send as the stored search's `kind__eq`, when the filter names exactly one known kind. */
+function serverKind(filter: TimelineFilter): string | undefined {
+	if (filter.kinds.length !== 1) return undefined;
+	const kind = filter.kinds[0]!;
+	return eventKindNames.find((name) => name.toLowerCase() === kind);
+}
 
 export async function searchAcross(options: SearchAcrossOptions): Promise<void> {
 	const filter = parseTimelineFilter(options.query);
-	const progress: SearchProgress = {searched: 0, skipped: 0, failed: 0, total: options.conversations.length, done: false, lastError: null};
+	const progress: SearchProgress = {searched: 0, stored: 0, skipped: 0, failed: 0, total: options.conversations.length, done: false, lastError: null};
 	const report = () => options.onProgress({...progress});
 	if (isEmptyTimelineFilter(filter)) {
 		progress.done = true;
@@ -48,13 +73,24 @@ export async function searchAcross(options: SearchAcrossOptions): Promise<void> 
 		while (!options.signal.aborted && hits < maxHits) {
 			const item = options.conversations[next++];
 			if (!item) return;
-			if (!item.conversation.conversation_url) {
+			const stored = historySource(item.conversation) === 'stored';
+			if (stored && !options.stored) {
 				progress.skipped++;
 				report();
 				continue;
 			}
 			try {
-				for await (const event of clientFor(item.conversation, options.appBaseUrl).allEvents({signal: options.signal})) {
+				const kind = serverKind(filter);
+				const events = stored
+					? storedHistoryEvents({
+						client: options.stored!.client,
+						conversationId: item.conversation.id,
+						...(kind ? {filter: {kind}} : {}),
+						pace: options.stored!.pace(item.key),
+						signal: options.signal,
+					})
+					: clientFor(item.conversation, options.appBaseUrl).allEvents({signal: options.signal});
+				for await (const event of events) {
 					if (options.signal.aborted) return;
 					if (!eventMatches(event, filter)) continue;
 					hits++;
@@ -62,6 +98,7 @@ export async function searchAcross(options: SearchAcrossOptions): Promise<void> 
 					if (hits >= maxHits) break;
 				}
 				progress.searched++;
+				if (stored) progress.stored = (progress.stored ?? 0) + 1;
 			} catch (error) {
 				if (options.signal.aborted) return;
 				progress.failed++;
@@ -78,7 +115,7 @@ export async function searchAcross(options: SearchAcrossOptions): Promise<void> 
 export type SearchListener = {onHit(hit: SearchHit): void; onProgress(progress: SearchProgress): void};
 
 /** The controller's `searchAcross`: starts a search over the given conversations; the returned function cancels it. */
-export function createSearchAcross(options: {appBaseUrl: string; secrets: readonly string[]; conversation(key: string): AppConversation | undefined}) {
+export function createSearchAcross(options: {appBaseUrl: string; secrets: readonly string[]; conversation(key: string): AppConversation | undefined; stored?: StoredSearch}) {
 	return {
 		searchAcross(keys: readonly string[], query: string, listener: SearchListener): () => void {
 			const abort = new AbortController();

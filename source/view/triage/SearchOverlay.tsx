@@ -72,7 +72,7 @@ export function SearchOverlay(props: Props) {
 		? 'This server connection cannot search yet.'
 		: progress === null
 			? `Search the events of the ${conversationKeys.length} conversations shown: words, kind:ActionEvent, source:agent · enter runs`
-			: `${hits.length} hit${hits.length === 1 ? '' : 's'} · ${progress.searched} of ${progress.total} searched${progress.skipped ? ` · ${progress.skipped} not running (skipped)` : ''}${progress.failed ? ` · ${progress.failed} failed: ${sanitizeLine(progress.lastError ?? '')}` : ''}${progress.done ? '' : ' · searching…'}`;
+			: `${hits.length} hit${hits.length === 1 ? '' : 's'} · ${progress.searched} of ${progress.total} searched${progress.stored ? ` (${progress.stored} from stored history)` : ''}${progress.skipped ? ` · ${progress.skipped} not running (skipped)` : ''}${progress.failed ? ` · ${progress.failed} failed: ${sanitizeLine(progress.lastError ?? '')}` : ''}${progress.done ? '' : ' · searching…'}`;
 	const titleWidth = Math.min(24, Math.floor(width / 4));
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
