@@ -50,6 +50,7 @@ function parseArgs() {
 				port: {type: 'number'},
 				seed: {type: 'number'},
 				conversations: {type: 'number'},
+				clockOffset: {type: 'string'},
 				quietAfter: {type: 'string'},
 				repeatThreshold: {type: 'number'},
 				reason: {type: 'string'},

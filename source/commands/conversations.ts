@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
@@ -24,7 +25,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const rows = [...byId.values()].filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	if (flags.json) printLine(io, toJson(rows, io.secrets));
 	else {
-		for (const line of conversationTable(rows, Date.now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		for (const line of conversationTable(rows, serverClock.now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 		if (rows.length === 0) note(io, byId.size === 0 ? 'no conversations' : `none of the ${byId.size} conversations has that status`);
 	}
 	return 0;

@@ -22,6 +22,8 @@ export type CommandFlags = {
 	port: number | undefined;
 	seed: number | undefined;
 	conversations: number | undefined;
+	/** `simulator`: run its clock skewed (`-21d`, `+3h`), as the real service's can be. */
+	clockOffset: string | undefined;
 	/** Dashboard: how long a running conversation may go without an event (`10m`, `90s`). */
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */

@@ -25,7 +25,7 @@ Usage
                     [--wait] [--json]
   $ agent-tui watch [--status S[,S...]] [--json]
   $ agent-tui changes <conversation-id> [--json | --patch | --stat]
-  $ agent-tui simulator [--port N] [--seed S] [--conversations N]
+  $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
 
 Commands
   (none)          the interactive dashboard (needs a terminal)
@@ -71,6 +71,7 @@ Commands
                         the modified files byte for byte (sanitized on a terminal)
   simulator       run the embedded simulator as a server (default port: any free one)
       --port N  --seed S  --conversations N
+      --clock-offset=D  run its clock skewed (-21d three weeks behind, +3h, 90s)
 
 Output
   --json          machine-readable: one JSON array; with --follow, start or watch,

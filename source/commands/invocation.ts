@@ -34,7 +34,7 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output'];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
@@ -62,6 +62,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		port: flags.port === null ? Number.NaN : flags.port,
 		seed: flags.seed === null ? Number.NaN : flags.seed,
 		conversations: flags.conversations === null ? Number.NaN : flags.conversations,
+		clockOffset: flags.clockOffset ?? undefined,
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
 		reason: flags.reason ?? undefined,

@@ -69,7 +69,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	},
 ];
 
-export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations'];
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset'];
 
 export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
 

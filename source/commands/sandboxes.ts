@@ -1,4 +1,5 @@
 import type {Sandbox} from '../wire/schemas/app.js';
+import {serverClock} from '../wire/server-clock.js';
 import {ageOf} from './conversation-table.js';
 import {missing} from '../format/numbers.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
@@ -15,7 +16,8 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 		printLine(io, toJson(sandboxes, io.secrets));
 		return 0;
 	}
-	const now = Date.now();
+	// Ages by the server's clock (estimated from its Date headers), not ours.
+	const now = serverClock.now();
 	const lines = renderTable<Sandbox>(
 		sandboxes,
 		[

@@ -37,7 +37,7 @@ function workdirOf(repository: string | null): string {
 export function buildAgent(world: World, conversation: SimConversation, probe = false): AgentState {
 	const rng = world.rng.fork(`conversation:${conversation.id}`);
 	const factory = new EventFactory(rng, flavorOf(conversation.llmModel));
-	const log = new EventLog();
+	const log = new EventLog(() => world.now());
 	const context: ScriptContext = {
 		rng,
 		ev: factory,
@@ -121,7 +121,7 @@ export function append(world: World, conversation: SimConversation, draft: Event
 	const event = omitNulls({kind, id, timestamp: building ? '' : agent.log.stamp(), source, ...rest}) as SimEvent;
 	agent.log.push(event);
 	if (!building) {
-		conversation.updatedAt = Date.now();
+		conversation.updatedAt = world.now();
 		world.publish(conversation, event);
 	}
 	return event;
@@ -140,7 +140,7 @@ function apply(world: World, conversation: SimConversation, agent: AgentState, s
 	if (step.llm) {
 		agent.llmCalls++;
 		const usage = building ? null : world.usage(conversation);
-		if (usage) recordLlmCall(usage.metrics, usage.rng, agent.llmCalls, step.llm.responseId, Date.now());
+		if (usage) recordLlmCall(usage.metrics, usage.rng, agent.llmCalls, step.llm.responseId, world.now());
 		if (agent.llmCalls % statsEvery === 0) {
 			const value = {usage_to_metrics: {agent: usage ? metricsSnapshot(usage.metrics) : {}}};
 			const event = append(world, conversation, agent.factory.stateUpdate('stats', value), building);

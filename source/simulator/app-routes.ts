@@ -99,7 +99,7 @@ export function registerAppRoutes(router: Router): void {
 		if (typeof body.selected_repository === 'string' || body.selected_repository === null) conversation.repository = body.selected_repository;
 		if (typeof body.selected_branch === 'string' || body.selected_branch === null) conversation.branch = body.selected_branch;
 		if (typeof body.git_provider === 'string' || body.git_provider === null) conversation.gitProvider = body.git_provider;
-		conversation.updatedAt = Date.now();
+		conversation.updatedAt = context.world.now();
 		return appConversationJson(context.world, conversation);
 	});
 

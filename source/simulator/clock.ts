@@ -6,6 +6,19 @@
  * keeps a DST fall-back from producing a timestamp that sorts before the previous one.
  */
 
+/**
+ * A skew for the simulator's clock, as `--clock-offset` takes it: `-21d`, `+3h`, `90s`, `-500ms`,
+ * `2w` (a bare number is milliseconds). The real service's clock can be weeks off the user's;
+ * a skewed simulator lets tests show that ages follow the server's clock. Null when unreadable.
+ */
+export function parseClockOffset(text: string): number | null {
+	const match = /^\s*([+-]?)(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/i.exec(text);
+	if (!match) return null;
+	const units: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000};
+	const value = Number(match[2]) * units[(match[3] ?? 'ms').toLowerCase()]!;
+	return Math.round(match[1] === '-' ? -value : value);
+}
+
 export function utcIso(ms: number): string {
 	return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
 }

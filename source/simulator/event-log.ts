@@ -12,8 +12,11 @@ export class EventLog {
 	private readonly index = new Map<string, number>();
 	private lastMicros = 0;
 
-	/** The next timestamp: the wall clock, pushed forward when two events land in the same microsecond. */
-	stamp(nowMs: number = Date.now()): string {
+	/** `now`: the simulated server's clock (ours plus its skew, see World.now). */
+	constructor(private readonly now: () => number = () => Date.now()) {}
+
+	/** The next timestamp: the server's clock, pushed forward when two events land in the same microsecond. */
+	stamp(nowMs: number = this.now()): string {
 		const fraction = Math.floor((performance.now() % 1) * 1000);
 		const micros = Math.max(naiveMicrosOf(nowMs) + fraction, this.lastMicros + 1);
 		this.lastMicros = micros;

@@ -150,7 +150,7 @@ export class SocketHub {
 		this.send(client, {
 			kind: 'ServerErrorEvent',
 			id: agent?.factory.id() ?? 'server-error',
-			timestamp: agent?.log.stamp() ?? new Date().toISOString().slice(0, 26),
+			timestamp: agent?.log.stamp() ?? new Date(this.world.now()).toISOString().slice(0, 26),
 			source: 'environment',
 			code,
 			detail,

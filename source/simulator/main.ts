@@ -5,8 +5,8 @@ import {startSimulator} from './server.js';
  * process (the dashboard, curl, end-to-end tests) can talk to it. The key it prints is the demo
  * key of a local fake server, not a secret.
  */
-export async function runSimulatorCommand(opts: {port?: number; seed?: number; conversations?: number}): Promise<void> {
-	const simulator = await startSimulator({port: opts.port ?? 0, seed: opts.seed, conversations: opts.conversations});
+export async function runSimulatorCommand(opts: {port?: number; seed?: number; conversations?: number; clockOffsetMs?: number | undefined}): Promise<void> {
+	const simulator = await startSimulator({port: opts.port ?? 0, seed: opts.seed, conversations: opts.conversations, clockOffsetMs: opts.clockOffsetMs});
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);

@@ -41,7 +41,7 @@ export function markRunning(world: World, sandbox: SimSandbox): void {
 
 export function startSandbox(world: World, specId: string): SimSandbox {
 	enforceCap(world, null);
-	const sandbox = world.addSandbox({specId, status: 'STARTING', createdAt: Date.now()});
+	const sandbox = world.addSandbox({specId, status: 'STARTING', createdAt: world.now()});
 	settle(world, sandbox, () => markRunning(world, sandbox));
 	return sandbox;
 }

@@ -36,6 +36,8 @@ export type SimulatorOptions = {
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
 	sandboxTransitionMs?: number;
+	/** The server's clock minus the real one, ms (default 0); see `parseClockOffset` for `-21d`. */
+	clockOffsetMs?: number;
 };
 
 export type Simulator = {
@@ -81,6 +83,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		maxRunningSandboxes: Math.max(1, options.maxRunningSandboxes ?? 12),
 		startTaskPhaseMs: options.startTaskPhaseMs ?? 400,
 		sandboxTransitionMs: options.sandboxTransitionMs ?? 300,
+		clockOffsetMs: options.clockOffsetMs ?? 0,
 	});
 	const faults = new FaultState(world);
 	const stats = createRequestStats();

@@ -40,14 +40,14 @@ function maskSecrets(request: Record<string, unknown>): Record<string, unknown> 
 	return {...request, secrets: Object.fromEntries(Object.keys(secrets).map((key) => [key, '**********']))};
 }
 
-function update(task: SimStartTask, status: StartTaskStatus, patch: Partial<SimStartTask> = {}): void {
-	Object.assign(task, patch, {status, updatedAt: Date.now()});
+function update(world: World, task: SimStartTask, status: StartTaskStatus, patch: Partial<SimStartTask> = {}): void {
+	Object.assign(task, patch, {status, updatedAt: world.now()});
 	for (const listener of [...task.listeners]) listener(task);
 }
 
 export function createStartTask(world: World, request: Record<string, unknown>): SimStartTask {
 	const text = initialMessageText(request) ?? '';
-	const now = Date.now();
+	const now = world.now();
 	const task: SimStartTask = {
 		id: world.ids.uuidHex(),
 		createdByUserId: world.userId,
@@ -65,7 +65,7 @@ export function createStartTask(world: World, request: Record<string, unknown>):
 	world.addStartTask(task);
 	world.timers.after(world.options.startTaskPhaseMs, () => {
 		if (task.outcome === 'truncate') {
-			update(task, 'ERROR', {detail: 'Start aborted before the first phase completed (TRUNCATE_START).'});
+			update(world, task, 'ERROR', {detail: 'Start aborted before the first phase completed (TRUNCATE_START).'});
 			return;
 		}
 		advance(world, task, request);
@@ -79,7 +79,7 @@ function advance(world: World, task: SimStartTask, request: Record<string, unkno
 	switch (next) {
 		case 'WAITING_FOR_SANDBOX': {
 			const sandbox = claimSandbox(world, request);
-			update(task, next, {sandboxId: sandbox.id});
+			update(world, task, next, {sandboxId: sandbox.id});
 			break;
 		}
 		case 'PREPARING_REPOSITORY': {
@@ -87,36 +87,36 @@ function advance(world: World, task: SimStartTask, request: Record<string, unkno
 				const repository = typeof request.selected_repository === 'string' ? request.selected_repository : 'the repository';
 				const sandbox = task.sandboxId ? world.findSandbox(task.sandboxId) : undefined;
 				if (sandbox) deleteSandbox(world, sandbox);
-				update(task, 'ERROR', {
+				update(world, task, 'ERROR', {
 					detail: `Failed to prepare ${repository}: git clone exited with status 128 (remote: Repository not found). FAIL_START requested.`,
 				});
 				return;
 			}
-			update(task, next);
+			update(world, task, next);
 			break;
 		}
 		case 'STARTING_CONVERSATION': {
 			const sandbox = world.findSandbox(task.sandboxId ?? '');
 			if (!sandbox || sandbox.status === 'MISSING') {
-				update(task, 'ERROR', {detail: 'The sandbox disappeared while the conversation was starting.'});
+				update(world, task, 'ERROR', {detail: 'The sandbox disappeared while the conversation was starting.'});
 				return;
 			}
 			markRunning(world, sandbox);
-			update(task, next, {agentServerUrl: `${world.baseUrl}/runtime/${sandbox.number}`});
+			update(world, task, next, {agentServerUrl: `${world.baseUrl}/runtime/${sandbox.number}`});
 			break;
 		}
 		case 'READY': {
 			const sandbox = world.findSandbox(task.sandboxId ?? '');
 			if (!sandbox || sandbox.status !== 'RUNNING') {
-				update(task, 'ERROR', {detail: 'The sandbox was paused before the conversation could start.'});
+				update(world, task, 'ERROR', {detail: 'The sandbox was paused before the conversation could start.'});
 				return;
 			}
 			const conversation = createConversation(world, request, sandbox);
-			update(task, next, {appConversationId: conversation.id});
+			update(world, task, next, {appConversationId: conversation.id});
 			return;
 		}
 		default:
-			update(task, next);
+			update(world, task, next);
 	}
 	world.timers.after(world.options.startTaskPhaseMs, () => advance(world, task, request));
 }
@@ -134,7 +134,7 @@ function claimSandbox(world: World, request: Record<string, unknown>): SimSandbo
 		return named;
 	}
 	enforceCap(world, null);
-	return world.addSandbox({specId: world.specs[0]!.id, status: 'STARTING', createdAt: Date.now()});
+	return world.addSandbox({specId: world.specs[0]!.id, status: 'STARTING', createdAt: world.now()});
 }
 
 function stringOr(value: unknown, fallback: string | null): string | null {
@@ -148,7 +148,7 @@ export function createConversation(world: World, request: Record<string, unknown
 	const requestedId = typeof request.conversation_id === 'string' && isUuidLike(request.conversation_id) ? normalizeId(request.conversation_id) : null;
 	const id = requestedId && !world.findConversation(requestedId) ? requestedId : world.ids.uuidHex();
 	const repository = stringOr(request.selected_repository, null);
-	const now = Date.now();
+	const now = world.now();
 	const flat = text?.replace(/\s+/g, ' ').trim() ?? '';
 	const conversation: SimConversation = {
 		id,

@@ -32,7 +32,7 @@ export function registerV0Routes(router: Router): void {
 			throw validationError([{type: 'string_type', loc: ['body', 'initial_user_msg'], msg: 'Input should be a valid string', input: body.initial_user_msg}]);
 		}
 		enforceCap(world, null);
-		const sandbox = world.addSandbox({specId: world.specs[0]!.id, status: 'RUNNING', createdAt: Date.now()});
+		const sandbox = world.addSandbox({specId: world.specs[0]!.id, status: 'RUNNING', createdAt: world.now()});
 		const text = typeof body.initial_user_msg === 'string' && body.initial_user_msg !== '' ? body.initial_user_msg : null;
 		const conversation = createConversation(
 			world,

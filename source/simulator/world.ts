@@ -13,6 +13,8 @@ export type WorldOptions = {
 	maxRunningSandboxes: number;
 	startTaskPhaseMs: number;
 	sandboxTransitionMs: number;
+	/** The server's clock minus the real one (ms): `-21 * 86_400_000` runs it three weeks behind. */
+	clockOffsetMs?: number;
 };
 
 /** Defaults for kinds whose source the seed fixes (seed 001, "Event kinds"). */
@@ -40,7 +42,7 @@ export class World {
 	readonly ids: Rng;
 	private readonly tickRng: Rng;
 	readonly timers = new Timers();
-	readonly epoch = Date.now();
+	readonly epoch: number;
 	readonly userId: string;
 	baseUrl = '';
 	/** The hostile-text fault: agent text and rows carry escape sequences and unknown values. */
@@ -75,7 +77,13 @@ export class World {
 		this.ids = this.rng.fork('ids');
 		this.tickRng = this.rng.fork('ticks');
 		this.userId = this.rng.fork('user').uuid();
+		this.epoch = this.now();
 		seedWorld(this);
+	}
+
+	/** Now by this server's clock: ours plus the configured skew. Every timestamp it sends uses it. */
+	now(): number {
+		return Date.now() + (this.options.clockOffsetMs ?? 0);
 	}
 
 	// Conversations

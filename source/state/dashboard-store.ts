@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import {type ServerClock, serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {defaultQuietAfterMs} from './attention.js';
 import {BatchedPublisher} from './batched-publisher.js';
@@ -57,6 +58,8 @@ export type CreateDashboardOptions = {
 	serverLabel: string;
 	demo: boolean;
 	now?: () => number;
+	/** The servers' clock (default: the process's estimate from `Date` headers); ages use it. */
+	clock?: ServerClock;
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
 	quietAfterMs?: number;
@@ -103,6 +106,7 @@ class DashboardModel {
 	readonly #options: CreateDashboardOptions;
 	readonly #client: DashboardClient;
 	readonly #now: () => number;
+	readonly #clock: ServerClock;
 	readonly #quietAfterMs: number;
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
@@ -134,6 +138,7 @@ class DashboardModel {
 		this.#options = options;
 		this.#client = options.appClient;
 		this.#now = options.now ?? (() => Date.now());
+		this.#clock = options.clock ?? serverClock;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
 		this.#secrets = options.secrets ?? [];
@@ -219,6 +224,7 @@ class DashboardModel {
 				nextRetryAt: null,
 				requestsLastMinute: 0,
 				budgetPerMinute: this.budget.perMinute,
+				clockOffsetMs: 0,
 			},
 			conversations: this.#rows,
 			sandboxes: this.#sandboxes,
@@ -288,7 +294,9 @@ class DashboardModel {
 		else if (stream === 'live') state = 'live';
 		else if (stream === 'reconnecting' || stream === 'failed') state = 'reconnecting';
 		else state = 'polling';
+		const clockOffsetMs = this.#publishedOffset(previous.clockOffsetMs);
 		const same =
+			previous.clockOffsetMs === clockOffsetMs &&
 			previous.health === state &&
 			previous.lastError === health.lastError &&
 			previous.keyRejected === health.keyRejected &&
@@ -305,7 +313,22 @@ class DashboardModel {
 			nextRetryAt: health.nextRetryAt,
 			requestsLastMinute: this.budget.requestsLastMinute(),
 			budgetPerMinute: this.budget.perMinute,
+			clockOffsetMs,
 		};
+	}
+
+	/**
+	 * The offset as published: whole seconds, and moved only when the estimate moved by more than
+	 * a second, so the jitter of the estimate never re-renders an idle dashboard.
+	 */
+	#publishedOffset(previous: number): number {
+		const estimate = this.#clock.offsetMs();
+		return Math.abs(estimate - previous) > 1000 ? Math.round(estimate / 1000) * 1000 : previous;
+	}
+
+	/** Now by the servers' clock: what server timestamps (ages, quiet, "for 3m") are compared with. */
+	#serverNow(): number {
+		return this.#now() + this.#publishedOffset(this.#publisher.get().connection.clockOffsetMs);
 	}
 
 	/**
@@ -338,11 +361,11 @@ class DashboardModel {
 			// First sight: the transition time is unknown; attention falls back to updated_at.
 			this.#statusSeen.set(key, {signature, since: null});
 		} else if (seen.signature !== signature) {
-			this.#statusSeen.set(key, {signature, since: this.#now()});
+			this.#statusSeen.set(key, {signature, since: this.#serverNow()});
 		}
 
 		return buildRow(previous, conversation, {
-			now: this.#now(),
+			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,

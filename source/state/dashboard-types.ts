@@ -28,6 +28,11 @@ export type ConnectionState = {
 	/** Requests sent in the last 60 s, against the budget (shown in the header when near it). */
 	requestsLastMinute: number;
 	budgetPerMinute: number;
+	/**
+	 * Server time minus ours (ms, whole seconds), estimated from the servers' `Date` headers. Ages
+	 * on screen are `now + clockOffsetMs - serverTimestamp`; the header says so past a minute.
+	 */
+	clockOffsetMs: number;
 };
 
 /** Why a conversation needs a person; computed by the state layer, shown as a reason. */

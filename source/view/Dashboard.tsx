@@ -71,6 +71,8 @@ export function Dashboard(props: DashboardProps) {
 	const registry = useKeyRegistry();
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
+	// Server timestamps (created, updated, event times) are compared with the servers' clock.
+	const serverNow = now + snapshot.connection.clockOffsetMs;
 
 	const listed = useFrozenList(view.frozen, snapshot.conversations, selectConversationKeys(snapshot, view.conversationFilter, view.sort));
 	const conversationKeys = listed.keys;
@@ -133,7 +135,7 @@ export function Dashboard(props: DashboardProps) {
 			editingFilter={view.editing === 'conversations'}
 			sort={view.sort}
 			loading={loading}
-			now={now}
+			now={serverNow}
 			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onFilterCancel={() => {
@@ -154,7 +156,7 @@ export function Dashboard(props: DashboardProps) {
 			height={paneHeight}
 			focused={view.pane === 'sandboxes' && view.overlay === null}
 			loading={loading}
-			now={now}
+			now={serverNow}
 		/>
 	);
 	// While the open conversation waits for confirmation, what it waits for sits above its timeline.

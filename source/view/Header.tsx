@@ -4,6 +4,8 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth, truncateToWidth} from '../format/width.js';
 import type {ConversationCounts} from '../state/conversation-query.js';
 import type {ConnectionState} from '../state/dashboard-types.js';
+import {formatAge} from '../format/time.js';
+import {noticeableOffsetMs} from '../wire/server-clock.js';
 import {budgetText, healthText} from './health-text.js';
 import {countSegments} from './status-counts.js';
 import {useNow} from './use-now.js';
@@ -17,7 +19,7 @@ type Props = {
 	width: number;
 };
 
-type Segment = {text: string; color?: string | undefined; backgroundColor?: string; bold?: boolean};
+type Segment = {text: string; color?: string | undefined; backgroundColor?: string; bold?: boolean; keep?: number};
 
 /** Cuts segments so their total width is at most `width` (the header never wraps). */
 export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
@@ -33,8 +35,36 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
 }
 
 /**
- * The top line: where we are connected (or the DEMO badge), connection health with data age,
- * and how many conversations are in each status, in words.
+ * Fits the header by importance rather than position: while too wide, the segment with the
+ * lowest `keep` goes first (status counts before the clock note, the clock note before the
+ * health, nothing before the need-you count), then whatever is left is cut at the end.
+ */
+export function fitByImportance(segments: readonly Segment[], width: number): Segment[] {
+	const shown = [...segments];
+	const total = () => shown.reduce((sum, segment) => sum + cellWidth(segment.text), 0);
+	while (total() > width) {
+		let lowest = -1;
+		for (const [index, segment] of shown.entries()) {
+			if (segment.keep === undefined) continue;
+			if (lowest === -1 || segment.keep < shown[lowest]!.keep!) lowest = index;
+		}
+		if (lowest === -1) break;
+		shown.splice(lowest, 1);
+	}
+	return fitSegments(shown, width);
+}
+
+/** `server clock 21d behind` when the servers' clock is off ours by more than a minute, else null. */
+export function clockOffsetText(offsetMs: number): string | null {
+	if (Math.abs(offsetMs) <= noticeableOffsetMs) return null;
+	return `server clock ${formatAge(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead'}`;
+}
+
+/**
+ * The top line: where we are connected (or the DEMO badge), connection health with data age, how
+ * many conversations need you, the servers' clock when it is off ours, and how many conversations
+ * are in each status, in words. On a narrow terminal the counts go first and the need-you count
+ * last of all.
  */
 function HeaderImpl({serverLabel, demo, connection, counts, invalidItems, width}: Props) {
 	// The header alone re-renders every second, for the data age.
@@ -42,18 +72,24 @@ function HeaderImpl({serverLabel, demo, connection, counts, invalidItems, width}
 	const health = healthText(connection, now);
 	const budget = budgetText(connection);
 	const segments: Segment[] = [];
-	if (demo) segments.push({text: ' DEMO ', color: 'black', backgroundColor: 'yellow', bold: true}, {text: ' simulator '});
-	else segments.push({text: `${sanitizeLine(serverLabel)} `, bold: true});
+	if (demo) segments.push({text: ' DEMO ', color: 'black', backgroundColor: 'yellow', bold: true}, {text: ' simulator ', keep: 3});
+	else segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 4)))} `, bold: true});
 	segments.push({text: '│ ', color: 'gray'}, {text: health.text, color: health.color, bold: health.color === 'red'});
-	if (budget) segments.push({text: ` · ${budget}`, color: 'yellow'});
-	if (invalidItems > 0) segments.push({text: ` · ⚠ ${invalidItems} invalid`, color: 'yellow'});
+	if (budget) segments.push({text: ` · ${budget}`, color: 'yellow', keep: 4});
+	if (invalidItems > 0) segments.push({text: ` · ⚠ ${invalidItems} invalid`, color: 'yellow', keep: 4});
 	segments.push({text: ' │ ', color: 'gray'});
-	for (const [index, count] of countSegments(counts).entries()) {
-		segments.push({text: `${index > 0 ? ' ' : ''}${count.text}`, color: count.color, bold: count.attention});
+	const needYou = counts.needingAttention;
+	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
+	const clock = clockOffsetText(connection.clockOffsetMs);
+	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 2});
+	// The counts: the last ones go first when space runs out.
+	const countList = countSegments(counts);
+	for (const [index, count] of countList.entries()) {
+		segments.push({text: `${index === 0 ? ' │ ' : ' '}${count.text}`, color: count.color, bold: count.attention, keep: 1 - index / (countList.length + 1)});
 	}
 	return (
 		<Text wrap="truncate">
-			{fitSegments(segments, width).map((segment, index) => (
+			{fitByImportance(segments, width).map((segment, index) => (
 				<Text key={index} color={segment.color} backgroundColor={segment.backgroundColor} bold={segment.bold}>
 					{segment.text}
 				</Text>

@@ -16,6 +16,7 @@ import {
 	ValidationError,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
+import {type ServerClock, serverClock} from './server-clock.js';
 
 /**
  * JSON over HTTP for both APIs. One undici Agent for the whole process keeps one keep-alive pool
@@ -55,6 +56,8 @@ export type HttpClientOptions = {
 	maxRetries?: number;
 	onRetry?: (info: RetryInfo) => void;
 	dispatcher?: Dispatcher;
+	/** Where the answers' `Date` headers go (default: the process's `serverClock`). */
+	clock?: ServerClock;
 };
 
 const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 30_000, bodyDeadlineMs: 120_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4};
@@ -132,6 +135,7 @@ export class HttpClient {
 		const method = options.method ?? 'POST';
 		const url = buildUrl(this.baseUrl, options.path, options.query);
 		let response: Dispatcher.ResponseData;
+		const sentAt = Date.now();
 		try {
 			await pace(url.origin, options.signal);
 			response = await request(url, this.#requestOptions(method, options));
@@ -139,6 +143,7 @@ export class HttpClient {
 			if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 			throw networkError(method, url, error);
 		}
+		(this.#options.clock ?? serverClock).observe(response.headers.date, sentAt, Date.now());
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			const text = await readCapped(response.body, 64 * 1024, defaults.bodyDeadlineMs).catch(() => '');
 			interpret(method, url, {status: response.statusCode, headers: response.headers, text}, this.#credentials());
@@ -183,11 +188,13 @@ export class HttpClient {
 
 	async #send(method: string, url: URL, options: RequestOptions): Promise<RawResponse> {
 		let response: Dispatcher.ResponseData;
+		const sentAt = Date.now();
 		try {
 			response = await request(url, this.#requestOptions(method, options));
 		} catch (error) {
 			throw networkError(method, url, error);
 		}
+		(this.#options.clock ?? serverClock).observe(response.headers.date, sentAt, Date.now());
 		try {
 			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes, options.bodyDeadlineMs ?? defaults.bodyDeadlineMs);
 			return {status: response.statusCode, headers: response.headers, text};

@@ -79,6 +79,7 @@ export const liveConnection: ConnectionState = {
 	nextRetryAt: null,
 	requestsLastMinute: 12,
 	budgetPerMinute: 100,
+	clockOffsetMs: 0,
 };
 
 /** A mixed fleet: one of each attention kind, some healthy ones, a paused one. */
