@@ -1,8 +1,10 @@
 import {memo} from 'react';
 import {Box, Text} from 'ink';
+import {linkName, maskedLink} from '../format/link-text.js';
 import {formatCost, formatPercent, formatTokens} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
+import type {ExposedUrl} from '../wire/schemas/app.js';
 import {attentionLong} from './attention-text.js';
 import {line} from './cells.js';
 import {contextFraction, totalTokens} from './triage/usage-look.js';
@@ -11,6 +13,8 @@ type Props = {
 	row: ConversationRow | undefined;
 	width: number;
 	now: number;
+	/** Its sandbox's links while it runs (links.ts); shown with tokens hidden. */
+	links?: readonly ExposedUrl[];
 };
 
 export const previewRows = 2;
@@ -20,7 +24,7 @@ export const previewRows = 2;
  * branch, sandbox status and model; then why it needs a person (or its id and cost). The list
  * columns are narrow at 80 columns; this is where the full text is.
  */
-function ConversationPreviewImpl({row, width, now}: Props) {
+function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 	if (!row) {
 		return (
 			<Box height={previewRows} flexDirection="column">
@@ -55,13 +59,17 @@ function ConversationPreviewImpl({row, width, now}: Props) {
 				]
 					.filter(Boolean)
 					.join(' · ');
+	// Never the link whole: its token is hidden here, and `l` copies it on request.
+	const sessionKey = c.session_api_key?.reveal();
+	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url, sessionKey ? [sessionKey] : [])}`).join(' · ');
+	const withLinks = linkText ? `${second} · l ${linkText}` : second;
 	return (
 		<Box height={previewRows} flexDirection="column">
 			<Text bold wrap="truncate">
 				{line(first, width)}
 			</Text>
 			<Text color={row.attention.length > 0 ? 'yellow' : undefined} dimColor={row.attention.length === 0} wrap="truncate">
-				{line(second, width)}
+				{line(withLinks, width)}
 			</Text>
 		</Box>
 	);

@@ -1,6 +1,7 @@
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
 import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
+import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {cellLeft, line} from './cells.js';
 import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
@@ -27,6 +28,8 @@ export type ConversationsPaneProps = {
 	/** Still loading the first page (no success yet): say so instead of "no conversations". */
 	loading: boolean;
 	now: number;
+	/** The selected conversation's sandbox links (links.ts). */
+	links?: readonly ExposedUrl[];
 	onFilterChange(text: string): void;
 	onFilterDone(): void;
 	onFilterCancel(): void;
@@ -90,7 +93,7 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 					})
 				)}
 			</Box>
-			<ConversationPreview row={selectedRow} width={width} now={now} />
+			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} />
 		</Box>
 	);
 }

@@ -29,6 +29,8 @@ import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
+import {conversationLinks} from './links.js';
+import {LinksPanel} from './LinksPanel.js';
 import {useListWindow} from './use-list-window.js';
 import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
@@ -136,6 +138,7 @@ export function Dashboard(props: DashboardProps) {
 			sort={view.sort}
 			loading={loading}
 			now={serverNow}
+			links={conversationLinks(snapshot, conversations.selectedKey)}
 			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onFilterCancel={() => {
@@ -258,19 +261,47 @@ export function Dashboard(props: DashboardProps) {
 			/>
 		);
 	} else if (view.overlay?.kind === 'bulk') {
-		const {action, sandboxKeys, skipped} = view.overlay;
+		const bulk = view.overlay;
+		overlay =
+			bulk.action === 'interrupt' ? (
+				<BulkPanel
+					action="interrupt"
+					keys={bulk.conversationKeys}
+					skipped={bulk.skipped}
+					snapshot={snapshot}
+					width={columns}
+					height={paneHeight}
+					interruptOne={controller.interrupt ? (key) => controller.interrupt!(key) : undefined}
+					onClose={closeOverlay}
+				/>
+			) : (
+				<BulkPanel
+					action={bulk.action}
+					keys={bulk.sandboxKeys}
+					skipped={bulk.skipped}
+					snapshot={snapshot}
+					width={columns}
+					height={paneHeight}
+					onRun={(keys) => {
+						// The store queues each request in the request budget and reports failures on the row itself.
+						for (const key of keys) (bulk.action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
+					}}
+					onClose={closeOverlay}
+				/>
+			);
+	} else if (view.overlay?.kind === 'links') {
+		const key = view.overlay.conversationKey;
+		const conversation = snapshot.conversations.get(key)?.conversation;
+		const sessionKey = conversation?.session_api_key?.reveal();
 		overlay = (
-			<BulkPanel
-				action={action}
-				sandboxKeys={sandboxKeys}
-				skipped={skipped}
-				snapshot={snapshot}
+			<LinksPanel
+				title={`"${shortTitle(snapshot, key)}"`}
+				links={conversationLinks(snapshot, key)}
+				emptyText={`No links: its sandbox is ${String(conversation?.sandbox_status ?? 'MISSING').toLowerCase()} (links exist only while it runs).`}
+				secrets={sessionKey ? [sessionKey] : []}
 				width={columns}
 				height={paneHeight}
-				onRun={(keys) => {
-					// The store queues each request in the request budget and reports failures on the row itself.
-					for (const key of keys) (action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
-				}}
+				onCopied={(text) => dispatch({type: 'notice', text, at: Date.now()})}
 				onClose={closeOverlay}
 			/>
 		);

@@ -58,6 +58,10 @@ export type ActionName =
 	| 'zoom'
 	| 'bulkPause'
 	| 'bulkResume'
+	| 'interrupt'
+	| 'continueAgent'
+	| 'bulkInterrupt'
+	| 'links'
 	| 'search'
 	| 'send'
 	| 'cancel'
@@ -130,8 +134,10 @@ export const keymap: readonly Binding[] = [
 	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details']},
 	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); scrolling pauses it', contexts: ['timeline'], hint: 'follow'},
 	{action: 'order', keys: [char('O')], description: 'Oldest or newest first', contexts: ['timeline']},
-	{action: 'pause', keys: [char('p')], description: 'Pause the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'pause'},
-	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume'},
+	{action: 'interrupt', keys: [char('i')], description: 'Stop this agent only (asks first); its sandbox and neighbours keep running', contexts: ['conversations', 'timeline'], hint: 'stop agent'},
+	{action: 'continueAgent', keys: [char('c')], description: 'Let this stopped agent continue (asks first)', contexts: ['conversations', 'timeline'], hint: 'continue'},
+	{action: 'pause', keys: [char('p')], description: 'Pause the whole sandbox: every agent in it stops (asks, says how many)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'pause sandbox'},
+	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume sandbox'},
 	{action: 'zoom', keys: [char('z')], description: 'Zoom: the focused pane takes the whole width (wide terminals); again shows both', contexts: ['global']},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
 	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
@@ -140,6 +146,8 @@ export const keymap: readonly Binding[] = [
 	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline'], hint: 'message'},
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
+	{action: 'bulkInterrupt', keys: [char('I')], description: 'Stop the agent of every conversation shown (lists them, asks for the count)', contexts: ['conversations']},
+	{action: 'links', keys: [char('l')], description: 'Sandbox links (VS Code, apps), tokens hidden; enter copies one', contexts: ['conversations', 'timeline']},
 	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'profiles', keys: [ctrl('p')], description: 'Switch to another profile of the config file', contexts: ['global']},
 	{action: 'back', keys: [named('escape')], description: 'Close the profile list', contexts: ['profiles'], hint: 'close'},

@@ -1,6 +1,7 @@
 import {sanitizeLine} from '../format/sanitize.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {usedBy} from './sandbox-cells.js';
+import {keyOf} from './triage/agent-control-plan.js';
 import type {ConfirmRequest} from './view-state.js';
 
 export type SandboxPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};
@@ -16,6 +17,8 @@ export function planSandboxAction(
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>,
 	action: 'pause' | 'resume',
 	sandboxKey: string | null | undefined,
+	/** The conversation the key was pressed on: the pause question counts the others it stops. */
+	fromConversation?: string | null,
 ): SandboxPlan {
 	if (!sandboxKey) return {kind: 'refuse', text: 'No sandbox selected.'};
 	const row = snapshot.sandboxes.get(sandboxKey);
@@ -26,7 +29,17 @@ export function planSandboxAction(
 	if (action === 'pause' && !pausable.has(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${status.toLowerCase()}: nothing to pause.`};
 	if (action === 'resume' && !resumable.has(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${status.toLowerCase()}: nothing to resume.`};
 	const users = usedBy(row, snapshot.conversations);
-	const verb = action === 'pause' ? 'Pause' : 'Resume';
-	const note = action === 'resume' ? ' · the service may pause your oldest other sandbox' : '';
-	return {kind: 'ask', request: {action, sandboxKey, question: `${verb} sandbox ${name}?`, detail: `used by ${users}${note}`}};
+	if (action === 'pause') {
+		// Pausing a sandbox stops every agent in it: say how many besides the one in view.
+		const others = row.conversationKeys.filter((key) => key !== fromConversation).length;
+		const plural = (n: number) => `${n} conversation${n === 1 ? '' : 's'}`;
+		const question = fromConversation
+			? others === 0
+				? `Pause sandbox ${name} (no other conversation in it)?`
+				: `Pause sandbox ${name} and stop ${others} other ${plural(others).replace(/^\d+ /, '')} too?`
+			: `Pause sandbox ${name} and stop its ${plural(others)}?`;
+		const tip = fromConversation ? `${keyOf('interrupt')} stops only this agent · ` : '';
+		return {kind: 'ask', request: {action, sandboxKey, question, detail: `${tip}used by ${users}`}};
+	}
+	return {kind: 'ask', request: {action, sandboxKey, question: `Resume sandbox ${name}?`, detail: `used by ${users} · the service may pause your oldest other sandbox`}};
 }

@@ -4,8 +4,10 @@ import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import {wideColumns} from './layout.js';
 import {planSandboxAction} from './sandbox-question.js';
-import {planBulk} from './triage/bulk-plan.js';
-import {planTriage, type TriageVerb} from './triage/triage-plan.js';
+import {planAgentControl, type AgentVerb} from './triage/agent-control-plan.js';
+import {planBulk, planBulkInterrupt} from './triage/bulk-plan.js';
+import {runAgentControl} from './triage/run-agent-control.js';
+import {planTriage, shortTitle, type TriageVerb} from './triage/triage-plan.js';
 import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
 import type {ListWindowControls} from './use-list-window.js';
 import type {ViewAction, ViewState} from './view-state.js';
@@ -42,8 +44,8 @@ export function useDashboardKeys(args: Args): void {
 		dispatch({type: 'focus', pane: 'timeline'});
 	};
 
-	const askSandbox = (action: 'pause' | 'resume', sandboxKey: string | null | undefined) => {
-		const plan = planSandboxAction(snapshot, action, sandboxKey);
+	const askSandbox = (action: 'pause' | 'resume', sandboxKey: string | null | undefined, fromConversation?: string | null) => {
+		const plan = planSandboxAction(snapshot, action, sandboxKey, fromConversation);
 		if (plan.kind === 'refuse') notice(plan.text);
 		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
 	};
@@ -72,6 +74,21 @@ export function useDashboardKeys(args: Args): void {
 		else if (verb === 'nudge') dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: verb, conversationKey: plan.conversationKey}});
 		else dispatch({type: 'open-overlay', overlay: {kind: 'triage-confirm', verb, conversationKey: plan.conversationKey}});
 	};
+	// i and c act on one conversation's agent, behind a y/n question naming it.
+	const askAgent = (verb: AgentVerb, key: string | null | undefined) => {
+		const plan = planAgentControl(snapshot, controller, verb, key);
+		if (plan.kind === 'refuse') notice(plan.text);
+		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+	};
+	const agentOn = (key: () => string | null | undefined) => ({
+		interrupt: () => askAgent('interrupt', key()),
+		continueAgent: () => askAgent('continueAgent', key()),
+		links: () => {
+			const conversationKey = key();
+			if (conversationKey) dispatch({type: 'open-overlay', overlay: {kind: 'links', conversationKey}});
+			else notice('No conversation selected.');
+		},
+	});
 	const triageOn = (key: () => string | null | undefined) => ({
 		approve: () => triage('approve', key()),
 		reject: () => triage('reject', key()),
@@ -132,8 +149,10 @@ export function useDashboardKeys(args: Args): void {
 			...search,
 			bulkPause: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'pause', ...planBulk(snapshot, 'pause', conversationKeys)}}),
 			bulkResume: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'resume', ...planBulk(snapshot, 'resume', conversationKeys)}}),
+			bulkInterrupt: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'interrupt', ...planBulkInterrupt(snapshot, conversationKeys)}}),
 			...triageOn(() => conversations.selectedKey),
-			pause: () => askSandbox('pause', sandboxOfConversation(conversations.selectedKey)),
+			...agentOn(() => conversations.selectedKey),
+			pause: () => askSandbox('pause', sandboxOfConversation(conversations.selectedKey), conversations.selectedKey),
 			resume: () => askSandbox('resume', sandboxOfConversation(conversations.selectedKey)),
 		},
 		defaults,
@@ -160,10 +179,11 @@ export function useDashboardKeys(args: Args): void {
 		{
 			...attention,
 			...triageOn(() => snapshot.timeline?.conversationKey),
+			...agentOn(() => snapshot.timeline?.conversationKey),
 			...search,
 			// With no conversation open the pane has nothing to clear: esc still leads back.
 			back: () => dispatch({type: 'focus', pane: 'conversations'}),
-			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey)),
+			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey), snapshot.timeline?.conversationKey),
 			resume: () => askSandbox('resume', sandboxOfConversation(snapshot.timeline?.conversationKey)),
 		},
 		defaults,
@@ -175,9 +195,14 @@ export function useDashboardKeys(args: Args): void {
 				const overlay = view.overlay;
 				dispatch({type: 'close-overlay'});
 				if (overlay?.kind !== 'confirm') return;
-				const {action, sandboxKey} = overlay.request;
+				const request = overlay.request;
+				if ('conversationKey' in request) {
+					// runAgentControl reports every outcome on the notice line itself.
+					void runAgentControl(controller, request.action, {conversationKey: request.conversationKey, title: shortTitle(snapshot, request.conversationKey)}, notice);
+					return;
+				}
 				// The store reports failures itself (pending.error, notice); nothing to catch here but the promise.
-				const run = action === 'pause' ? controller.pauseSandbox(sandboxKey) : controller.resumeSandbox(sandboxKey);
+				const run = request.action === 'pause' ? controller.pauseSandbox(request.sandboxKey) : controller.resumeSandbox(request.sandboxKey);
 				run.catch(() => undefined);
 			},
 			confirmNo: () => {

@@ -10,14 +10,17 @@ import type {KeyContext} from './keymap.js';
 export type PaneId = 'conversations' | 'sandboxes' | 'timeline';
 export const paneOrder: readonly PaneId[] = ['conversations', 'sandboxes', 'timeline'];
 
-export type ConfirmRequest = {
-	action: 'pause' | 'resume';
-	sandboxKey: string;
+type Question = {
 	/** What the prompt asks, already sanitized: `Pause sandbox 1a2b3c?` */
 	question: string;
 	/** Shown after `[y/n]`: who uses it, side effects. */
 	detail: string;
 };
+
+export type ConfirmRequest =
+	| ({action: 'pause' | 'resume'; sandboxKey: string} & Question)
+	/** `i` / `c`: one conversation's agent, not its sandbox. */
+	| ({action: 'interrupt' | 'continueAgent'; conversationKey: string} & Question);
 
 export type Overlay =
 	| {kind: 'help'}
@@ -30,6 +33,10 @@ export type Overlay =
 	| {kind: 'prompt'; purpose: 'reject' | 'nudge'; conversationKey: string}
 	/** `P` / `R`: the sandboxes of the filtered conversations, behind a typed confirmation. */
 	| {kind: 'bulk'; action: 'pause' | 'resume'; sandboxKeys: readonly string[]; skipped: number}
+	/** `I`: stop the agents of the filtered conversations, behind a typed confirmation. */
+	| {kind: 'bulk'; action: 'interrupt'; conversationKeys: readonly string[]; skipped: number}
+	/** `l`: the links of a conversation's sandbox, tokens hidden; enter copies one. */
+	| {kind: 'links'; conversationKey: string}
 	/** `S`: search the events of the conversations shown. */
 	| {kind: 'search'}
 	/** ctrl-p: the config file's profiles. */
@@ -154,7 +161,7 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
-	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'links') return ['prompt', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
 	if (state.editing) return ['filter', 'always'];
 	if (overlay === 'details') return ['details', 'global', 'always'];

@@ -5,40 +5,60 @@ import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cleanFilterText} from '../FilterLine.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
-import {bulkItemLine, type BulkAction, confirmationMatches} from './bulk-plan.js';
+import {bulkItemLine, type BulkAction, confirmationMatches, interruptItemLine, type InterruptResult} from './bulk-plan.js';
 
 type Props = {
 	action: BulkAction;
-	sandboxKeys: readonly string[];
+	/** Sandboxes for pause and resume, conversations for interrupt. */
+	keys: readonly string[];
 	skipped: number;
-	/** The live snapshot: item results are read from each sandbox's status and pending action. */
+	/** The live snapshot: sandbox results are read from each sandbox's status and pending action. */
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>;
 	width: number;
 	height: number;
-	onRun(sandboxKeys: readonly string[]): void;
+	/** Pause or resume: the store tracks each sandbox's request itself. */
+	onRun?(keys: readonly string[]): void;
+	/** Interrupt: one conversation's agent; the panel shows each answer as it comes. */
+	interruptOne?(key: string): Promise<'interrupt' | 'pause'>;
 	onClose(): void;
 };
 
 /**
- * `P` / `R` over the current filter: which sandboxes and how many, a typed confirmation (the count
- * or the word) so a stray enter never pauses a fleet, then each sandbox's result as it comes.
+ * `P` / `R` / `I` over the current filter: which sandboxes or conversations and how many, a typed
+ * confirmation (the count or the word) so a stray enter never stops a fleet, then each result
+ * as it comes.
  */
 export function BulkPanel(props: Props) {
-	const {action, sandboxKeys, skipped, snapshot, width, height} = props;
+	const {action, keys, skipped, snapshot, width, height} = props;
 	const [typed, setTyped] = useState('');
 	const [asked, setAsked] = useState(false);
 	const [offset, setOffset] = useState(0);
-	const count = sandboxKeys.length;
+	const [results, setResults] = useState<ReadonlyMap<string, InterruptResult>>(new Map());
+	const count = keys.length;
 	const listHeight = Math.max(1, height - 3);
 	const maxOffset = Math.max(0, count - listHeight);
 	const scroll = (delta: number) => setOffset((current) => Math.min(maxOffset, Math.max(0, current + delta)));
 	const matches = confirmationMatches(typed, action, count);
+	const record = (key: string, result: InterruptResult) => setResults((current) => new Map(current).set(key, result));
+	const interruptAll = async (interruptOne: (key: string) => Promise<'interrupt' | 'pause'>) => {
+		// One at a time: each is a request to a different agent server, and the budget is shared.
+		for (const key of keys) {
+			record(key, {state: 'sending'});
+			try {
+				record(key, {state: 'done', how: await interruptOne(key)});
+			} catch (error) {
+				record(key, {state: 'failed', reason: error instanceof Error ? error.message : String(error)});
+			}
+		}
+	};
 	useKeyHandlers('prompt', {
 		send: () => {
 			if (asked || count === 0) props.onClose();
 			else if (matches) {
 				setAsked(true);
-				props.onRun(sandboxKeys);
+				if (action === 'interrupt') {
+					if (props.interruptOne) void interruptAll(props.interruptOne);
+				} else props.onRun?.(keys);
 			}
 		},
 		cancel: props.onClose,
@@ -48,12 +68,10 @@ export function BulkPanel(props: Props) {
 		pageDown: () => scroll(listHeight),
 	});
 
-	const verb = action === 'pause' ? 'Pause' : 'Resume';
-	const items = sandboxKeys.map((key) => bulkItemLine(snapshot, action, key, asked));
+	const items = keys.map((key) => (action === 'interrupt' ? interruptItemLine(snapshot, key, results.get(key)) : bulkItemLine(snapshot, action, key, asked)));
 	const failed = items.filter((item) => item.color === 'red').length;
 	const settled = items.filter((item) => item.settled).length;
-	const skippedText = skipped > 0 ? ` (${skipped} skipped: ${action === 'pause' ? 'not running' : 'not paused'} or busy)` : '';
-	const title = count === 0 ? `Nothing to ${action} among the conversations shown${skippedText}.` : `${verb} ${count} sandbox${count === 1 ? '' : 'es'} of the conversations shown${skippedText}`;
+	const title = bulkTitle(action, count, skipped);
 	const range = count > listHeight ? ` · ${offset + 1}-${Math.min(count, offset + listHeight)} of ${count}` : '';
 	const status = asked ? `${settled} of ${count} done · ${failed} failed · enter/esc closes` : count === 0 ? 'enter/esc closes' : `↑/↓ scroll${range} · enter confirms · esc cancels`;
 	return (
@@ -63,7 +81,7 @@ export function BulkPanel(props: Props) {
 			</Text>
 			<Box flexDirection="column" height={listHeight} overflow="hidden">
 				{items.slice(offset, offset + listHeight).map((item, index) => (
-					<Text key={sandboxKeys[offset + index]} color={item.color} wrap="truncate">
+					<Text key={keys[offset + index]} color={item.color} wrap="truncate">
 						{line(`  ${item.text}`, width)}
 					</Text>
 				))}
@@ -83,4 +101,15 @@ export function BulkPanel(props: Props) {
 			</Text>
 		</Box>
 	);
+}
+
+function bulkTitle(action: BulkAction, count: number, skipped: number): string {
+	if (action === 'interrupt') {
+		const skippedText = skipped > 0 ? ` (${skipped} skipped: sandbox not running, or no agent at work)` : '';
+		if (count === 0) return `No agent to stop among the conversations shown${skippedText}.`;
+		return `Stop the agents of ${count} conversation${count === 1 ? '' : 's'} shown; their sandboxes keep running${skippedText}`;
+	}
+	const skippedText = skipped > 0 ? ` (${skipped} skipped: ${action === 'pause' ? 'not running' : 'not paused'} or busy)` : '';
+	const verb = action === 'pause' ? 'Pause' : 'Resume';
+	return count === 0 ? `Nothing to ${action} among the conversations shown${skippedText}.` : `${verb} ${count} sandbox${count === 1 ? '' : 'es'} of the conversations shown${skippedText}`;
 }

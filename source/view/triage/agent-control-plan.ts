@@ -1,0 +1,64 @@
+import {sanitizeLine} from '../../format/sanitize.js';
+import {sandboxKeyOf} from '../../state/sandbox-rows.js';
+import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
+import {keymap, keyLabel, type ActionName} from '../keymap.js';
+import type {ConfirmRequest} from '../view-state.js';
+import {executionStatusOf, shortTitle} from './triage-plan.js';
+
+/**
+ * What `i` (stop this conversation's agent) and `c` (let it continue) do: ask y/n naming the
+ * conversation and saying what is not touched, or say why not. A conversation whose sandbox is
+ * not RUNNING has no agent server to ask: the answer names the sandbox resume key, and nothing
+ * is resumed on the user's behalf.
+ */
+
+export type AgentVerb = 'interrupt' | 'continueAgent';
+
+export type AgentControlPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};
+
+type Snapshot = Pick<DashboardSnapshot, 'conversations' | 'sandboxes' | 'timeline'>;
+
+/** The first key of an action, as the help shows it (so messages follow the keymap). */
+export function keyOf(action: ActionName): string {
+	const spec = keymap.find((binding) => binding.action === action)?.keys[0];
+	return spec ? keyLabel(spec) : '?';
+}
+
+/** Execution statuses with no agent at work: there is nothing to stop. */
+const notWorking = new Set(['paused', 'idle', 'finished']);
+
+export function planAgentControl(snapshot: Snapshot, controller: Pick<DashboardController, AgentVerb>, verb: AgentVerb, key: string | null | undefined): AgentControlPlan {
+	if (!key) return {kind: 'refuse', text: 'No conversation selected.'};
+	const row = snapshot.conversations.get(key);
+	if (!row) return {kind: 'refuse', text: 'That conversation is not loaded yet.'};
+	if (typeof controller[verb] !== 'function') return {kind: 'refuse', text: 'This server connection cannot stop or continue an agent.'};
+	const title = shortTitle(snapshot, key);
+	const sandboxStatus = String(row.conversation.sandbox_status ?? 'MISSING');
+	if (sandboxStatus !== 'RUNNING') {
+		const what = verb === 'interrupt' ? 'nothing to stop' : 'its agent cannot continue until the sandbox runs';
+		return {kind: 'refuse', text: `"${title}": its sandbox is ${sandboxStatus.toLowerCase()}, so ${what}. Press ${keyOf('resume')} to resume the sandbox.`};
+	}
+	const status = executionStatusOf(snapshot, key) ?? 'unknown';
+	if (verb === 'interrupt' && notWorking.has(status)) {
+		return {kind: 'refuse', text: `"${title}" is ${status}: its agent is not working, nothing to stop.${status === 'paused' ? ` Press ${keyOf('continueAgent')} to let it continue.` : ''}`};
+	}
+	if (verb === 'continueAgent' && status === 'running') return {kind: 'refuse', text: `"${title}" is already running.`};
+	const others = otherConversations(snapshot, key);
+	const sandbox = sanitizeLine(String(row.conversation.sandbox_id ?? '').slice(0, 12));
+	const untouched = `sandbox ${sandbox}${others > 0 ? ` and its ${others} other conversation${others === 1 ? '' : 's'}` : ''} keep${others > 0 ? '' : 's'} running`;
+	if (verb === 'interrupt') {
+		return {
+			kind: 'ask',
+			request: {action: 'interrupt', conversationKey: key, question: `Stop the agent of "${title}"?`, detail: `only this one: ${untouched} · ${keyOf('continueAgent')} continues it`},
+		};
+	}
+	return {kind: 'ask', request: {action: 'continueAgent', conversationKey: key, question: `Let the agent of "${title}" continue?`, detail: `it is ${status}; it picks up where it stopped`}};
+}
+
+/** Conversations sharing the sandbox of `key`, itself left out. */
+export function otherConversations(snapshot: Pick<DashboardSnapshot, 'conversations' | 'sandboxes'>, key: string): number {
+	const sandboxId = snapshot.conversations.get(key)?.conversation.sandbox_id;
+	if (!sandboxId) return 0;
+	const sandbox = snapshot.sandboxes.get(sandboxKeyOf(snapshot.sandboxes, sandboxId));
+	return sandbox ? sandbox.conversationKeys.filter((other) => other !== key).length : 0;
+}
