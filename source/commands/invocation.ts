@@ -85,7 +85,10 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 	const expected = command?.args ?? [];
 	if (args.length !== expected.length) {
 		const usage = expected.map((arg) => `<${arg}>`).join(' ');
-		throw new UsageError(expected.length > 0 ? `${name} needs ${usage}` : `${name ?? 'agent-tui'} takes no arguments, got "${args.join(' ')}"`);
+		if (expected.length === 0) throw new UsageError(`${name ?? 'agent-tui'} takes no arguments, got "${args.join(' ')}"`);
+		if (args.length < expected.length) throw new UsageError(`${name} needs ${usage}`);
+		const count = (n: number) => (n === 1 ? 'one' : n === 2 ? 'two' : String(n));
+		throw new UsageError(`${name} takes ${count(expected.length)} ${expected.length === 1 ? 'id' : 'arguments'} (${usage}), got ${count(args.length)}: ${args.join(' ')}`);
 	}
 
 	// Refused on every path, the simulator's included: the key is already in history, say so.

@@ -17,6 +17,10 @@ export async function runHeadless(command: HeadlessCommand, config: ResolvedConf
 		server = await (await import('./server.js')).openServer(config, io);
 		return await command.run(server, io, args, flags);
 	} catch (error) {
+		// Say which key to fix, on the same line: a profile's inline key is not OPENHANDS_API_KEY.
+		if (error instanceof KeyRejectedError && config.kind === 'server' && config.apiKey !== null && config.apiKeySource) {
+			error.message += `; the key sent came from ${config.apiKeySource}`;
+		}
 		printError(io, error);
 		if (error instanceof KeyRejectedError && config.kind === 'server' && config.apiKey === null) {
 			note(io, 'no API key is configured: set OPENHANDS_API_KEY, or use --api-key-file PATH or --api-key-stdin');

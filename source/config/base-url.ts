@@ -7,6 +7,9 @@ import {ConfigError} from './errors.js';
  */
 export function normalizeBaseUrl(text: string, from: string): string {
 	let url: URL;
+	// `localhost:3000` parses as a URL whose scheme is `localhost:`: a host and port without a scheme.
+	const schemeless = /^(?![a-z][a-z\d+.-]*:\/\/)[\w.-]+:\d+(?:\/.*)?$/i.test(text.trim());
+	if (schemeless) throw new ConfigError(`${from}: "${text.trim()}" has no scheme; add http:// or https:// (e.g. http://${text.trim()})`);
 	try {
 		url = new URL(text.trim());
 	} catch {

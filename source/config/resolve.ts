@@ -34,6 +34,8 @@ export type ResolvedConfig =
 			label: string;
 			baseUrlFrom: Origin;
 			apiKeyFrom: Origin | null;
+			/** Where the key came from, in words for a "key rejected" message (`OPENHANDS_API_KEY`, `apiKey of profile "work" in …`). */
+			apiKeySource?: string | null;
 			/** The config file profile in use, if any. */
 			profile?: string | null;
 	  }
@@ -67,15 +69,19 @@ export async function resolveConfig(flags: ConfigFlags, deps: ResolveDeps): Prom
 	// Flag keys are read first so a bad file is reported even when a server is missing.
 	let key: Secret | null = null;
 	let keyFrom: Origin | null = null;
+	let keySource: string | null = null;
 	if (flags.apiKeyFile !== undefined) {
 		key = readKeyFile(expandPath(flags.apiKeyFile, process.cwd(), env), warn);
 		keyFrom = 'flag';
+		keySource = `--api-key-file ${flags.apiKeyFile}`;
 	} else if (flags.apiKeyStdin) {
 		key = await (deps.readStdinKey ?? (() => readKeyFromStdin()))();
 		keyFrom = 'flag';
+		keySource = '--api-key-stdin';
 	} else if (envKey) {
 		key = envKey;
 		keyFrom = 'env';
+		keySource = keyEnvName;
 	}
 
 	let baseUrl: string | undefined;
@@ -111,6 +117,8 @@ export async function resolveConfig(flags: ConfigFlags, deps: ResolveDeps): Prom
 						? readKeyFile(expandPath(profile.apiKeyFile, file?.dir ?? process.cwd(), env), warn)
 						: cleanKey(profile.apiKey ?? '', `apiKey in ${file?.path ?? 'the config file'}`);
 				keyFrom = 'config';
+				const owner = profileName ? `profile "${profileName}"` : 'the top level';
+				keySource = `${profile.apiKeyFile !== undefined ? `apiKeyFile (${profile.apiKeyFile})` : 'apiKey'} of ${owner} in ${file?.path ?? 'the config file'}`;
 			}
 		}
 	}
@@ -124,5 +132,5 @@ export async function resolveConfig(flags: ConfigFlags, deps: ResolveDeps): Prom
 		return {kind: 'demo', reason: 'unconfigured'};
 	}
 
-	return {kind: 'server', baseUrl, apiKey: key, label: serverLabel(baseUrl, profileName), baseUrlFrom, apiKeyFrom: keyFrom, profile: profileName};
+	return {kind: 'server', baseUrl, apiKey: key, label: serverLabel(baseUrl, profileName), baseUrlFrom, apiKeyFrom: keyFrom, apiKeySource: keySource, profile: profileName};
 }

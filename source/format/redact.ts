@@ -13,7 +13,16 @@ export const redactedMark = '[redacted]';
 const secretKeys = ['x-session-api-key', 'session_api_key', 'x-api-key', 'api_key', 'apikey', 'encrypted_content', 'openhands_api_key'];
 const keyAlternation = secretKeys.map((key) => key.replaceAll('-', '[-_]')).join('|');
 
-const patterns: ReadonlyArray<readonly [RegExp, string]> = [
+/**
+ * A capitalised word of prose after a colon is not a value: `profiles.work.apiKey: Invalid input:
+ * expected string` is a message about the field, and hiding its words hides what is wrong.
+ */
+function unquotedValue(match: string, key: string, value: string, space: string): string {
+	if (key.trimEnd().endsWith(':') && space !== '' && /^[A-Z][a-z]+$/.test(value)) return match;
+	return `${key}${redactedMark}${space}`;
+}
+
+const patterns: ReadonlyArray<readonly [RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
 	// Authorization schemes: `Bearer abc.def`, `Authorization: Basic dXNlcjpw`.
 	[/\b(Bearer\s+)[\w\-.~+/]+=*/gi, `$1${redactedMark}`],
 	[/\b(Authorization["']?\s*[:=]\s*["']?(?:Basic|Token|Digest)\s+)[\w\-.~+/]+=*/gi, `$1${redactedMark}`],
@@ -22,7 +31,7 @@ const patterns: ReadonlyArray<readonly [RegExp, string]> = [
 	// A quoted key whose string never ends (a truncated body): everything up to a quote or space.
 	[new RegExp(String.raw`((["'])(?:${keyAlternation})\2\s*:\s*["'])(?!\[redacted\])[^"'\s]+`, 'gi'), `$1${redactedMark}`],
 	// Unquoted: `X-Session-API-Key: v`, `session_api_key=v` (a query string), `API_KEY=v`.
-	[new RegExp(String.raw`(\b(?:${keyAlternation})\s*[:=]\s*)(?!\[redacted\])[^\s"'&,;}\]]+`, 'gi'), `$1${redactedMark}`],
+	[new RegExp(String.raw`(\b(?:${keyAlternation})\s*[:=]\s*)(?!\[redacted\])([^\s"'&,;}\]]+)(\s?)`, 'gi'), unquotedValue],
 	// Credentials in a URL: `https://user:password@host`.
 	[/(\/\/[^/\s:@]+:)[^@\s/]+@/g, `$1${redactedMark}@`],
 ];
@@ -34,7 +43,7 @@ const patterns: ReadonlyArray<readonly [RegExp, string]> = [
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
 	let out = text;
 	for (const secret of expand(secrets)) out = out.replaceAll(secret, redactedMark);
-	for (const [pattern, replacement] of patterns) out = out.replace(pattern, replacement);
+	for (const [pattern, replacement] of patterns) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement as (match: string, ...groups: string[]) => string);
 	return out;
 }
 

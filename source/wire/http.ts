@@ -339,7 +339,28 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 		if (retryAfterMs !== undefined) Object.assign(error, {retryAfterMs});
 		throw error;
 	}
+	if (status >= 300 && status < 400) {
+		// Never followed: a redirect could carry the key to another host. Say where it pointed.
+		const location = headers.location;
+		const target = Array.isArray(location) ? location[0] : location;
+		const shown = target ? scrub(safeLocation(target, url), credentials) : null;
+		throw new RequestRefusedError(
+			`${where}: the server answered with a redirect (${status})${shown ? ` to ${shown}` : ''}, which was not followed; check the base URL${shown ? ' (use the address it points to if you trust it)' : ''}`,
+			status,
+			url.pathname,
+		);
+	}
 	throw new RequestRefusedError(`${where}: refused (${status}${words ? `: ${words}` : ''})`, status, url.pathname);
+}
+
+/** A Location for a message: resolved against the request, without user info or query (either may hold a credential). */
+function safeLocation(location: string, base: URL): string {
+	try {
+		const target = new URL(location, base);
+		return `${target.protocol}//${target.host}${target.pathname}`.slice(0, 200);
+	} catch {
+		return JSON.stringify(location.slice(0, 100));
+	}
 }
 
 /**
@@ -425,5 +446,7 @@ function networkError(method: string, url: URL, error: unknown, midBody = false)
 		);
 	}
 	const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : (code ?? err?.message ?? 'network error');
+	// The server was reached and began to answer: it is not unreachable.
+	if (midBody) return new NetworkError(`${where}: ${url.host} closed the connection mid-response (${reason})`, code, url.pathname);
 	return new NetworkError(`${where}: cannot reach ${url.host} (${reason})`, code, url.pathname);
 }
