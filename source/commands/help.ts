@@ -91,7 +91,9 @@ Server and API key (flags > environment > config file)
   --api-key-file PATH   read the key from a file (keep it mode 0600)
   --api-key-stdin       read the key from stdin, e.g. from a password manager
   --demo                use the embedded simulator
-  OPENHANDS_API_KEY is read, then removed from the environment. --api-key VALUE is
+  OPENHANDS_API_KEY is read, then dropped from process.env; the kernel's copy of the
+  initial environment (/proc/PID/environ, ps eww) keeps it while agent-tui runs: where
+  other local users matter, prefer --api-key-file or --api-key-stdin. --api-key VALUE is
   refused: a key on the command line lands in shell history and in \`ps\`.
   With no server configured anywhere, the dashboard and the commands run against the
   embedded demo simulator (commands say so on stderr).
