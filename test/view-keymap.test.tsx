@@ -170,6 +170,9 @@ test('a chunk of input: one key, keys typed ahead, a paste, a terminal reply, te
 	assert.deepEqual(planChunk('😀', {}, false), {kind: 'key'}, 'one emoji is one key');
 	assert.deepEqual(planChunk('y1', {}, false), {kind: 'split', first: 'y', rest: '1'});
 	assert.deepEqual(planChunk('/status:stuck\r', {}, false), {kind: 'drop'}, 'longer than typeahead: a paste');
+	const slashOpens = (first: string) => first === '/';
+	assert.deepEqual(planChunk('/status:stuck\r', {}, false, '/status:stuck\r', slashOpens), {kind: 'split', first: '/', rest: 'status:stuck\r'}, 'a fast typist opening the filter over SSH');
+	assert.deepEqual(planChunk('please quit', {}, false, 'please quit', slashOpens), {kind: 'drop'}, 'a long chunk that opens no text line is a paste');
 	assert.deepEqual(planChunk('/abc\r', {}, false), {kind: 'split', first: '/', rest: 'abc\r'});
 	assert.deepEqual(planChunk(']11;rgb:0000/0000/0000', {meta: true}, false), {kind: 'drop'});
 	// Esc and a letter read together come as Alt+letter: Esc first, then the letter.
@@ -179,9 +182,11 @@ test('a chunk of input: one key, keys typed ahead, a paste, a terminal reply, te
 		assert.deepEqual(planChunk(raw.slice(1), {meta: true}, false, raw), {kind: 'drop'}, `${JSON.stringify(raw)} is not Esc and a key`);
 	}
 	assert.deepEqual(planChunk('a\u001B[A', {}, false), {kind: 'drop'});
-	assert.deepEqual(planChunk('status:stuck\r', {}, true), {kind: 'submit'});
-	assert.deepEqual(planChunk('status:stuck', {}, true), {kind: 'drop'}, 'the field takes the text itself');
-	assert.deepEqual(planChunk('a\rb', {}, true), {kind: 'drop'});
+	assert.deepEqual(planChunk('status:stuck\r', {}, true), {kind: 'text', text: 'status:stuck', rest: '\r'}, 'text for the field, then Enter');
+	assert.deepEqual(planChunk('status:stuck', {}, true), {kind: 'text', text: 'status:stuck', rest: ''});
+	assert.deepEqual(planChunk('a\rb', {}, true), {kind: 'text', text: 'a', rest: '\rb'});
+	assert.deepEqual(planChunk('\u007F\u007F', {}, true), {kind: 'split', first: '\u007F', rest: '\u007F'}, 'two backspaces in one read are two keys');
+	assert.deepEqual(planChunk('u', {ctrl: true}, true, '\u0015'), {kind: 'key'}, 'ctrl-u is one key');
 	assert.equal(isForeignInput('jj', {}), true);
 	assert.equal(isForeignInput('j', {}), false);
 });

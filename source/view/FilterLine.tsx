@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from './TextField.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth, truncateToWidth} from '../format/width.js';
 import {useKeyHandlers} from './use-key-dispatch.js';
@@ -60,7 +60,7 @@ export function FilterLine(props: Props) {
 		<Box height={1} width={width} overflow="hidden">
 			<Text color="cyan">/ </Text>
 			<Box flexGrow={1} height={1} overflow="hidden">
-				<TextInput value={value} placeholder={placeholder} onChange={(text) => props.onChange(cleanFilterText(text))} />
+				<TextField value={value} placeholder={placeholder} onChange={(text) => props.onChange(cleanFilterText(text))} />
 			</Box>
 			<Text dimColor>{right}</Text>
 		</Box>

@@ -1,6 +1,7 @@
 import {createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import {useInput, useStdin} from 'ink';
-import {type ActionName, type Binding, type InkKey, type KeyContext, keymap, keyMatches} from './keymap.js';
+import {type ActionName, type Binding, findBinding, type InkKey, type KeyContext, keymap, keyMatches} from './keymap.js';
+import {type LineEdit, lineEditForKey} from './line-edit.js';
 
 /**
  * The one place keys come in. The root calls `useKeyDispatch` with the stack of active contexts
@@ -11,10 +12,14 @@ import {type ActionName, type Binding, type InkKey, type KeyContext, keymap, key
 
 export type KeyHandlers = Partial<Record<ActionName, () => void>>;
 
+/** Where a text context's editing keys go: the focused field's line editor. */
+export type TextSink = (edit: LineEdit) => void;
+
 type Registration = {context: KeyContext; handlers: {current: KeyHandlers}; fallback: boolean};
 
 export class KeyRegistry {
 	readonly #entries: Registration[] = [];
+	readonly #sinks: Array<{current: TextSink}> = [];
 
 	add(entry: Registration): () => void {
 		this.#entries.push(entry);
@@ -31,6 +36,19 @@ export class KeyRegistry {
 	 */
 	handler(context: KeyContext, action: ActionName): (() => void) | undefined {
 		return this.#find(context, action, false) ?? this.#find(context, action, true);
+	}
+
+	/** A focused text field takes the editing keys of a text context; the newest mounted wins. */
+	addTextSink(sink: {current: TextSink}): () => void {
+		this.#sinks.push(sink);
+		return () => {
+			const index = this.#sinks.indexOf(sink);
+			if (index !== -1) this.#sinks.splice(index, 1);
+		};
+	}
+
+	textSink(): TextSink | undefined {
+		return this.#sinks.at(-1)?.current;
 	}
 
 	#find(context: KeyContext, action: ActionName, fallback: boolean): (() => void) | undefined {
@@ -50,20 +68,32 @@ export const KeyRegistryContext = createContext<KeyRegistry | null>(null);
 export const typeaheadLimit = 8;
 
 /**
- * What to do with one chunk of input, as Ink hands it over.
+ * What to do with one chunk of input, as Ink hands it over. Ink splits a read at escape
+ * sequences but hands over a run of anything else as one string: over SSH two backspaces, or
+ * `/status:error` and Enter, arrive in one read, and every key in it counts, in order.
  * - `key`: one key, dispatch it.
  * - `drop`: not typed by a person: a terminal's reply to a query (`ESC]11;rgb:…`, cursor
- *   reports), ESC plus punctuation or a string introducer, or a paste longer than `typeaheadLimit`.
- * - `split`: keys typed ahead while the app was busy (`y1` after a question, or Esc and a letter,
- *   which Ink reports as Alt+letter). The first key is
- *   dispatched now and the rest after the screen has caught up, so each key meets the contexts
- *   its predecessor opened (a `/` opens the filter, and the text after it lands in the field).
- * - `submit`: in a text field, text and Enter in one chunk: the field has taken the text, the
- *   Enter still has to submit.
+ *   reports), ESC plus punctuation or a string introducer, or a paste longer than
+ *   `typeaheadLimit` into a list (unless it starts with the key that opens a text line).
+ * - `split`: several keys. The first is dispatched now and the rest after the screen has
+ *   caught up, so each key meets the contexts its predecessor opened (a `/` opens the filter,
+ *   and the text after it lands in the field).
+ * - `text`: in a text field, the printable text at the front goes into the field at once (it
+ *   opens and closes nothing); the rest (a backspace, an Enter, more text) follows.
  */
-export type ChunkPlan = {kind: 'key'} | {kind: 'drop'} | {kind: 'split'; first: string; rest: string} | {kind: 'submit'};
+export type ChunkPlan =
+	| {kind: 'key'}
+	| {kind: 'drop'}
+	| {kind: 'split'; first: string; rest: string}
+	| {kind: 'text'; text: string; rest: string};
 
-export function planChunk(input: string, key: InkKey, textEntry: boolean, raw: string = input): ChunkPlan {
+export function planChunk(
+	input: string,
+	key: InkKey,
+	textEntry: boolean,
+	raw: string = input,
+	opensTextLine: (first: string) => boolean = () => false,
+): ChunkPlan {
 	// Esc and the key typed right after it, read together (a slow link, a loaded machine): Ink
 	// reports Alt+key. No binding uses Alt, and no terminal reply is ESC and a letter or digit
 	// (but for the SS2/SS3/DCS/SOS introducers N, O, P, X), so it is Esc, then that key.
@@ -72,18 +102,24 @@ export function planChunk(input: string, key: InkKey, textEntry: boolean, raw: s
 	// Ink strips the ESC of a sequence it cannot name (`ESC[12;1R`, a cursor report, arrives
 	// as `[12;1R`): only a sequence Ink recognised as a key is one.
 	if (raw.startsWith('\u001B') && !isNamedKey(key)) return {kind: 'drop'};
-	const points = [...input];
+	// A run Ink did not split: the raw read, so control keys in it (DEL, ctrl-u) are seen too.
+	const run = raw.startsWith('\u001B') ? input : raw;
+	const points = [...run];
 	if (points.length <= 1) return {kind: 'key'};
 	// Ink splits escape sequences into their own chunks; one that still holds ESC is foreign.
-	if (input.includes('\u001B')) return {kind: 'drop'};
+	if (run.includes('\u001B')) return {kind: 'drop'};
 	if (textEntry) {
-		// The field (ink-text-input) inserts the whole chunk itself; only a final Enter is ours.
-		const body = points.slice(0, -1).join('');
-		return points.at(-1) === '\r' && !hasControl(body) ? {kind: 'submit'} : {kind: 'drop'};
+		const printable = /^[^\u0000-\u001F\u007F-\u009F]+/.exec(run)?.[0] ?? '';
+		if (printable) return {kind: 'text', text: printable, rest: run.slice(printable.length)};
+		return {kind: 'split', first: points[0] ?? '', rest: points.slice(1).join('')};
 	}
-	if (points.length > typeaheadLimit) return {kind: 'drop'};
-	return {kind: 'split', first: points[0] ?? '', rest: points.slice(1).join('')};
+	const first = points[0] ?? '';
+	if (points.length > typeaheadLimit && !opensTextLine(first)) return {kind: 'drop'};
+	return {kind: 'split', first, rest: points.slice(1).join('')};
 }
+
+/** Keys that open a text line: a long chunk that starts with one is a fast typist, not a paste. */
+export const textLineOpeners: readonly ActionName[] = ['filter', 'search'];
 
 const namedKeys = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'escape', 'tab', 'return', 'delete', 'backspace'] as const;
 
@@ -99,11 +135,6 @@ function isNamedKey(key: InkKey): boolean {
  */
 export function opensControlString(raw: string): boolean {
 	return /^\u001B[\]P_^X]$/.test(raw);
-}
-
-function hasControl(text: string): boolean {
-	// eslint-disable-next-line no-control-regex
-	return /[\u0000-\u001F\u007F-\u009F]/.test(text);
 }
 
 /** Kept for callers that only ask "is this one key?" (tests, the start form). */
@@ -157,27 +188,97 @@ function dispatchOne(
 	return undefined;
 }
 
-/** Input held back until React has committed (and run the effects of) what the last key did. */
-type Deferred = {input: string; startedIn: KeyContext | undefined};
+/** Bracketed paste (enabled by terminal-screen.ts): the terminal wraps pasted text in these. */
+export const pasteStart = '\u001B[200~';
+export const pasteEnd = '\u001B[201~';
+/** A paste whose end marker never came (a lost byte) stops swallowing keys after this long. */
+const pasteTimeoutMs = 1000;
+
+/**
+ * Input held back until React has committed (and run the effects of) what the previous key did:
+ * the rest of a chunk, a key read while the previous one was not yet on screen, or a paste.
+ */
+type Deferred = {
+	/** A raw chunk to feed back through Ink's input emitter, pasted text, or a parsed key. */
+	input: string;
+	paste?: true;
+	/** Set for a chunk every listener has seen already: it is handled here, as parsed then. */
+	key?: InkKey;
+	raw?: string;
+	/** The innermost context when it was read: a question is answered only by keys read after it was asked. */
+	startedIn: KeyContext | undefined;
+	/** The rest of a chunk whose previous key went to a text field: meant for the field, dropped once it closed. */
+	afterText?: true;
+};
 
 /**
  * Install the single input listener. `stack` is read at key time, so it may change every render.
- * Keys typed ahead in one chunk are fed back one at a time through Ink's own input emitter, from
- * a passive effect of the component that calls this hook: React runs its descendants' effects
- * first, so a text field the previous key opened has subscribed to input by then, and every
- * listener sees the rest as if it had just been typed.
+ *
+ * Every key of a chunk is handled, in order, each after the screen has caught up with the one
+ * before it: keys that cannot be handled yet wait in a queue that is fed back one at a time
+ * through Ink's own input emitter, from a passive effect of the component that calls this hook
+ * (React runs its descendants' effects first, so a text field the previous key opened has
+ * registered by then). Printable keys in a text context go to the focused field (useTextSink)
+ * through the shared line editor, so ctrl-u, ctrl-w, ctrl-a/e work in every field. A bracketed
+ * paste is text for the focused field and never keys.
  */
 export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext[], options: {isActive?: boolean} = {}): void {
 	const stackRef = useRef(stack);
 	stackRef.current = stack;
 	const {internal_eventEmitter: emitter} = useStdin();
+	const [, setCommits] = useState(0);
+	const queue = useRef<Deferred[]>([]);
+	/**
+	 * A key was handled and React has not committed what it did yet. Ink hands each chunk to
+	 * useInput inside a batch that React commits when it ends, so a key read later always meets
+	 * the screen its predecessor made; only keys taken from one chunk (or from the queue) must
+	 * wait for the commit, which the flush below does.
+	 */
+	const dirty = useRef(false);
+	/** Set while a held-back key is fed back: it is handled at once, not queued again. */
+	const direct = useRef(false);
+	const waitForCommit = () => setCommits((count) => count + 1);
+
 	// The raw chunk behind each useInput call (which loses the ESC of unknown sequences). A layout
 	// effect subscribes before useInput's passive one, so this listener always runs first.
-	const burst = useRef({raw: '', swallowing: false});
+	const burst = useRef({raw: '', swallowing: false, skip: false, paste: null as null | {text: string; timer: ReturnType<typeof setTimeout>}});
+
+	const deliverPaste = (text: string, held = false) => {
+		if (!held && queue.current.length > 0) {
+			queue.current.push({input: text, paste: true, startedIn: stackRef.current[0]});
+			waitForCommit();
+			return;
+		}
+		// Pasted text is text: into the focused field, never a key anywhere else.
+		if (!isTextContext(stackRef.current[0])) return;
+		const edit = lineEditForKey(text, {});
+		if (edit) registry.textSink()?.(edit);
+		dirty.current = true;
+	};
+
 	useLayoutEffect(() => {
+		const current = burst.current;
+		const endPaste = () => {
+			const paste = current.paste;
+			if (!paste) return;
+			clearTimeout(paste.timer);
+			current.paste = null;
+			deliverPaste(paste.text);
+		};
 		const onRaw = (raw: string) => {
-			const current = burst.current;
 			current.raw = raw;
+			current.skip = false;
+			if (raw === pasteStart) {
+				current.skip = true;
+				current.paste ??= {text: '', timer: setTimeout(endPaste, pasteTimeoutMs)};
+				return;
+			}
+			if (current.paste) {
+				current.skip = true;
+				if (raw === pasteEnd) endPaste();
+				else current.paste.text += raw;
+				return;
+			}
 			if (opensControlString(raw) && !current.swallowing) {
 				current.swallowing = true;
 				setImmediate(() => {
@@ -188,56 +289,105 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		emitter.on('input', onRaw);
 		return () => {
 			emitter.off('input', onRaw);
+			if (current.paste) clearTimeout(current.paste.timer);
+			current.paste = null;
 		};
 	}, [emitter]);
 
-	const deferred = useRef<Deferred[]>([]);
-	const [commits, setCommits] = useState(0);
-	const defer = (input: string, startedIn: KeyContext | undefined) => {
-		deferred.current.push({input, startedIn});
-		setCommits((count) => count + 1);
+	const lookup = (context: KeyContext, action: ActionName) => registry.handler(context, action);
+	const opensTextLine = (first: string) => {
+		const binding = findBinding(stackRef.current, first, /^[A-Z]$/.test(first) ? {shift: true} : {});
+		return binding !== undefined && textLineOpeners.includes(binding.action);
+	};
+
+	/** One chunk as Ink parsed it; `held` when it comes out of the queue (it is handled now). */
+	const handle = (input: string, key: InkKey, raw: string, held: boolean) => {
+		const current = stackRef.current;
+		const textEntry = isTextContext(current[0]);
+		const plan = planChunk(input, key, textEntry, raw, opensTextLine);
+		if (plan.kind === 'drop') return;
+		if (!held && queue.current.length > 0) {
+			// Behind the rest of an earlier chunk. Every listener has seen it already: kept
+			// parsed, handled here in its turn, not re-emitted.
+			queue.current.push({input, key, raw, startedIn: current[0]});
+			waitForCommit();
+			return;
+		}
+		switch (plan.kind) {
+			case 'key': {
+				const binding = dispatchOne(current, input, key, lookup, keymap);
+				if (!binding && textEntry) {
+					const edit = lineEditForKey(input, key, raw);
+					if (edit) registry.textSink()?.(edit);
+				}
+				dirty.current = true;
+				break;
+			}
+			case 'text': {
+				registry.textSink()?.({type: 'insert', text: plan.text});
+				dirty.current = true;
+				if (plan.rest) {
+					queue.current.unshift({input: plan.rest, startedIn: current[0], afterText: true});
+					waitForCommit();
+				}
+				break;
+			}
+			case 'split': {
+				// The keys of a chunk no listener has seen one by one: fed back through Ink's
+				// emitter, so each is parsed as a key (and seen by every listener) in turn.
+				const wasDirect = direct.current;
+				direct.current = true;
+				try {
+					emitter.emit('input', plan.first);
+				} finally {
+					direct.current = wasDirect;
+				}
+				queue.current.unshift({input: plan.rest, startedIn: current[0], ...(textEntry ? {afterText: true as const} : {})});
+				dirty.current = true;
+				waitForCommit();
+				break;
+			}
+		}
 	};
 
 	useInput(
 		(input, key) => {
-			const current = stackRef.current;
-			const lookup = (context: KeyContext, action: ActionName) => registry.handler(context, action);
-			if (burst.current.swallowing) return;
-			const plan = planChunk(input, key, isTextContext(current[0]), burst.current.raw);
-			switch (plan.kind) {
-				case 'key': {
-					dispatchOne(current, input, key, lookup, keymap);
-					break;
-				}
-				case 'submit': {
-					// After the field has stored the text, or the Enter would submit the old value.
-					defer('\r', current[0]);
-					break;
-				}
-				case 'split': {
-					emitter.emit('input', plan.first);
-					defer(plan.rest, current[0]);
-					break;
-				}
-				case 'drop': {
-					break;
-				}
-			}
+			if (burst.current.swallowing || burst.current.skip) return;
+			handle(input, key, burst.current.raw, direct.current);
 		},
 		{isActive: options.isActive ?? true},
 	);
 	// Declared after useInput on purpose: effects run in order, and useInput re-subscribes its
 	// listener in its own effect on every render; the flush must come after, or we miss our own.
+	// It runs after every commit: that is when the screen has caught up.
 	useEffect(() => {
-		const queue = deferred.current;
-		deferred.current = [];
-		for (const item of queue) {
+		dirty.current = false;
+		while (!dirty.current && queue.current.length > 0) {
+			const item = queue.current.shift()!;
+			const now = stackRef.current[0];
 			// A question opened by a key typed ahead is answered only by a key typed after it
 			// was seen: `py` in one chunk asks, it never pauses.
-			if (stackRef.current[0] === 'confirm' && item.startedIn !== 'confirm') continue;
-			emitter.emit('input', item.input);
+			if (now === 'confirm' && item.startedIn !== 'confirm') continue;
+			// The rest of what was typed into a field that has closed (Enter in the middle of a
+			// pasted text): it was meant for the field, not for the list under it.
+			if (item.afterText && !isTextContext(now)) continue;
+			if (item.paste) {
+				deliverPaste(item.input, true);
+				continue;
+			}
+			if (item.key) {
+				handle(item.input, item.key, item.raw ?? item.input, true);
+				continue;
+			}
+			direct.current = true;
+			try {
+				emitter.emit('input', item.input);
+			} finally {
+				direct.current = false;
+			}
 		}
-	}, [commits, emitter]);
+		if (queue.current.length > 0) waitForCommit();
+	});
 }
 
 export type KeyHandlerOptions = {
@@ -265,4 +415,15 @@ export function useKeyHandlers(context: KeyContext, handlers: KeyHandlers, optio
 /** A registry for one dashboard instance. */
 export function useKeyRegistry(): KeyRegistry {
 	return useMemo(() => new KeyRegistry(), []);
+}
+
+/** While `focus`, this field receives the editing keys of the text context it is in. */
+export function useTextSink(focus: boolean, sink: TextSink): void {
+	const registry = useContext(KeyRegistryContext);
+	const ref = useRef(sink);
+	ref.current = sink;
+	useLayoutEffect(() => {
+		if (!registry || !focus) return undefined;
+		return registry.addTextSink(ref);
+	}, [registry, focus]);
 }

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
 
@@ -16,7 +16,7 @@ type Props = {
 };
 
 /**
- * A labelled text field. Only the focused field is an ink-text-input (which renders its whole
+ * A labelled text field. Only the focused field is a TextField (which renders its whole
  * value); the others show a sanitized, width-cut preview, so a long pasted value costs one line.
  */
 export function FormField({label, labelWidth, value, placeholder, width, rows = 1, focused, onChange}: Props) {
@@ -28,7 +28,7 @@ export function FormField({label, labelWidth, value, placeholder, width, rows = 
 			</Text>
 			<Box width={inputWidth} height={focused ? rows : 1} flexDirection="column" justifyContent="flex-end" overflow="hidden">
 				{focused ? (
-					<TextInput value={value} placeholder={placeholder} onChange={onChange} />
+					<TextField value={value} placeholder={placeholder} onChange={onChange} />
 				) : (
 					<Text dimColor={!value} wrap="truncate">
 						{truncateToWidth(value ? sanitizeLine(value) : placeholder, inputWidth)}

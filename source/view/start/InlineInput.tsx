@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 
@@ -16,7 +16,7 @@ export function InlineInput({value, placeholder, width, focused, onChange}: Prop
 	return (
 		<Box width={width} height={1} overflow="hidden" flexDirection="column" justifyContent="flex-end">
 			{focused ? (
-				<TextInput value={value} placeholder={placeholder} onChange={onChange} />
+				<TextField value={value} placeholder={placeholder} onChange={onChange} />
 			) : (
 				<Text dimColor={!value} underline wrap="truncate">
 					{truncateToWidth(value ? sanitizeLine(value) : placeholder, width)}

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import {compactJson} from '../../format/event-values.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
@@ -53,7 +53,7 @@ export function TrustReview({plugins, origin, trustInput, width, height, onTrust
 			</Text>
 			<Box width={width} height={1} overflow="hidden">
 				<Text bold>{`Type "${trustWord}" and press enter to start (esc goes back): `}</Text>
-				<TextInput value={trustInput} onChange={(value) => onTrustInput(cleanFieldInput(value))} />
+				<TextField value={trustInput} onChange={(value) => onTrustInput(cleanFieldInput(value))} />
 			</Box>
 		</Box>
 	);

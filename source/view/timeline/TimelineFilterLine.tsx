@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import SelectInput from 'ink-select-input';
 import {useMemo} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
@@ -74,7 +74,7 @@ export function TimelineFilterLine(props: Props) {
 			<Box height={1} overflow="hidden">
 				<Text color="cyan">/ </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextInput value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={(text) => onChange(cleanFilterText(text))} />
+					<TextField value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={(text) => onChange(cleanFilterText(text))} />
 				</Box>
 				<Text dimColor>{counter}</Text>
 			</Box>

@@ -1,6 +1,6 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cleanFilterText} from '../FilterLine.js';
 import {line} from '../cells.js';
@@ -92,7 +92,7 @@ export function BulkPanel(props: Props) {
 				<Box height={1} width={width} overflow="hidden">
 					<Text color={matches ? 'green' : 'cyan'}>{line(`Type ${count} or ${action} to confirm: `, width)}</Text>
 					<Box flexGrow={1} height={1} overflow="hidden">
-						<TextInput value={typed} placeholder="" onChange={(text) => setTyped(cleanFilterText(text))} />
+						<TextField value={typed} placeholder="" onChange={(text) => setTyped(cleanFilterText(text))} />
 					</Box>
 				</Box>
 			)}

@@ -1,6 +1,6 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import {eventSummary} from '../../format/event-summary.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import type {SearchHit, SearchProgress} from '../../state/event-search.js';
@@ -79,7 +79,7 @@ export function SearchOverlay(props: Props) {
 			<Box height={1} width={width} overflow="hidden">
 				<Text color="cyan">search: </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextInput value={query} placeholder="text kind:ActionEvent source:agent" onChange={(text) => setQuery(cleanFilterText(text))} />
+					<TextField value={query} placeholder="text kind:ActionEvent source:agent" onChange={(text) => setQuery(cleanFilterText(text))} />
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">

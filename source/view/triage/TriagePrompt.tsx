@@ -1,6 +1,6 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
-import TextInput from 'ink-text-input';
+import {TextField} from '../TextField.js';
 import {cleanFilterText} from '../FilterLine.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -42,7 +42,7 @@ export function TriagePrompt({purpose, title, width, height, onSend, onCancel}: 
 			<Box height={1} width={width} overflow="hidden">
 				<Text color="cyan">{label.field}</Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextInput value={text} placeholder={label.placeholder} onChange={(value) => setText(cleanFilterText(value))} />
+					<TextField value={text} placeholder={label.placeholder} onChange={(value) => setText(cleanFilterText(value))} />
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">

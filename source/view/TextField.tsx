@@ -1,0 +1,61 @@
+import {useRef, useState} from 'react';
+import {Text} from 'ink';
+import {editLine, type LineEdit, type LineState} from './line-edit.js';
+import {useTextSink} from './use-key-dispatch.js';
+
+type Props = {
+	value: string;
+	onChange(value: string): void;
+	placeholder?: string;
+	/** Only a focused field takes keys (and shows its cursor). Defaults to true. */
+	focus?: boolean;
+};
+
+/**
+ * A one-line text field. It does not read the keyboard itself: the key dispatcher hands it every
+ * editing key in order (several keys read at once over SSH, a bracketed paste as one piece of
+ * text), and line-edit.ts decides what each does. The value belongs to the parent; the field
+ * keeps only its cursor, and the value as it last made it, so keys that arrive before the parent
+ * has re-rendered build on each other instead of on a stale value.
+ */
+export function TextField({value, onChange, placeholder = '', focus = true}: Props) {
+	const [, setCursor] = useState(value.length);
+	const latest = useRef<LineState>({value, cursor: value.length});
+	const seenValue = useRef(value);
+	if (value !== seenValue.current) {
+		// The parent changed the value (cleared it, cleaned what was typed): the cursor follows.
+		seenValue.current = value;
+		if (value !== latest.current.value) latest.current = {value, cursor: value.length};
+	}
+
+	const onChangeRef = useRef(onChange);
+	onChangeRef.current = onChange;
+	useTextSink(focus, (edit: LineEdit) => {
+		const before = latest.current;
+		const next = editLine(before, edit);
+		latest.current = next;
+		setCursor(next.cursor);
+		if (next.value !== before.value) onChangeRef.current(next.value);
+	});
+
+	const cursor = Math.min(latest.current.cursor, value.length);
+	if (!focus) return <Text>{value.length > 0 ? value : placeholder ? <Text dimColor>{placeholder}</Text> : ''}</Text>;
+	if (value.length === 0) {
+		return (
+			<Text>
+				<Text inverse>{placeholder.slice(0, 1) || ' '}</Text>
+				{placeholder.length > 1 ? <Text color="gray">{placeholder.slice(1)}</Text> : null}
+			</Text>
+		);
+	}
+
+	const after = value.slice(cursor);
+	const at = after.length > 0 ? [...after][0] ?? ' ' : ' ';
+	return (
+		<Text>
+			{value.slice(0, cursor)}
+			<Text inverse>{at}</Text>
+			{after.slice(at.length)}
+		</Text>
+	);
+}
