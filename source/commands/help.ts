@@ -19,6 +19,7 @@ Usage
   $ agent-tui approve <conversation-id>
   $ agent-tui reject <conversation-id> [--reason TEXT]
   $ agent-tui message <conversation-id> TEXT [--run]
+  $ agent-tui export <conversation-id> [-o FILE]
   $ agent-tui events <conversation-id> [--kind KIND] [--source SOURCE] [--body TEXT]
                      [--desc] [--follow] [--json]
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
@@ -46,6 +47,10 @@ Commands
   approve         approve the pending actions of a conversation waiting for confirmation
   reject          reject them; --reason TEXT is what the agent is told
   message         send the agent a message; --run also starts it (as m does in the dashboard)
+  export          the conversation's whole record, running or not: the service's trajectory
+                  zip where its agent server has one, else {conversation, source, events}
+                  as JSON from the agent server or the app server's stored copy
+      -o FILE           write to FILE (mode 0600) instead of stdout
   events          the events of a conversation (hex or dashed id, or the short id
                   the table shows), oldest first
       --kind KIND       ActionEvent, openhands.sdk.event...ActionEvent (case-insensitive)

@@ -44,6 +44,12 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		run: async (server, io, args, flags) => (await import('./triage.js')).runMessage(server, io, args[0]!, args[1]!, flags.run),
 	},
 	{
+		name: 'export',
+		args: ['conversation-id'],
+		flags: ['output'],
+		run: async (server, io, args, flags) => (await import('./export.js')).runExport(server, io, args[0]!, flags.output),
+	},
+	{
 		name: 'events',
 		args: ['conversation-id'],
 		flags: ['kind', 'source', 'body', 'desc', 'follow', 'json'],

@@ -1,0 +1,76 @@
+import {createWriteStream} from 'node:fs';
+import {once} from 'node:events';
+import type {Writable} from 'node:stream';
+import {normalizeId} from '../wire/ids.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import type {WireEvent} from '../wire/schemas/events.js';
+import {label} from './agent-control.js';
+import {agentFor, findConversation} from './conversation-lookup.js';
+import {UsageError} from './exit-codes.js';
+import {note, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {Server} from './server.js';
+
+/**
+ * `agent-tui export <conversation-id> [-o FILE]`: the conversation's whole record, running or
+ * not. Where its agent server runs and has the trajectory download, that zip as the server
+ * sends it; otherwise every event as JSON from whichever history answers: the agent server
+ * while the sandbox runs, the app server's stored copy when it does not (never resumed for this).
+ */
+
+export type HistorySource = 'agent-server' | 'app-server';
+
+export async function runExport(server: Server, io: Io, id: string, output: string | undefined): Promise<number> {
+	const conversation = await findConversation(server, io, id);
+	const toFile = output !== undefined && output !== '-';
+	if (!toFile && io.stdout.isTTY) throw new UsageError('export writes a file (a zip, or JSON): give -o FILE or redirect stdout');
+	const running = conversation.sandbox_status === 'RUNNING' && Boolean(conversation.conversation_url);
+	const trajectory = running ? await agentFor(server, conversation).downloadTrajectory() : null;
+	const sink = toFile ? createWriteStream(output, {mode: 0o600}) : (io.stdout as Writable);
+	try {
+		if (trajectory) {
+			let bytes = 0;
+			for await (const chunk of trajectory) {
+				bytes += chunk.length;
+				await write(sink, chunk);
+			}
+			note(io, `${label(conversation)}: the service's trajectory (zip, ${bytes} bytes)${toFile ? ` written to ${output}` : ''}`);
+		} else {
+			const source: HistorySource = running ? 'agent-server' : 'app-server';
+			const count = await writeEvents(sink, conversation, source, historyOf(server, conversation, source), io.secrets);
+			note(io, `${label(conversation)}: ${count} events as JSON from the ${source === 'agent-server' ? 'agent server' : "app server's stored copy"}${toFile ? ` written to ${output}` : ''}`);
+		}
+	} finally {
+		if (toFile) {
+			sink.end();
+			await once(sink, 'close');
+		}
+	}
+	return 0;
+}
+
+/** Every event of the conversation, oldest first, from the source that can answer now. */
+function historyOf(server: Server, conversation: AppConversation, source: HistorySource): AsyncIterable<WireEvent> {
+	if (source === 'agent-server') return agentFor(server, conversation).allEvents({sortOrder: 'TIMESTAMP'});
+	return storedEvents(server, normalizeId(conversation.id));
+}
+
+async function* storedEvents(server: Server, id: string): AsyncGenerator<WireEvent, void, undefined> {
+	for await (const page of server.app.storedEvents.pages(id, {sortOrder: 'TIMESTAMP'})) yield* page.events;
+}
+
+/** One JSON document, written as the events arrive, so a long history is never held whole. */
+async function writeEvents(sink: Writable, conversation: AppConversation, source: HistorySource, events: AsyncIterable<WireEvent>, secrets: readonly string[]): Promise<number> {
+	await write(sink, `{"conversation":${toJson(conversation, secrets)},"source":${JSON.stringify(source)},"events":[`);
+	let count = 0;
+	for await (const event of events) {
+		await write(sink, `${count === 0 ? '\n' : ',\n'}${toJson(event, secrets)}`);
+		count++;
+	}
+	await write(sink, `${count === 0 ? '' : '\n'}]}\n`);
+	return count;
+}
+
+async function write(sink: Writable, chunk: string | Uint8Array): Promise<void> {
+	if (!sink.write(chunk)) await once(sink, 'drain');
+}
