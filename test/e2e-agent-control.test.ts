@@ -1,0 +1,90 @@
+import {after, describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {fileURLToPath} from 'node:url';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import type {SimConversation} from '../source/simulator/world-types.js';
+import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+
+/**
+ * Stop one agent and let it continue, in a real terminal (tmux) at 80x24 and 160x48, against a
+ * simulator in this process: `i` from the list asks y/n naming the conversation, the server
+ * pauses that agent only (its sandbox keeps running), `c` lets it go on.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+
+const simulators: Simulator[] = [];
+const sessions: TmuxSession[] = [];
+
+after(async () => {
+	for (const session of sessions) session.kill();
+	await Promise.all(simulators.map((simulator) => simulator.close()));
+});
+
+async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
+	// No ticking: statuses change only through what the test does.
+	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30});
+	simulators.push(simulator);
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', 'node --import tsx source/bin.ts', `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
+	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
+	sessions.push(tmux);
+	return {tmux, simulator};
+}
+
+const lines = (screen: string) => screen.split('\n');
+const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
+
+function fits(screen: string, columns: number) {
+	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
+}
+
+function running(simulator: Simulator): SimConversation[] {
+	return simulator.world.liveConversations().filter((conversation) => conversation.executionStatus === 'running');
+}
+
+async function interruptAndContinue(columns: number, rows: number): Promise<void> {
+	const {tmux, simulator} = await launch(columns, rows);
+	await tmux.waitFor((text) => /running/.test(selected(text)) || text.includes('running'), 'the list with running conversations', 30_000);
+	// Select a running conversation.
+	for (let i = 0; i < 30 && !/running/.test(selected(tmux.capture())); i++) {
+		const before = selected(tmux.capture());
+		tmux.send('j');
+		await tmux.waitFor((text) => selected(text) !== before, 'the selection moved');
+	}
+	assert.match(selected(tmux.capture()), /running/);
+	const wasRunning = new Set(running(simulator).map((conversation) => conversation.id));
+	const sandboxesBefore = simulator.world.sandboxList().map((sandbox) => `${sandbox.id}:${sandbox.status}`);
+
+	tmux.send('i');
+	let screen = await tmux.waitFor((text) => /Stop the agent of ".+"\? \[y\/n\]/.test(text), 'the question naming the conversation');
+	fits(screen, columns);
+	tmux.send('y');
+	screen = await tmux.waitFor((text) => text.includes('Stopped the agent of'), 'the interrupt sent', 20_000);
+	fits(screen, columns);
+	const stopped = [...wasRunning].map((id) => simulator.world.findConversation(id)!).filter((conversation) => conversation.executionStatus === 'paused');
+	assert.equal(stopped.length, 1, 'exactly one agent stopped');
+	assert.deepEqual(
+		simulator.world.sandboxList().map((sandbox) => `${sandbox.id}:${sandbox.status}`),
+		sandboxesBefore,
+		'no sandbox changed',
+	);
+	assert.equal(running(simulator).length, wasRunning.size - 1, 'the other agents run on');
+	await tmux.waitFor((text) => /paused/.test(selected(text)), 'the row shows it paused', 20_000);
+
+	tmux.send('c');
+	await tmux.waitFor((text) => /Let the agent of ".+" continue\? \[y\/n\]/.test(text), 'the continue question');
+	tmux.send('y');
+	screen = await tmux.waitFor((text) => text.includes('is running again'), 'the run sent', 20_000);
+	fits(screen, columns);
+	assert.equal(stopped[0]!.executionStatus, 'running');
+	await tmux.waitFor((text) => /running/.test(selected(text)), 'the row shows it running', 20_000);
+	tmux.send('q');
+	await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+}
+
+describe('stop and continue one agent in tmux', {skip, concurrency: 2}, () => {
+	test('80x24: i stops the selected agent only, c lets it continue', {timeout: 90_000}, () => interruptAndContinue(80, 24));
+	test('160x48: i stops the selected agent only, c lets it continue', {timeout: 90_000}, () => interruptAndContinue(160, 48));
+});
