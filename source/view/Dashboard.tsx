@@ -202,10 +202,10 @@ export function Dashboard(props: DashboardProps) {
 				title={title}
 				width={columns}
 				height={paneHeight}
-				onSend={(text) => {
-					closeOverlay();
-					void runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text);
-				}}
+				// The prompt stays open while it sends and closes itself once sent: a message the
+				// server refused is still in the field, to retry or copy.
+				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text)}
+				onSent={closeOverlay}
 				onCancel={() => {
 					closeOverlay();
 					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});

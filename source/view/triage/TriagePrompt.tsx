@@ -1,4 +1,4 @@
-import {useState} from 'react';
+import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {TextField} from '../TextField.js';
 import {cleanFilterText} from '../FilterLine.js';
@@ -11,7 +11,10 @@ type Props = {
 	title: string;
 	width: number;
 	height: number;
-	onSend(text: string): void;
+	/** Resolves true once sent; false when the server refused (the notice line says why). */
+	onSend(text: string): Promise<boolean>;
+	/** Sent: close the prompt. */
+	onSent(): void;
 	onCancel(): void;
 };
 
@@ -22,18 +25,41 @@ const labels = {
 
 /**
  * The one-line field behind `x` (a rejection reason, may stay empty) and `m` (a message, must not).
- * Enter sends, esc cancels; printable keys are text (the `prompt` context binds none).
+ * Enter sends, esc cancels; printable keys are text (the `prompt` context binds none). The
+ * prompt stays open until the server has taken the message: one it refused stays in the field.
  */
-export function TriagePrompt({purpose, title, width, height, onSend, onCancel}: Props) {
+export function TriagePrompt({purpose, title, width, height, onSend, onSent, onCancel}: Props) {
 	const [text, setText] = useState('');
+	const [state, setState] = useState<'typing' | 'sending' | 'failed'>('typing');
+	const mounted = useRef(true);
+	useEffect(
+		() => () => {
+			mounted.current = false;
+		},
+		[],
+	);
 	const label = labels[purpose];
 	const empty = purpose === 'nudge' && text.trim().length === 0;
 	useKeyHandlers('prompt', {
 		send: () => {
-			if (!empty) onSend(text.trim());
+			if (empty || state === 'sending') return;
+			setState('sending');
+			void onSend(text.trim()).then((sent) => {
+				if (!mounted.current) return;
+				if (sent) onSent();
+				else setState('failed');
+			});
 		},
 		cancel: onCancel,
 	});
+	const hint =
+		state === 'sending'
+			? 'Sending…'
+			: state === 'failed'
+				? 'Not sent (see below); the text is kept: enter tries again · esc cancels'
+				: empty
+					? 'Type a message, then enter sends it · esc cancels'
+					: 'enter sends · esc cancels';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text bold wrap="truncate">
@@ -46,7 +72,7 @@ export function TriagePrompt({purpose, title, width, height, onSend, onCancel}: 
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">
-				{line(empty ? 'Type a message, then enter sends it · esc cancels' : 'enter sends · esc cancels', width)}
+				{line(hint, width)}
 			</Text>
 		</Box>
 	);

@@ -1,0 +1,134 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {Dashboard} from '../source/view/Dashboard.js';
+import {fixtureSnapshot, fixtureStore, recordingController, type RecordingController} from './helpers/dashboard-fixture.js';
+import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
+
+/**
+ * Keys as they arrive over SSH: several in one read (each stdin.write here is one read), in
+ * order; bracketed pastes; the readline keys in every text field; a message the server refused
+ * stays in its field.
+ */
+
+const backspace = '\u007F';
+const ctrl = (letter: string) => String.fromCharCode(letter.charCodeAt(0) - 96);
+const paste = (text: string) => `\u001B[200~${text}\u001B[201~`;
+
+function mount(controller: RecordingController = recordingController()) {
+	const store = fixtureStore(fixtureSnapshot());
+	let quits = 0;
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => quits++} />, {columns: 80, rows: 24});
+	return {rendered, controller, quits: () => quits};
+}
+
+/** The filter line's text as drawn (`/ text … N of M`). */
+const filterLine = (frame: string) => frame.split('\n').find((line) => line.startsWith('/ ')) ?? '';
+
+test('two backspaces in one read delete two characters', async (t) => {
+	const {rendered} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	await press(rendered, 'status:stuckxx', (text) => filterLine(text).includes('status:stuckxx'));
+	const frame = await press(rendered, backspace + backspace, (text) => text.includes('1 of 8'));
+	assert.match(filterLine(frame), /\/ status:stuck /);
+	assert.doesNotMatch(filterLine(frame), /stuckx/);
+});
+
+test('/status:stuck and Enter in one read open the filter, type it and apply it', async (t) => {
+	const {rendered, quits} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const frame = await press(rendered, '/status:stuck\r', (text) => text.includes('esc clears'), 'the filter applied');
+	assert.match(filterLine(frame), /status:stuck/);
+	assert.match(frame, /Upgrade React/);
+	assert.doesNotMatch(frame, /Fix the flaky/);
+	// The list has the keyboard again: a key typed now is a command, not text.
+	await press(rendered, keys.escape, (text) => text.includes('Fix the flaky'));
+	// A long chunk that does not start with / is a paste into the list: it fires nothing.
+	rendered.stdin.write('please quit now');
+	await settle(150);
+	assert.equal(quits(), 0);
+	assert.doesNotMatch(rendered.lastFrame(), /^\/ /m, 'no filter opened');
+});
+
+test('ctrl-w, ctrl-a, ctrl-e and ctrl-u edit the filter line; they type no letters', async (t) => {
+	const {rendered} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	await press(rendered, 'react stuck', (text) => filterLine(text).includes('react stuck'));
+	let frame = await press(rendered, ctrl('w'), (text) => !filterLine(text).includes('stuck'));
+	assert.match(filterLine(frame), /\/ react /);
+	// ctrl-a, then text at the start; ctrl-e, then text at the end: all in one read.
+	frame = await press(rendered, `${ctrl('a')}status:stuck ${ctrl('e')}upgrade`, (text) => filterLine(text).includes('status:stuck react upgrade'));
+	assert.match(frame, /1 of 8/);
+	frame = await press(rendered, ctrl('u'), (text) => text.includes('8 of 8'));
+	assert.doesNotMatch(filterLine(frame), /react|upgrade/, 'the line is empty (its placeholder shows)');
+	frame = await press(rendered, 'x', (text) => /\/ x/.test(filterLine(text)));
+	assert.doesNotMatch(filterLine(frame), /ux|xu/, 'no letter u was typed by ctrl-u');
+});
+
+test('a bracketed paste is text for the field, and nothing at all in the list', async (t) => {
+	const {rendered, quits} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	// Pasted into the list: `q` would quit and `/` would open the filter if they were keys.
+	rendered.stdin.write(paste('q/status'));
+	await settle(150);
+	assert.equal(quits(), 0, 'a pasted q is not a key');
+	assert.doesNotMatch(rendered.lastFrame(), /8 of 8|status/, 'a pasted / opened nothing');
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	// Pasted into the filter, in one read with the key that follows it.
+	const frame = await press(rendered, `${paste('status:stuck\nq')}${backspace}${backspace}`, (text) => text.includes('1 of 8'));
+	assert.match(filterLine(frame), /\/ status:stuck /);
+	assert.equal(quits(), 0);
+	// The markers may also come in reads of their own, the text split across them.
+	await press(rendered, ctrl('u'), (text) => text.includes('8 of 8'));
+	rendered.stdin.write('\u001B[200~stat');
+	rendered.stdin.write('us:stuck\u001B[201~');
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('1 of 8'));
+});
+
+test('the message box edits like every field, and a message that fails to send stays in it', async (t) => {
+	let fail = true;
+	const controller = recordingController();
+	const nudges: string[] = [];
+	Object.assign(controller, {
+		nudge: async (_key: string, text: string) => {
+			nudges.push(text);
+			if (fail) throw new Error('the sandbox is paused');
+		},
+	});
+	const {rendered} = mount(controller);
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => /› .*Add retries/.test(text));
+	await press(rendered, 'm', (text) => text.includes('message:'));
+	await press(rendered, 'please rerun the tests', (text) => text.includes('please rerun the tests'));
+	let frame = await press(rendered, `${ctrl('w')}${ctrl('w')}${ctrl('a')}${ctrl('k')}`, (text) => !text.includes('please'));
+	assert.match(frame, /message: /);
+	await press(rendered, 'run the whole suite', (text) => text.includes('run the whole suite'));
+	frame = await press(rendered, keys.enter, (text) => text.includes('Message failed'), 'the failure');
+	assert.match(frame, /message: run the whole suite/, 'the message is still in the field');
+	assert.match(frame, /text is kept/);
+	assert.deepEqual(nudges, ['run the whole suite']);
+	fail = false;
+	frame = await press(rendered, keys.enter, (text) => text.includes('Message sent to'), 'sent on retry');
+	assert.doesNotMatch(frame, /message: run/, 'the prompt closed once sent');
+	assert.deepEqual(nudges, ['run the whole suite', 'run the whole suite']);
+});
+
+test('the start form fields take ctrl-u and ctrl-w, and keys typed together', async (t) => {
+	const {rendered} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, 's', (text) => text.includes('Start a conversation'));
+	await settle(25);
+	await press(rendered, 'Fix the failing tests', (text) => text.includes('Fix the failing tests'));
+	let frame = await press(rendered, `${ctrl('w')}${backspace}${backspace}`, (text) => !text.includes('failing'));
+	// ctrl-w took "tests", the two backspaces the space and the g.
+	assert.match(frame, /Fix the failin(?!g)/);
+	frame = await press(rendered, `${ctrl('u')}Upgrade`, (text) => text.includes('Upgrade') && !text.includes('Fix the'));
+	assert.ok(frame.includes('Upgrade'));
+});
+

@@ -1,0 +1,49 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {editLine, type LineEdit, lineEditForKey, type LineState} from '../source/view/line-edit.js';
+
+/** The one line editor behind every text field: what each key does to a value and its cursor. */
+
+const at = (text: string): LineState => {
+	const cursor = text.indexOf('|');
+	return {value: text.replace('|', ''), cursor};
+};
+const show = (state: LineState) => `${state.value.slice(0, state.cursor)}|${state.value.slice(state.cursor)}`;
+const apply = (text: string, ...edits: LineEdit[]) => show(edits.reduce(editLine, at(text)));
+
+test('insert, backspace and delete at the cursor', () => {
+	assert.equal(apply('ab|cd', {type: 'insert', text: 'X'}), 'abX|cd');
+	assert.equal(apply('ab|cd', {type: 'backspace'}, {type: 'backspace'}), '|cd', 'two backspaces delete two characters');
+	assert.equal(apply('|cd', {type: 'backspace'}), '|cd');
+	assert.equal(apply('ab|cd', {type: 'delete'}), 'ab|d');
+	assert.equal(apply('ab|', {type: 'delete'}), 'ab|');
+	assert.equal(apply('a|', {type: 'insert', text: 'line one\nline\ttwo\u0007'}), 'aline one line two|', 'one line, no control characters');
+});
+
+test('a grapheme cluster is one character to the cursor and to backspace', () => {
+	assert.equal(apply('ok👍🏽|', {type: 'backspace'}), 'ok|');
+	assert.equal(apply('e\u0301|x', {type: 'left'}), '|e\u0301x');
+	assert.equal(apply('|👨‍👩‍👧x', {type: 'right'}), '👨‍👩‍👧|x');
+	assert.equal(apply('|👨‍👩‍👧x', {type: 'delete'}), '|x');
+});
+
+test('readline keys: ctrl-a, ctrl-e, ctrl-u, ctrl-k, ctrl-w', () => {
+	assert.equal(apply('abc d|ef', {type: 'home'}), '|abc def');
+	assert.equal(apply('abc d|ef', {type: 'end'}), 'abc def|');
+	assert.equal(apply('abc d|ef', {type: 'deleteToStart'}), '|ef');
+	assert.equal(apply('abc d|ef', {type: 'deleteToEnd'}), 'abc d|');
+	assert.equal(apply('status:stuck repo:acme/api  |', {type: 'deleteWordBefore'}), 'status:stuck |');
+	assert.equal(apply('status:stuck |', {type: 'deleteWordBefore'}, {type: 'deleteWordBefore'}), '|');
+});
+
+test('keys as Ink reports them become edits; keys of the form are not edits', () => {
+	assert.deepEqual(lineEditForKey('u', {ctrl: true}, '\u0015'), {type: 'deleteToStart'});
+	assert.deepEqual(lineEditForKey('w', {ctrl: true}, '\u0017'), {type: 'deleteWordBefore'});
+	assert.deepEqual(lineEditForKey('a', {ctrl: true}, '\u0001'), {type: 'home'});
+	assert.deepEqual(lineEditForKey('e', {ctrl: true}, '\u0005'), {type: 'end'});
+	assert.deepEqual(lineEditForKey('', {delete: true}, '\u007F'), {type: 'backspace'}, 'DEL is what the Backspace key sends');
+	assert.deepEqual(lineEditForKey('', {delete: true}, '\u001B[3~'), {type: 'delete'});
+	assert.deepEqual(lineEditForKey('q', {}), {type: 'insert', text: 'q'});
+	assert.equal(lineEditForKey('x', {ctrl: true}, '\u0018'), null, 'an unbound ctrl key types nothing');
+	for (const key of [{return: true}, {escape: true}, {tab: true}, {upArrow: true}, {downArrow: true}]) assert.equal(lineEditForKey('', key), null);
+});
