@@ -26,6 +26,7 @@ import {type CapWatch, confirmedByConversations, mergeSandboxes, relinkSandboxes
 import {openAgentStream} from './agent-stream.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSearchAcross} from './event-search.js';
+import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './older-events.js';
 import {type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
@@ -192,6 +193,7 @@ class DashboardModel {
 					? {stored: {client: this.#client.storedEvents, pace: (key: string): Pace => (task) => this.budget.schedule(`search-stored:${key}`, task, 'visible')}}
 					: {}),
 			}),
+			...createChangesOpener({appBaseUrl: options.appBaseUrl, secrets: this.#secrets, conversation: (key) => this.#rows.get(key)?.conversation}),
 			startConversation: (request) => this.#startConversation(request),
 			resetStart: () => {
 				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.

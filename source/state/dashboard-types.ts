@@ -2,6 +2,7 @@ import type {OlderEventsStatus} from './older-events.js';
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
+import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
 
@@ -167,6 +168,8 @@ export interface DashboardController {
 	continueAgent?(conversationKey: string): Promise<'started' | 'already-running'>;
 	/** Search the events of these conversations (timeline filter grammar); hits arrive as found. Returns a cancel function. */
 	searchAcross?(conversationKeys: readonly string[], query: string, listener: SearchListener): () => void;
+	/** The files a conversation's agent changed, and their diffs as they are opened (the Changes view). The caller closes it. */
+	openChanges?(conversationKey: string): ChangesSession;
 	/** Stops polling and streams; leaves no timers or sockets. */
 	close(): Promise<void>;
 }

@@ -18,6 +18,10 @@ import {StartForm} from './start/StartForm.js';
 import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
+import {ChangesOverlay} from './changes/ChangesOverlay.js';
+import {useChangesSession} from './changes/use-changes-session.js';
+import {planSandboxAction} from './sandbox-question.js';
+import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {ActionConfirm} from './triage/ActionConfirm.js';
 import {BulkPanel} from './triage/BulkPanel.js';
 import {SearchOverlay} from './triage/SearchOverlay.js';
@@ -104,6 +108,9 @@ export function Dashboard(props: DashboardProps) {
 	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
 	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
+
+	const changesKey = view.overlay?.kind === 'changes' ? view.overlay.conversationKey : null;
+	const changesSession = useChangesSession(controller, changesKey);
 
 	const closeOverlay = () => dispatch({type: 'close-overlay'});
 	const openTimeline = (key: string) => {
@@ -325,6 +332,26 @@ export function Dashboard(props: DashboardProps) {
 					});
 				}}
 				onClose={closeOverlay}
+			/>
+		);
+	} else if (view.overlay?.kind === 'changes') {
+		const {conversationKey, file} = view.overlay;
+		overlay = (
+			<ChangesOverlay
+				session={changesSession}
+				supported={typeof controller.openChanges === 'function'}
+				title={shortTitle(snapshot, conversationKey)}
+				file={file}
+				width={columns}
+				height={paneHeight}
+				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
+				onClose={closeOverlay}
+				onResume={() => {
+					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
+					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
+					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
+					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+				}}
 			/>
 		);
 	} else if (view.overlay?.kind === 'start') {

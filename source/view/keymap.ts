@@ -18,7 +18,11 @@ export type KeyContext =
 	| 'filter'
 	| 'prompt'
 	| 'profiles'
-	| 'start';
+	| 'start'
+	/** The Changes view: the files a conversation's agent changed. */
+	| 'changes'
+	/** The Changes view showing one file's diff. */
+	| 'diff';
 
 export type ActionName =
 	| 'help'
@@ -65,7 +69,12 @@ export type ActionName =
 	| 'search'
 	| 'send'
 	| 'cancel'
-	| 'profiles';
+	| 'profiles'
+	| 'changes'
+	| 'nextHunk'
+	| 'previousHunk'
+	| 'nextFile'
+	| 'previousFile';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -98,7 +107,7 @@ const ctrl = (input: string): KeySpec => ({input, ctrl: true});
 const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined ? {name} : {name, shift});
 
 /** The list contexts share movement keys. */
-const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help'];
+const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff'];
 
 export const keymap: readonly Binding[] = [
 	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
@@ -165,6 +174,16 @@ export const keymap: readonly Binding[] = [
 	{action: 'up', keys: [named('tab', true), named('upArrow')], description: 'Previous field', contexts: ['start']},
 	{action: 'open', keys: [named('return')], description: 'Next field, or press the focused button', contexts: ['start'], hint: 'press'},
 	{action: 'back', keys: [named('escape')], description: 'Step back, or close the form', contexts: ['start'], hint: 'close'},
+	{action: 'changes', keys: [char('d')], description: 'Changes: the files this conversation\'s agent changed, and their diffs', contexts: ['conversations', 'timeline'], hint: 'changes'},
+	{action: 'open', keys: [named('return')], description: 'Show the file\'s diff', contexts: ['changes'], hint: 'diff'},
+	{action: 'back', keys: [named('escape'), char('q')], description: 'Close the Changes view', contexts: ['changes'], hint: 'close'},
+	{action: 'back', keys: [named('escape'), char('q')], description: 'Back to the list of changed files', contexts: ['diff'], hint: 'files'},
+	{action: 'nextHunk', keys: [char(']')], description: 'Next hunk', contexts: ['diff'], hint: 'next hunk'},
+	{action: 'previousHunk', keys: [char('[')], description: 'Previous hunk', contexts: ['diff'], hint: 'prev hunk'},
+	{action: 'nextFile', keys: [char('}')], description: 'Next file\'s diff', contexts: ['diff'], hint: 'next file'},
+	{action: 'previousFile', keys: [char('{')], description: 'Previous file\'s diff', contexts: ['diff'], hint: 'prev file'},
+	{action: 'refresh', keys: [ctrl('r')], description: 'Read the changed files again (drops the diffs read so far)', contexts: ['changes', 'diff']},
+	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox when it is not running (asks first; never on its own)', contexts: ['changes', 'diff']},
 ];
 
 /** Does `spec` match what Ink's useInput reported? */
@@ -237,6 +256,8 @@ export const contextTitles: Record<KeyContext, string> = {
 	prompt: 'Message or reason line',
 	profiles: 'Profile list',
 	start: 'Start form',
+	changes: 'Changes (d)',
+	diff: 'A file\'s diff',
 };
 
 export type HelpSection = {context: KeyContext; title: string; rows: Array<{keys: string; description: string}>};

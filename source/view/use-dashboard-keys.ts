@@ -50,6 +50,11 @@ export function useDashboardKeys(args: Args): void {
 		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
 	};
 
+	const openChanges = (key: string | null | undefined) => {
+		if (key) dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey: key, file: null}});
+		else notice('Select a conversation first.');
+	};
+
 	const sandboxOfConversation = (key: string | null | undefined) => {
 		const sandboxId = key ? snapshot.conversations.get(key)?.conversation.sandbox_id : null;
 		return sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null;
@@ -142,6 +147,7 @@ export function useDashboardKeys(args: Args): void {
 			...movement(conversations),
 			...attention,
 			open: () => openConversation(conversations.selectedKey),
+			changes: () => openChanges(conversations.selectedKey),
 			back: () => (view.conversationFilter ? dispatch({type: 'set-filter', target: 'conversations', text: ''}) : undefined),
 			filter: () => dispatch({type: 'edit-filter', target: 'conversations'}),
 			sort: () => dispatch({type: 'cycle-sort'}),
@@ -181,6 +187,7 @@ export function useDashboardKeys(args: Args): void {
 			...triageOn(() => snapshot.timeline?.conversationKey),
 			...agentOn(() => snapshot.timeline?.conversationKey),
 			...search,
+			changes: () => openChanges(snapshot.timeline?.conversationKey),
 			// With no conversation open the pane has nothing to clear: esc still leads back.
 			back: () => dispatch({type: 'focus', pane: 'conversations'}),
 			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey), snapshot.timeline?.conversationKey),

@@ -40,7 +40,9 @@ export type Overlay =
 	/** `S`: search the events of the conversations shown. */
 	| {kind: 'search'}
 	/** ctrl-p: the config file's profiles. */
-	| {kind: 'profiles'};
+	| {kind: 'profiles'}
+	/** `d`: the files a conversation's agent changed; `file` is the one whose diff is shown, if any. */
+	| {kind: 'changes'; conversationKey: string; file: number | null};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -163,6 +165,7 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'start') return ['start', 'always'];
 	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'links') return ['prompt', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
+	if (state.overlay?.kind === 'changes') return [state.overlay.file === null ? 'changes' : 'diff', 'always'];
 	if (state.editing) return ['filter', 'always'];
 	if (overlay === 'details') return ['details', 'global', 'always'];
 	return [state.pane, 'global', 'always'];
