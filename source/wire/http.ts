@@ -60,7 +60,12 @@ export type HttpClientOptions = {
 	clock?: ServerClock;
 };
 
-const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 30_000, bodyDeadlineMs: 120_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4};
+/**
+ * bodyTimeoutMs is the idle time between two chunks (a stalled body); bodyDeadlineMs bounds a
+ * trickle. callDeadlineMs bounds one call with its retries: a hanging or trickling server costs
+ * under a minute, not five full timeouts.
+ */
+const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 10_000, bodyDeadlineMs: 20_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4, callDeadlineMs: 45_000};
 
 let sharedAgent: Agent | undefined;
 
@@ -105,6 +110,7 @@ export class HttpClient {
 		const retry = options.retry ?? method === 'GET';
 		const maxRetries = this.#options.maxRetries ?? defaults.maxRetries;
 		const url = buildUrl(this.baseUrl, options.path, options.query);
+		const started = Date.now();
 		for (let attempt = 0; ; attempt++) {
 			try {
 				await pace(url.origin, options.signal).catch(() => {
@@ -117,7 +123,9 @@ export class HttpClient {
 				// cancelled call is a cancellation: never retried, never reported as the network.
 				if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 				if (error instanceof RateLimitedError) slowDown(url.origin, error);
-				const delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
+				let delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
+				// Another try that could not finish inside the call's deadline is not worth starting.
+				if (delayMs !== undefined && Date.now() - started + delayMs + Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000) > defaults.callDeadlineMs) delayMs = undefined;
 				if (delayMs === undefined) throw error;
 				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
 				await sleep(delayMs, options.signal).catch(() => {
