@@ -1,5 +1,6 @@
 import {eventSources} from '../wire/schemas/events.js';
 import type {WireEvent} from '../wire/schemas/events.js';
+import {historySource} from '../state/stored-history.js';
 import {agentFor, findConversation} from './conversation-lookup.js';
 import {eventLine} from './event-line.js';
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
@@ -9,12 +10,16 @@ import {followConversation} from './follow.js';
 import {printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
+import {readStoredEvents} from './stored-history-read.js';
 
 /**
  * `agent-tui events <conversation-id> [--kind K] [--source S] [--body T] [--desc] [--follow] [--json]`.
  * Without --follow: every matching event across all pages, then exit (--json: one array).
  * With --follow: history, then live events as they come (--json: one object per line), until
  * the conversation ends (follow.ts).
+ * The history comes from the conversation's agent server while its sandbox is RUNNING, else from
+ * the app server's stored copy (state/stored-history.ts): every conversation is readable, and
+ * nothing is resumed to read it.
  */
 export async function runEvents(server: Server, io: Io, id: string, flags: CommandFlags): Promise<number> {
 	const filter = eventFilterFrom(flags);
@@ -25,6 +30,14 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	if (flags.follow) {
 		const end = await followConversation({server, io, conversation, filter, onEvent: print});
 		return end.exitCode;
+	}
+
+	if (historySource(conversation) === 'stored') {
+		// No agent server to ask (PAUSED, MISSING, ERROR, STARTING): the app server's copy. Nothing is resumed.
+		const events = await readStoredEvents(server, io, conversation, filter, flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP');
+		if (flags.json) printLine(io, toJson(events, io.secrets));
+		else for (const event of events) print(event);
+		return 0;
 	}
 
 	const agent = agentFor(server, conversation);

@@ -1,4 +1,6 @@
 import {setTimeout as sleep} from 'node:timers/promises';
+import {EventLog} from '../state/event-log.js';
+import {historySource} from '../state/stored-history.js';
 import {StreamSupervisor, type StreamStatus} from '../state/stream-supervisor.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {isTransient, KeyRejectedError} from '../wire/errors.js';
@@ -9,9 +11,15 @@ import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {UnavailableError} from './exit-codes.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
+import {readStoredEvents} from './stored-history-read.js';
 
 /**
  * Following one conversation until it ends (`events --follow`, `start --wait`).
+ *
+ * A conversation whose sandbox is not running first gets its stored history (the app server's
+ * copy, commands/stored-history-read.ts); MISSING and ERROR end there (exit 0); a PAUSED one is
+ * then waited for, checked every 10 s, and followed live if someone resumes it: the stream starts
+ * on the log the stored history filled, so nothing is printed twice and nothing is skipped.
  *
  * The StreamSupervisor prints the history first (REST, every page), then live events from the
  * WebSocket, deduplicated, resyncing after any reconnect. The conversation has ended when:
@@ -37,6 +45,8 @@ export type FollowOptions = {
 	pollMs?: number;
 	/** How long to wait for a STARTING sandbox to expose its agent server (default 5 min). */
 	startingTimeoutMs?: number;
+	/** Between two checks of a PAUSED sandbox; never below 10 s (the budget is shared with everything else). */
+	pausedPollMs?: number;
 };
 
 export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
@@ -50,7 +60,16 @@ export async function followConversation(options: FollowOptions): Promise<Follow
 async function follow(options: FollowOptions): Promise<FollowEnd> {
 	const {server, io, filter, onEvent} = options;
 	const pollMs = options.pollMs ?? 5000;
-	let conversation = await waitForAgentServer(options);
+	// One log for the stored history and the live stream after it: the stream adds only what is new.
+	const log = new EventLog();
+	let conversation = options.conversation;
+	// A STARTING sandbox is about to serve the whole history itself (and a conversation created a
+	// moment ago may have nothing stored yet); any other one that is not running has only the copy.
+	if (historySource(conversation) === 'stored' && conversation.sandbox_status !== 'STARTING') {
+		// Nothing to stream from yet: what the app server kept, then wait for the sandbox to run.
+		for (const event of await readStoredEvents(server, io, conversation, filter, 'TIMESTAMP', log)) onEvent(event);
+	}
+	conversation = await waitForAgentServer(options, conversation);
 	if (terminalSandboxStatuses.includes(conversation.sandbox_status ?? 'MISSING')) {
 		return {reason: 'sandbox', status: conversation.sandbox_status ?? 'MISSING'};
 	}
@@ -96,13 +115,12 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	let supervisor: StreamSupervisor | undefined;
 	let poll: Promise<void> | undefined;
 	try {
-		supervisor = startStream(server, io, conversation, handlers);
-		const log = supervisor.log;
+		supervisor = startStream(server, io, conversation, handlers, log);
 		poll = (async () => {
 			while (!stop.signal.aborted) {
 				try {
 					await sleep(pollMs, undefined, {signal: stop.signal});
-					const [latest] = await server.app.getConversations([conversation.id]);
+					const [latest] = await lookUp(server, conversation.id);
 					const status = latest?.sandbox_status ?? 'MISSING';
 					if (terminalSandboxStatuses.includes(status)) {
 						finish({reason: 'sandbox', status});
@@ -138,7 +156,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 
 type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void};
 
-function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log?: StreamSupervisor['log']): StreamSupervisor {
+function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log: EventLog): StreamSupervisor {
 	const client = AgentClient.fromConversation(conversation, server.baseUrl);
 	return new StreamSupervisor({
 		client,
@@ -158,25 +176,38 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 
 /**
  * The agent server is reachable only while the sandbox runs. A STARTING sandbox (a conversation
- * that was just created or resumed) is waited for; a PAUSED one will not start by itself.
+ * that was just created or resumed) is waited for, up to `startingTimeoutMs`. Any other that is
+ * not running (PAUSED, or a status this client does not know) is waited for as long as it takes,
+ * checking at most every `pausedPollMs` (10 s): it runs again only when someone resumes it, and
+ * we never do. ERROR and MISSING end the wait at once (the caller ends there).
  */
-async function waitForAgentServer(options: FollowOptions): Promise<AppConversation> {
+async function waitForAgentServer(options: FollowOptions, initial: AppConversation): Promise<AppConversation> {
 	const {server, io} = options;
-	let conversation = options.conversation;
+	let conversation = initial;
 	const deadline = Date.now() + (options.startingTimeoutMs ?? 300_000);
-	let said = false;
+	let said: string | null = null;
 	for (;;) {
 		const status = conversation.sandbox_status ?? 'MISSING';
 		if (conversation.conversation_url || terminalSandboxStatuses.includes(status)) return conversation;
-		if (status !== 'STARTING' || Date.now() >= deadline) {
-			const hint = status === 'PAUSED' && conversation.sandbox_id ? ` (resume it: agent-tui resume ${conversation.sandbox_id})` : '';
-			throw new UnavailableError(`conversation ${conversation.id} cannot be followed: its sandbox is ${status}${hint}`);
+		let waitMs: number;
+		if (status === 'STARTING') {
+			if (Date.now() >= deadline) throw new UnavailableError(`conversation ${conversation.id} cannot be followed: its sandbox is still STARTING`);
+			if (said !== status) note(io, 'waiting for the sandbox to start');
+			waitMs = 1000;
+		} else {
+			waitMs = Math.max(options.pausedPollMs ?? 10_000, 10_000);
+			const hint = status === 'PAUSED' && conversation.sandbox_id ? `; to go live now: agent-tui resume ${conversation.sandbox_id}` : '';
+			if (said !== status) note(io, `the sandbox is ${status}: that was its stored history; waiting for it to run again (checking every ${Math.round(waitMs / 1000)} s${hint})`);
 		}
-		if (!said) note(io, 'waiting for the sandbox to start');
-		said = true;
-		await sleep(1000);
-		const [latest] = await server.app.getConversations([conversation.id]);
+		said = status;
+		await sleep(waitMs);
+		const [latest] = await lookUp(server, conversation.id);
 		conversation = latest ?? {...conversation, sandbox_status: 'MISSING'};
 		addSecret(io, conversation.session_api_key);
 	}
+}
+
+/** The conversation's current row, one request under the app server's budget. */
+function lookUp(server: Server, id: string): Promise<Array<AppConversation | null>> {
+	return server.pace(`follow:${id}`)((signal) => server.app.getConversations([id], {signal}));
 }

@@ -1,4 +1,6 @@
 import type {ResolvedConfig} from '../config/resolve.js';
+import {RequestBudget, type Priority} from '../state/request-budget.js';
+import type {Pace} from '../state/stored-history.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
@@ -14,6 +16,14 @@ export type Server = {
 	baseUrl: string;
 	label: string;
 	demo: boolean;
+	/**
+	 * The app server's request budget (10/s, 100/min), as the dashboard has one: calls that can
+	 * send many requests in a row (a stored history read page by page, a follow's polls) go
+	 * through it, so a long read never earns a 429.
+	 */
+	budget: RequestBudget;
+	/** One request under the budget, keyed so the same walk never has two in flight. */
+	pace(key: string, priority?: Priority): Pace;
 	close(): Promise<void>;
 };
 
@@ -36,22 +46,43 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	}
 	addSecret(io, apiKey);
 
+	const budget = new RequestBudget();
 	const app = new AppClient({
 		baseUrl,
 		apiKey,
-		onRetry: (info) => note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`),
+		onRetry: (info) => {
+			// A retry is one more request the server counts: the budget counts it too.
+			budget.record();
+			note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`);
+		},
 		onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
 		onWarning: (message) => note(io, `warning: ${message}`),
 	});
 
+	return withBudget(
+		{
+			app,
+			baseUrl,
+			label,
+			demo: config.kind === 'demo',
+			async close() {
+				await Promise.allSettled([app.close(), stopSimulator?.()]);
+				await closeHttpAgent();
+			},
+		},
+		budget,
+	);
+}
+
+/** A Server from its parts and a request budget (a new one unless given), closed with it. */
+export function withBudget(parts: Omit<Server, 'budget' | 'pace'>, budget = new RequestBudget()): Server {
 	return {
-		app,
-		baseUrl,
-		label,
-		demo: config.kind === 'demo',
+		...parts,
+		budget,
+		pace: (key, priority = 'visible') => (task) => budget.schedule(key, task, priority),
 		async close() {
-			await Promise.allSettled([app.close(), stopSimulator?.()]);
-			await closeHttpAgent();
+			budget.close();
+			await parts.close();
 		},
 	};
 }
