@@ -1,6 +1,7 @@
 import {createWriteStream} from 'node:fs';
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
+import {storedHistoryEvents} from '../state/stored-history.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
@@ -55,8 +56,9 @@ function historyOf(server: Server, conversation: AppConversation, source: Histor
 	return storedEvents(server, normalizeId(conversation.id));
 }
 
-async function* storedEvents(server: Server, id: string): AsyncGenerator<WireEvent, void, undefined> {
-	for await (const page of server.app.storedEvents.pages(id, {sortOrder: 'TIMESTAMP'})) yield* page.events;
+/** Each page a request under the app server's budget (a long history is many), each event once. */
+function storedEvents(server: Server, id: string): AsyncGenerator<WireEvent, void, undefined> {
+	return storedHistoryEvents({client: server.app.storedEvents, conversationId: id, sortOrder: 'TIMESTAMP', pace: server.pace(`stored-events:${id}`)});
 }
 
 /** One JSON document, written as the events arrive, so a long history is never held whole. */
