@@ -163,6 +163,15 @@ test('help and footer say which key stops one agent and which pauses a whole san
 	frame = await press(rendered, '?', (text) => text.includes('Stop this agent only'));
 	assert.match(frame, /Pause the whole sandbox: every agent in it stops/);
 	rendered.unmount();
+
+	// At 80 columns, on an agent at work, the two stops lead the footer; on a paused one they do not.
+	const narrow = mount(controller(), {columns: 80, rows: 24});
+	await select(narrow.rendered, 'Fix the flaky');
+	frame = await waitForFrame(narrow.rendered.lastFrame, (text) => /i stop agent {2}p pause sandbox/.test(text));
+	await select(narrow.rendered, 'Add retries');
+	frame = await waitForFrame(narrow.rendered.lastFrame, (text) => text.includes('j/k move'));
+	assert.doesNotMatch(frame, /^i stop agent/m);
+	narrow.rendered.unmount();
 });
 
 test('I: the working agents of the filtered set, a typed count, then one interrupt each', async () => {

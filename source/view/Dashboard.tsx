@@ -104,7 +104,9 @@ export function Dashboard(props: DashboardProps) {
 	const notice = latestNotice(snapshot, view, now);
 	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
 	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
-	const footerFirst = actedOn && executionStatusOf(snapshot, actedOn) === 'waiting_for_confirmation' ? waitingHints : noHints;
+	const actedOnStatus = actedOn ? executionStatusOf(snapshot, actedOn) : null;
+	// While its agent works, the footer leads with the two stops: this agent (i) or the whole sandbox (p).
+	const footerFirst = actedOnStatus === 'waiting_for_confirmation' ? waitingHints : actedOnStatus === 'running' ? workingHints : noHints;
 	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
 	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
@@ -427,6 +429,7 @@ export function Dashboard(props: DashboardProps) {
 type Notice = {text: string; level: 'info' | 'warn' | 'error'};
 
 const waitingHints: readonly ActionName[] = ['approve', 'reject'];
+const workingHints: readonly ActionName[] = ['interrupt', 'pause'];
 const noHints: readonly ActionName[] = [];
 
 /**
