@@ -37,7 +37,19 @@ export class TimelineSource {
 	}
 }
 
-export function TimelineHarness({source, width, height}: {source: TimelineSource; width: number; height: number}) {
+export function TimelineHarness({
+	source,
+	width,
+	height,
+	onLoadOlder,
+	onPin,
+}: {
+	source: TimelineSource;
+	width: number;
+	height: number;
+	onLoadOlder?: () => void;
+	onPin?: (key: {timestamp: string; id: string} | null) => void;
+}) {
 	const timeline = useSyncExternalStore(source.subscribe, source.get);
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, pane: 'timeline'});
 	return (
@@ -57,6 +69,8 @@ export function TimelineHarness({source, width, height}: {source: TimelineSource
 				onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
 				onCloseDetails={() => dispatch({type: 'close-overlay'})}
 				onBack={() => dispatch({type: 'focus', pane: 'conversations'})}
+				{...(onLoadOlder ? {onLoadOlder} : {})}
+				{...(onPin ? {onPin} : {})}
 			/>
 		</KeyHarness>
 	);

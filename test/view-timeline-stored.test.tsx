@@ -1,0 +1,130 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import type {TimelineState} from '../source/state/dashboard-types.js';
+import type {WireEvent} from '../source/wire/schemas/events.js';
+import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {message, resetFixtureClock} from './helpers/event-fixtures.js';
+import {TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
+import {cellWidth} from '../source/format/width.js';
+
+/**
+ * The timeline over a stored history (the sandbox is not running): the header's mark, older pages
+ * asked for only when the window reaches the oldest event, `g` reading on to the first event, and
+ * the oldest row on screen pinned while not following. The source plays the session: each
+ * onLoadOlder puts the next older page in front, as the stored-history pager does.
+ */
+
+const withoutColour = (frame: string) => frame.replaceAll(/\u001B\[[\d;]*m/g, '');
+const selectedLine = (frame: string) => withoutColour(frame).split('\n').find((line) => line.startsWith('›')) ?? '';
+
+function storedHistory(total: number): WireEvent[] {
+	resetFixtureClock();
+	return Array.from({length: total}, (_, index) => message('user', `stored note ${String(index).padStart(3, '0')}`));
+}
+
+/** A stored history read back a page at a time from the newest end, like OlderEvents. */
+class PagedHistory {
+	readonly source: TimelineSource;
+	requests = 0;
+	readonly pins: Array<{timestamp: string; id: string} | null> = [];
+	#loaded: number;
+
+	constructor(readonly all: WireEvent[], sandboxStatus = 'PAUSED', readonly pageSize = 100) {
+		this.#loaded = Math.min(pageSize, all.length);
+		this.source = new TimelineSource(this.#state(sandboxStatus));
+	}
+
+	#state(sandboxStatus: string): TimelineState {
+		const events = this.all.slice(this.all.length - this.#loaded);
+		return {
+			conversationKey: 'c0ffee00c0ffee00c0ffee00c0ffee00',
+			events,
+			version: 1,
+			stream: {state: 'idle', attempt: 0},
+			executionStatus: 'error',
+			gap: false,
+			stored: {sandboxStatus},
+			older: {state: this.#loaded < this.all.length ? 'more' : 'none', pages: 1},
+		};
+	}
+
+	loadOlder = () => {
+		this.requests++;
+		this.source.update({older: {state: 'loading', pages: this.requests}});
+		setTimeout(() => {
+			this.#loaded = Math.min(this.all.length, this.#loaded + this.pageSize);
+			const state = this.#state(this.source.get().stored!.sandboxStatus);
+			this.source.update({events: state.events, older: {...state.older!, pages: this.requests + 1}});
+		}, 5);
+	};
+
+	pin = (key: {timestamp: string; id: string} | null) => this.pins.push(key);
+}
+
+function mount(history: PagedHistory, columns = 80, rows = 16) {
+	return renderSized(<TimelineHarness source={history.source} width={columns} height={rows} onLoadOlder={history.loadOlder} onPin={history.pin} />, {columns, rows: rows + 2});
+}
+
+async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
+	const frame = await pressOnly(...args);
+	await settle(25);
+	return frame;
+}
+
+test('stored history: the header leads with the mark and says the counts cover loaded events', async (t) => {
+	const history = new PagedHistory(storedHistory(250));
+	const view = mount(history);
+	t.after(() => view.unmount());
+	const frame = withoutColour(await waitForFrame(view.lastFrame, (text) => text.includes('stored note 249')));
+	assert.match(frame, /^stored history · sandbox PAUSED · r resume to go live · \S+ last error/m);
+	for (const line of frame.split('\n')) assert.ok(cellWidth(line) <= 80, line);
+	// At 160 columns the rest of the header fits too.
+	const wide = mount(new PagedHistory(storedHistory(250)), 160, 16);
+	t.after(() => wide.unmount());
+	const wideFrame = withoutColour(await waitForFrame(wide.lastFrame, (text) => text.includes('stored note 249')));
+	assert.match(wideFrame, /100 loaded events · older on scroll up/);
+
+	// A missing sandbox cannot be resumed: no advice to.
+	const missing = mount(new PagedHistory(storedHistory(20), 'MISSING'), 160, 16);
+	t.after(() => missing.unmount());
+	const missingFrame = withoutColour(await waitForFrame(missing.lastFrame, (text) => text.includes('stored note 019')));
+	assert.match(missingFrame, /stored history · sandbox MISSING · /);
+	assert.doesNotMatch(missingFrame, /resume to go live/);
+	assert.match(missingFrame, /20 events/);
+	assert.doesNotMatch(missingFrame, /older on scroll/);
+});
+
+test('the first screen asks for no older page; scrolling to the oldest row does, one page at a time', async (t) => {
+	const history = new PagedHistory(storedHistory(250));
+	const view = mount(history);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 249'));
+	await settle(100);
+	assert.equal(history.requests, 0, 'the newest page is all the first screen needs');
+	// Up a page at a time until the window shows the oldest loaded event (stored note 150).
+	for (let step = 0; step < 8 && history.requests === 0; step++) await press(view, keys.pageUp, () => true);
+	await waitForFrame(view.lastFrame, (text) => text.includes('200 load'));
+	assert.ok(history.requests >= 1);
+	// The selection stayed on the event it was on: older events came in above it, one key away.
+	assert.match(selectedLine(view.lastFrame() ?? ''), /stored note 150/);
+	await press(view, 'k', (text) => text.includes('stored note 149'));
+	assert.match(selectedLine(view.lastFrame() ?? ''), /stored note 149/);
+});
+
+test('g reads on to the first event and selects it; the oldest row on screen is pinned until f follows again', async (t) => {
+	const history = new PagedHistory(storedHistory(450));
+	const view = mount(history, 160);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 449'));
+	await press(view, 'g', () => true);
+	const top = withoutColour(await waitForFrame(view.lastFrame, (text) => text.includes('stored note 000') && withoutColour(text).includes('450 events'), {timeoutMs: 10_000}));
+	assert.equal(history.requests, 4, 'one request per older page, none after the first event');
+	assert.match(selectedLine(top), /stored note 000/);
+	assert.doesNotMatch(top, /older on scroll|loaded events/);
+	await settle(50);
+	assert.equal(history.pins.at(-1)?.id, history.all[0]!.id, 'the oldest row on screen is pinned');
+	await press(view, 'f', (text) => text.includes('following'));
+	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 449'));
+	await settle(50);
+	assert.equal(history.pins.at(-1), null, 'following: nothing pinned');
+});
