@@ -28,7 +28,7 @@ export function maskedLink(url: string, secrets: readonly string[] = []): string
 	// Built by hand: URL's own serialiser would percent-encode the mark.
 	const auth = parsed.username || parsed.password ? `${hiddenMark}@` : '';
 	const query = [...parsed.searchParams.entries()].map(([name, value]) => `${encodeURIComponent(name)}=${isSecretParam(name) ? hiddenMark : encodeURIComponent(value)}`).join('&');
-	let text = `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}${parsed.hash ? hiddenMark : ''}`;
+	let text = `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}${parsed.hash ? `#${hiddenMark}` : ''}`;
 	// A known key anywhere else (a path segment) goes too.
 	for (const secret of secrets) if (secret.length >= 4) text = text.replaceAll(secret, hiddenMark);
 	return sanitizeLine(text);
