@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
+import {PassThrough} from 'node:stream';
+import {test} from 'node:test';
+import type {Io} from '../source/commands/io.js';
+import {withBudget} from '../source/commands/server.js';
+import {readStoredEvents} from '../source/commands/stored-history-read.js';
+import {startSimulator} from '../source/simulator/server.js';
+import {AppClient} from '../source/wire/app-client.js';
+import {closeHttpAgent} from '../source/wire/http.js';
+
+/**
+ * A long stored history read headless: one request per 100 events, every one under the app
+ * server's budget (never more than 10 in any second, 100 in any minute), counted as they leave
+ * the process; and the progress a person at a terminal sees.
+ */
+
+test('2,500 stored events: 25 requests, never more than the budget allows in any window, progress on a terminal', {timeout: 60_000}, async (t) => {
+	const sent: number[] = [];
+	const listener = (message: unknown) => {
+		const {request} = message as {request: {path: string}};
+		if (/\/events\/search/.test(request.path)) sent.push(Date.now());
+	};
+	diagnostics.subscribe('undici:request:create', listener);
+	const sim = await startSimulator({port: 0, tickMs: 0, seed: 3, conversations: 30});
+	t.after(async () => {
+		diagnostics.unsubscribe('undici:request:create', listener);
+		await sim.close();
+		await closeHttpAgent();
+	});
+	const target = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'MISSING')!;
+	while (sim.world.events(target).length < 2500) sim.world.appendEvent(target, {kind: 'PauseEvent', source: 'user'});
+	assert.equal(sim.world.events(target).length, 2500);
+
+	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
+	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'test', demo: false, close: () => app.close()});
+	t.after(() => server.close());
+	const stderr = Object.assign(new PassThrough(), {isTTY: true});
+	let errText = '';
+	stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
+	const io: Io = {stdout: new PassThrough(), stderr, secrets: [], debug: false};
+	const [conversation] = await app.getConversations([target.id]);
+
+	const events = await readStoredEvents(server, io, conversation!, {}, 'TIMESTAMP');
+	assert.deepEqual(
+		events.map((event) => event.id),
+		sim.world.events(target).map((event) => event.id),
+	);
+	assert.equal(sent.length, 25, 'ceil(2500 / 100) requests');
+	const peak = (windowMs: number) => {
+		let most = 0;
+		let start = 0;
+		for (let end = 0; end < sent.length; end++) {
+			while (sent[end]! - sent[start]! >= windowMs) start++;
+			most = Math.max(most, end - start + 1);
+		}
+		return most;
+	};
+	assert.ok(peak(1000) <= 10, `at most 10 in any second (${peak(1000)})`);
+	assert.ok(peak(1000) >= 5, 'the budget lets the read go at its pace, not one at a time');
+	assert.ok(peak(60_000) <= 100);
+	// Progress from the fourth page on, rewritten in place, ended with a newline.
+	assert.doesNotMatch(errText, /: [1-3] pages/, "quiet for the first three pages");
+	assert.match(errText, /\r\x1b\[Kagent-tui: reading stored history: 4 pages, 400 events/);
+	assert.match(errText, /reading stored history: 25 pages, 2500 events\n$/);
+
+	// Not a terminal: nothing on stderr.
+	const quiet = new PassThrough();
+	let quietText = '';
+	quiet.on('data', (chunk: Buffer) => (quietText += chunk.toString()));
+	await readStoredEvents(server, {...io, stderr: quiet}, conversation!, {}, 'TIMESTAMP');
+	assert.equal(quietText, '');
+	assert.equal(sent.length, 50);
+});
