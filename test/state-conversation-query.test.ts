@@ -28,6 +28,8 @@ function row(fields: Record<string, unknown>, lastActivityAt: number | null = nu
 	return {
 		key,
 		conversation,
+		agentStatus: conversation.execution_status ? String(conversation.execution_status) : null,
+		agentStatusLastKnown: false,
 		attention: computeAttention({conversation, now}),
 		lastActivityAt,
 		unseenEvents: 0,

@@ -59,7 +59,8 @@ test('80x24: one pane, every line fits, header counts in words, no raw escape fr
 	const header = frame.split('\n')[0] ?? '';
 	for (const word of ['! 3 need you', '1 waiting', '1 stuck', '1 error']) assert.ok(header.includes(word), `header lacks "${word}": ${header}`);
 	assert.match(frame, /\[1 Conversations \(8\)\]/);
-	assert.match(frame, /STATUS/);
+	// Two statuses, two columns: the agent's and its sandbox's.
+	assert.match(frame, /AGENT +SANDBOX +TITLE/);
 	assert.match(frame, /\? help/);
 	// Only the conversations pane: the timeline placeholder is not drawn at this width.
 	assert.doesNotMatch(frame, /No conversation open/);
@@ -75,7 +76,9 @@ test('160x48: list and timeline side by side, every line fits', async () => {
 	assertFits(frame, 160, 48);
 	const line = frame.split('\n').find((text) => text.includes('No conversation open')) ?? '';
 	assert.ok(line.includes('│'), 'the timeline sits right of the list, behind a separator');
-	assert.match(frame, /REPOSITORY/);
+	// The list half has the 80-column layout: the title keeps its room, the repository is in the preview.
+	assert.match(frame, /AGENT +SANDBOX +TITLE/);
+	assert.match(frame, /acme\/etl/);
 	rendered.unmount();
 });
 
@@ -87,7 +90,7 @@ test('z zooms the focused pane to the whole width on a wide terminal, and z agai
 	assert.match(frame, /zoomed \(z\)/, 'the tab bar says the view is zoomed');
 	assert.ok(!frame.split('\n').some((line) => line.includes('│ ') && line.includes('Upgrade R')), 'no separator beside the list');
 	// The timeline alone, the full width, as at 80 columns.
-	frame = await press(rendered, '3', (text) => text.includes('No conversation open') && !text.includes('REPOSITORY'));
+	frame = await press(rendered, '3', (text) => text.includes('No conversation open') && !text.includes('SANDBOX'));
 	assertFits(frame, 160, 48);
 	frame = await press(rendered, 'z', (text) => text.includes('No conversation open') && text.includes('Upgrade R'));
 	assert.doesNotMatch(frame, /zoomed \(z\)/);

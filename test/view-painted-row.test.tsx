@@ -16,6 +16,7 @@ function NestedRow({cells, selected, focused}: {cells: ConversationCells; select
 		<Text wrap="truncate" inverse={selected && focused} bold={selected}>
 			{selected ? '› ' : '  '}
 			<Text color={cells.statusColor}>{cells.status}</Text>
+			<Text color={cells.sandboxColor}>{cells.sandbox}</Text>
 			{cells.reason ? <Text color={cells.reasonColor}>{cells.reason}</Text> : null}
 			{cells.title}
 			<Text dimColor={!selected}>{cells.rest}</Text>
@@ -29,7 +30,7 @@ function NestedRow({cells, selected, focused}: {cells: ConversationCells; select
 
 const color = fc.constantFrom(undefined, 'red', 'yellow', 'cyan', 'gray', 'greenBright', '#ff8800', 'ansi256(208)', 'rgb(1, 2, 3)');
 const text = fc.constantFrom('', 'running ', '◆ waiting ', 'stuck 4m · ', 'Fix the flaky test', ' acme/api   3h  2m', ' $1.20  45%', ' new', '漢字 é');
-const cells = fc.record({key: fc.constant('k'), status: text, statusColor: color, reason: text, reasonColor: color, title: text, rest: text, usage: text, usageColor: color, tail: text});
+const cells = fc.record({key: fc.constant('k'), status: text, statusColor: color, sandbox: text, sandboxColor: color, reason: text, reasonColor: color, title: text, rest: text, usage: text, usageColor: color, tail: text});
 
 test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', () => {
 	const level = chalk.level;

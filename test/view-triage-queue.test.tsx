@@ -28,13 +28,13 @@ test('n and N jump through the queue from the timeline and from an event\'s deta
 	);
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('All tests pass now'));
 	// From the timeline: n lands on the list, on the next conversation needing a person after the selection.
-	let frame = await press(rendered, 'n', (text) => text.includes('STATUS') && /Investigate/.test(selected(text)));
+	let frame = await press(rendered, 'n', (text) => text.includes('AGENT') && /Investigate/.test(selected(text)));
 	frame = await press(rendered, 'N', (text) => /Add retries/.test(selected(text)));
 	// From the details of an event.
 	await press(rendered, '3', (text) => text.includes('All tests pass now'));
-	frame = await press(rendered, keys.enter, (text) => text !== frame && !text.includes('STATUS'));
+	frame = await press(rendered, keys.enter, (text) => text !== frame && !text.includes('AGENT'));
 	await waitForFrame(rendered.lastFrame, (text) => /esc back/.test(text));
-	await press(rendered, 'n', (text) => text.includes('STATUS') && /Investigate/.test(selected(text)));
+	await press(rendered, 'n', (text) => text.includes('AGENT') && /Investigate/.test(selected(text)));
 	rendered.unmount();
 });
 

@@ -1,3 +1,4 @@
+import {canResume, cannotResumeText} from '../format/sandbox-advice.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {agentFor, findConversation} from './conversation-lookup.js';
@@ -39,7 +40,8 @@ export async function runContinue(server: Server, io: Io, id: string): Promise<n
 export function requireRunningSandbox(conversation: AppConversation, verb: string): AppConversation {
 	const status = String(conversation.sandbox_status ?? 'MISSING');
 	if (status === 'RUNNING' && conversation.conversation_url) return conversation;
-	const resume = conversation.sandbox_id && ['PAUSED', 'MISSING', 'ERROR'].includes(status) ? `; resume it first with: agent-tui resume ${conversation.sandbox_id}` : '';
+	// Only a paused sandbox can be resumed; advising it for an ERROR or MISSING one leads to a 404.
+	const resume = !conversation.sandbox_id ? '' : canResume(status) ? `; resume it first with: agent-tui resume ${conversation.sandbox_id}` : status === 'ERROR' || status === 'MISSING' ? `; the sandbox ${cannotResumeText(status).replace(/^[a-z]+ \([A-Z]+\): /, '')}` : '';
 	throw new UnavailableError(
 		`cannot ${verb} ${label(conversation)}: its sandbox ${short(conversation.sandbox_id)} is ${status}, not RUNNING, so its agent is not running. Nothing was changed${resume}`,
 	);

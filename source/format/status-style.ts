@@ -52,9 +52,10 @@ const executionLooks: Record<ExecutionStatus, Look> = {
 const sandboxLooks: Record<SandboxStatus, Look> = {
 	STARTING: ['◐', 'starting', 'cyan', 'sandbox starting'],
 	RUNNING: ['●', 'running', 'green', 'sandbox running'],
-	PAUSED: ['‖', 'paused', 'blue', 'sandbox paused'],
+	// Not ‖: that is an agent that paused. A paused sandbox is another thing with another look.
+	PAUSED: ['□', 'paused', 'blue', 'sandbox paused'],
 	ERROR: ['✗', 'error', 'red', 'sandbox failed'],
-	MISSING: ['∅', 'missing', 'red', 'sandbox gone'],
+	MISSING: ['∅', 'missing', 'gray', 'sandbox gone'],
 };
 
 const startTaskLooks: Record<StartTaskStatus, Look> = {

@@ -21,6 +21,8 @@ export type AttentionInput = {
 	now: number;
 	/** Execution status from a live stream, newer than the polled one; wins when set. */
 	executionStatus?: string | null;
+	/** The status above is the last one seen before the sandbox stopped, not a live one. */
+	executionStatusLastKnown?: boolean;
 	/** Sandbox status from the sandbox poll, when it is newer than the conversation's copy. */
 	sandboxStatus?: string | null;
 	/** When the store saw the current execution/sandbox status appear (ms); preferred for `since`. */
@@ -65,9 +67,12 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	// The store's own observation of the transition is exact; updated_at is the best the server gives.
 	const since = input.statusSince ?? parseTime(conversation.updated_at);
 
-	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since});
-	if (execution === 'error') reasons.push({kind: 'error', since});
-	if (execution === 'stuck') reasons.push({kind: 'stuck', since});
+	// A conversation that needed a person when its sandbox stopped still does: pausing a sandbox
+	// handles nothing. Marked, so the view can say it is the last known status.
+	const known = input.executionStatusLastKnown ? {lastKnown: true} : {};
+	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since, ...known});
+	if (execution === 'error') reasons.push({kind: 'error', since, ...known});
+	if (execution === 'stuck') reasons.push({kind: 'stuck', since, ...known});
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
 	// routine (the service deletes old sandboxes); only a recent loss needs a person.
 	const recentlyActive = (input.lastActivityAt ?? parseTime(conversation.updated_at) ?? 0) >= now - missingMattersForMs;
@@ -175,7 +180,8 @@ export function sameAttention(a: readonly AttentionReason[], b: readonly Attenti
 			}
 
 			default: {
-				if (x.since !== (y as typeof x).since) return false;
+				const other = y as typeof x;
+				if (x.since !== other.since || Boolean(x.lastKnown) !== Boolean(other.lastKnown)) return false;
 			}
 		}
 	}

@@ -2,6 +2,7 @@ import {AgentClient} from '../wire/agent-client.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
+import {canResume, cannotResumeText} from '../format/sandbox-advice.js';
 import {publicMessage} from './redact.js';
 import {pendingActions, type PendingAction} from './timeline-query.js';
 
@@ -20,7 +21,7 @@ export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMess
 export class SandboxNotRunningError extends Error {
 	override name = 'SandboxNotRunningError';
 	constructor(readonly sandboxStatus: string) {
-		super(`its sandbox is ${sandboxStatus}, not RUNNING: resume the sandbox first`);
+		super(canResume(sandboxStatus) ? `its sandbox is ${sandboxStatus}, not RUNNING: resume the sandbox first` : `its sandbox is ${cannotResumeText(sandboxStatus)}`);
 	}
 }
 

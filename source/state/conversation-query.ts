@@ -1,3 +1,4 @@
+import {executionStatuses, sandboxStatuses} from '../wire/statuses.js';
 import {cachedParser, filterTokens} from './filter-line.js';
 import {attentionRank} from './attention.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
@@ -9,9 +10,11 @@ import {contextFraction} from './usage-metrics.js';
  * makes a new Map only when a row changed), so a re-render with nothing new costs a lookup.
  *
  * Filter language (terms are ANDed, case-insensitive; a value list `a,b` is ORed):
- *   status:stuck            execution status; a prefix is enough (`status:waiting`), `none` = no status
+ *   status:stuck            the agent's status as the AGENT column shows it (live, or last known
+ *                           while its sandbox is stopped); a prefix is enough (`status:waiting`),
+ *                           `none` = no status known; `agent:` is the same
  *   status:waiting,error    either
- *   sandbox:paused          sandbox status, same rules
+ *   sandbox:paused          the sandbox's status as the SANDBOX column shows it, same rules
  *   repo:owner/name         selected repository contains the value
  *   anything else           title, repository or id contains the word; "quoted words" stay together
  * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
@@ -29,7 +32,7 @@ export type ConversationFilter = {
 export const parseConversationFilter = cachedParser((text): ConversationFilter => {
 	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], words: [], text};
 	for (const {token, field, values} of filterTokens(text)) {
-		if (field === 'status' || field === 'state') filter.statuses.push(...values);
+		if (field === 'status' || field === 'state' || field === 'agent') filter.statuses.push(...values);
 		else if (field === 'sandbox') filter.sandboxStatuses.push(...values);
 		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
 		else filter.words.push(token.toLowerCase());
@@ -38,6 +41,16 @@ export const parseConversationFilter = cachedParser((text): ConversationFilter =
 	return filter;
 });
 
+
+/**
+ * Status words in a filter that match no status this client knows, even as a prefix (`status:archived_v9`):
+ * they still filter (servers add statuses), and the view says they are not known ones.
+ */
+export function unknownFilterStatuses(filter: ConversationFilter): string[] {
+	const unknown = (wanted: readonly string[], known: readonly string[], prefix: string) =>
+		wanted.filter((word) => word !== 'none' && !known.some((status) => status.toLowerCase().startsWith(word))).map((word) => `${prefix}${word}`);
+	return [...unknown(filter.statuses, executionStatuses, 'status:'), ...unknown(filter.sandboxStatuses, sandboxStatuses, 'sandbox:')];
+}
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
 	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.words.length === 0;
@@ -51,7 +64,7 @@ function statusMatches(wanted: readonly string[], actual: string | null | undefi
 
 export function rowMatches(row: ConversationRow, filter: ConversationFilter): boolean {
 	const conversation = row.conversation;
-	if (filter.statuses.length > 0 && !statusMatches(filter.statuses, conversation.execution_status)) return false;
+	if (filter.statuses.length > 0 && !statusMatches(filter.statuses, row.agentStatus)) return false;
 	if (filter.sandboxStatuses.length > 0 && !statusMatches(filter.sandboxStatuses, conversation.sandbox_status)) return false;
 	const repo = (conversation.selected_repository ?? '').toLowerCase();
 	if (filter.repos.length > 0 && !filter.repos.some((wanted) => repo.includes(wanted))) return false;
@@ -151,7 +164,7 @@ export function selectConversationKeys(
 
 export type ConversationCounts = {
 	total: number;
-	/** By execution status (raw, lower case; `none` when unknown). */
+	/** By the agent's status as the rows show it (live or last known; raw, lower case; `none` when none is known). */
 	byStatus: ReadonlyMap<string, number>;
 	/** By sandbox status (raw, upper case). */
 	bySandbox: ReadonlyMap<string, number>;
@@ -170,7 +183,7 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 	const bySandbox = new Map<string, number>();
 	let needingAttention = 0;
 	for (const row of rows.values()) {
-		const status = (row.conversation.execution_status ?? 'none').toLowerCase();
+		const status = (row.agentStatus ?? 'none').toLowerCase();
 		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		const sandbox = (row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
 		bySandbox.set(sandbox, (bySandbox.get(sandbox) ?? 0) + 1);

@@ -47,6 +47,8 @@ export type RowFacts = {
 	streamActivityAt?: number | null;
 	/** When the store saw the current status appear (ms). */
 	statusSince?: number | null;
+	/** The agent's last execution status seen (kept while the server sends none: sandbox stopped). */
+	lastKnownStatus?: string | null;
 	unseenEvents: number;
 };
 
@@ -63,8 +65,13 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 	const sameData = previous !== undefined && sameConversation(previous.conversation, shown);
 	const updatedAt = parseTime(conversation.updated_at);
 	const lastActivityAt = maxOrNull(updatedAt, facts.streamActivityAt ?? null);
+	const live = shown.execution_status ? String(shown.execution_status) : null;
+	const agentStatus = live ?? facts.lastKnownStatus ?? null;
+	const agentStatusLastKnown = live === null && agentStatus !== null;
 	const attention = computeAttention({
 		conversation: shown,
+		executionStatus: agentStatus,
+		executionStatusLastKnown: agentStatusLastKnown,
 		now: facts.now,
 		statusSince: facts.statusSince ?? null,
 		lastActivityAt,
@@ -77,6 +84,8 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		sameData &&
 		previous.lastActivityAt === lastActivityAt &&
 		previous.unseenEvents === facts.unseenEvents &&
+		previous.agentStatus === agentStatus &&
+		previous.agentStatusLastKnown === agentStatusLastKnown &&
 		sameAttention(previous.attention, attention)
 	) {
 		return previous;
@@ -85,6 +94,8 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 	return {
 		key,
 		conversation: sameData && previous ? previous.conversation : shown,
+		agentStatus,
+		agentStatusLastKnown,
 		attention: previous && sameAttention(previous.attention, attention) ? previous.attention : attention,
 		lastActivityAt,
 		unseenEvents: facts.unseenEvents,

@@ -130,6 +130,8 @@ class DashboardModel {
 	/** key -> status signature and when the store saw it appear. */
 	#statusSeen = new Map<string, {signature: string; since: number | null}>();
 	#streamActivity = new Map<string, number>();
+	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
+	#lastKnownStatus = new Map<string, string>();
 	#unseen = new Map<string, number>();
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
@@ -366,7 +368,10 @@ class DashboardModel {
 			this.#statusSeen.set(key, {signature, since: this.#serverNow()});
 		}
 
+		const live = streamStatus ?? conversation.execution_status;
+		if (live) this.#lastKnownStatus.set(key, String(live));
 		return buildRow(previous, conversation, {
+			lastKnownStatus: this.#lastKnownStatus.get(key) ?? null,
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
@@ -421,6 +426,7 @@ class DashboardModel {
 			this.#mutableRows().delete(key);
 			this.#statusSeen.delete(key);
 			this.#streamActivity.delete(key);
+			this.#lastKnownStatus.delete(key);
 			this.#unseen.delete(key);
 			removed++;
 		}

@@ -38,9 +38,10 @@ export type ConnectionState = {
 
 /** Why a conversation needs a person; computed by the state layer, shown as a reason. */
 export type AttentionReason =
-	| {kind: 'waiting_for_confirmation'; since: number | null}
-	| {kind: 'error'; since: number | null}
-	| {kind: 'stuck'; since: number | null}
+	/** `lastKnown`: the agent's last status seen before its sandbox stopped, not a live one. */
+	| {kind: 'waiting_for_confirmation'; since: number | null; lastKnown?: boolean}
+	| {kind: 'error'; since: number | null; lastKnown?: boolean}
+	| {kind: 'stuck'; since: number | null; lastKnown?: boolean}
 	| {kind: 'sandbox_error'; status: string; since: number | null}
 	| {kind: 'quiet'; quietForMs: number}
 	| {kind: 'repeating'; count: number; tool: string};
@@ -49,6 +50,13 @@ export type ConversationRow = {
 	/** Normalized (32-hex) id: the key everywhere in the store. */
 	key: string;
 	conversation: AppConversation;
+	/**
+	 * The agent's status as the row shows it: the live execution status, or, while the server
+	 * sends none (its sandbox is not running), the last one seen, with `agentStatusLastKnown`.
+	 * Null when none was ever seen. Never the sandbox's status: that is `conversation.sandbox_status`.
+	 */
+	agentStatus: string | null;
+	agentStatusLastKnown: boolean;
 	/** Attention reasons, most urgent first; empty when nothing needs a person. */
 	attention: AttentionReason[];
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */

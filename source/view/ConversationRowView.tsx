@@ -29,6 +29,7 @@ export function paintedRow(cells: ConversationCells, selected: boolean): string 
 	return (
 		(selected ? '› ' : '  ') +
 		paint(cells.status, {color: cells.statusColor}) +
+		paint(cells.sandbox, {color: cells.sandboxColor}) +
 		(cells.reason ? paint(cells.reason, {color: cells.reasonColor}) : '') +
 		cells.title +
 		paint(cells.rest, {dimColor: !selected}) +

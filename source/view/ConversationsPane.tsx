@@ -1,5 +1,6 @@
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
+import {parseConversationFilter, unknownFilterStatuses} from '../state/conversation-query.js';
 import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
@@ -62,8 +63,8 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 					value={props.filter}
 					editing={props.editingFilter}
 					width={width}
-					placeholder="status:stuck repo:owner/name words"
-					counter={`${keys.length} of ${props.total}`}
+					placeholder="status:error sandbox:paused repo:owner/name words"
+					counter={`${keys.length} of ${props.total}${unknownNotice(props.filter)}`}
 					onChange={props.onFilterChange}
 					onDone={props.onFilterDone}
 					onCancel={props.onFilterCancel}
@@ -96,6 +97,12 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} />
 		</Box>
 	);
+}
+
+/** Status words no known status starts with still filter (servers add statuses): said, not refused. */
+function unknownNotice(filter: string): string {
+	const unknown = unknownFilterStatuses(parseConversationFilter(filter));
+	return unknown.length === 0 ? '' : ` · ${unknown.map((word) => `"${word}"`).join(', ')} not a known status`;
 }
 
 function emptyText(props: ConversationsPaneProps): string {

@@ -6,7 +6,8 @@ import {parseTime} from '../state/attention.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import {attentionShort} from './attention-text.js';
 import {cellLeft, cellRight} from './cells.js';
-import {conversationStatus} from './status-look.js';
+import {sandboxStatusStyle} from '../format/status-style.js';
+import {agentStatusLook} from './status-look.js';
 import {contextFraction, usageColor} from './triage/usage-look.js';
 
 /**
@@ -18,7 +19,10 @@ import {contextFraction, usageColor} from './triage/usage-look.js';
 export type ConversationColumns = {
 	width: number;
 	marker: number;
+	/** The agent's status (`▸ running`, `✗ was error`). */
 	status: number;
+	/** The sandbox's status (`● running`, `□ paused`): another thing, another column. */
+	sandbox: number;
 	title: number;
 	repo: number;
 	age: number;
@@ -31,23 +35,28 @@ export type ConversationColumns = {
 
 export function conversationColumns(width: number): ConversationColumns {
 	const marker = 2;
-	const status = 11;
+	const status = 13;
+	const sandbox = width >= 72 ? 10 : 2;
 	const age = 4;
 	const activity = 4;
 	const cost = width >= 56 ? 6 : 0;
 	const unseen = width >= 48 ? 4 : 0;
 	const context = width >= 100 ? 4 : 0;
-	// The repository goes first when space runs short; the title keeps at least ~20 cells.
-	const repo = width >= 64 ? Math.min(28, Math.max(12, Math.floor(width * 0.2))) : 0;
-	const gaps = [status, repo, age, activity, cost, context, unseen].filter((value) => value > 0).length;
-	const title = Math.max(4, width - marker - status - repo - age - activity - cost - context - unseen - gaps);
-	return {width, marker, status, title, repo, age, activity, cost, context, unseen};
+	// The repository goes first when space runs short (the preview shows it): at 80 columns the
+	// title keeps ~30 cells, enough to tell rows apart.
+	const repo = width >= 110 ? Math.min(28, Math.max(12, Math.floor(width * 0.2))) : 0;
+	const gaps = [status, sandbox, repo, age, activity, cost, context, unseen].filter((value) => value > 0).length;
+	const title = Math.max(4, width - marker - status - sandbox - repo - age - activity - cost - context - unseen - gaps);
+	return {width, marker, status, sandbox, title, repo, age, activity, cost, context, unseen};
 }
 
 export type ConversationCells = {
 	key: string;
 	status: string;
 	statusColor: string | undefined;
+	/** The sandbox column, padded. */
+	sandbox: string;
+	sandboxColor: string | undefined;
 	/** `stuck 4m · ` before the title for rows that need a person; empty otherwise. */
 	reason: string;
 	reasonColor: string | undefined;
@@ -64,7 +73,9 @@ export type ConversationCells = {
 export function columnHeader(columns: ConversationColumns): string {
 	const parts = [
 		' '.repeat(columns.marker),
-		cellLeft('STATUS', columns.status),
+		cellLeft('AGENT', columns.status),
+		' ',
+		cellLeft(columns.sandbox >= 7 ? 'SANDBOX' : 'SB', columns.sandbox),
 		' ',
 		cellLeft('TITLE', columns.title),
 	];
@@ -89,16 +100,26 @@ function age(now: number, then: number | null): string {
 	return then === null ? '—' : formatAge(Math.max(0, now - then));
 }
 
+/** Cells the title keeps however long the attention badge: the badge shortens first. */
+const titleKeeps = 16;
+
+/** The attention badge, shortened to fit `room`: `! error 4m ·`, then `! error ·`, then `!`. */
+function reasonBadge(short: string, withoutTime: string, room: number): string {
+	for (const candidate of [`! ${short} · `, `! ${withoutTime} · `, '! ']) if (cellWidth(candidate) <= room) return candidate;
+	return '';
+}
+
 export function conversationCells(row: ConversationRow, columns: ConversationColumns, now: number): ConversationCells {
 	const conversation = row.conversation;
-	const look = conversationStatus(conversation);
+	const agent = agentStatusLook(row);
+	const sandboxLook = sandboxStatusStyle(conversation.sandbox_status);
 	const firstReason = row.attention[0];
 	const rawTitle = conversation.title ? sanitizeLine(conversation.title) : `(untitled ${row.key.slice(0, 6)})`;
 	let reason = '';
 	if (firstReason) {
-		// The reason takes at most half the title column; the title keeps the rest.
-		reason = cellLeft(`! ${sanitizeLine(attentionShort(firstReason, now))} · `, Math.floor(columns.title / 2)).trimEnd();
-		reason = reason.length > 0 ? `${reason} ` : '';
+		// The title keeps enough to tell rows apart; the badge takes what is left, up to half.
+		const room = Math.min(Math.floor(columns.title / 2), Math.max(0, columns.title - Math.min(titleKeeps, cellWidth(rawTitle))));
+		reason = reasonBadge(sanitizeLine(attentionShort(firstReason, now)), sanitizeLine(attentionShort(firstReason, null)), room);
 	}
 	const titleWidth = Math.max(0, columns.title - cellWidth(reason));
 	const parts = [''];
@@ -112,8 +133,10 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	const tail = columns.unseen ? ` ${cellRight(row.unseenEvents > 0 ? `+${row.unseenEvents}` : '', columns.unseen)}` : '';
 	return {
 		key: row.key,
-		status: cellLeft(`${look.symbol} ${look.word}`, columns.status) + ' ',
-		statusColor: look.color,
+		status: cellLeft(agent.text, columns.status) + ' ',
+		statusColor: agent.color,
+		sandbox: cellLeft(columns.sandbox >= 7 ? sandboxLook.label : sandboxLook.symbol, columns.sandbox) + ' ',
+		sandboxColor: sandboxLook.color,
 		reason,
 		reasonColor: firstReason ? reasonColors[firstReason.kind] : undefined,
 		title: cellLeft(rawTitle, titleWidth),

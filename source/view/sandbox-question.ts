@@ -1,3 +1,4 @@
+import {canResume, cannotResumeText} from '../format/sandbox-advice.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {usedBy} from './sandbox-cells.js';
@@ -7,7 +8,6 @@ import type {ConfirmRequest} from './view-state.js';
 export type SandboxPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};
 
 const pausable = new Set(['RUNNING', 'STARTING']);
-const resumable = new Set(['PAUSED', 'MISSING', 'ERROR']);
 
 /**
  * What `p` or `r` does for a sandbox: ask y/n (never act on the key alone), or say why not
@@ -27,7 +27,7 @@ export function planSandboxAction(
 	if (row.pending && !row.pending.error) return {kind: 'refuse', text: `Sandbox ${name} is already ${row.pending.kind}…`};
 	const status = String(row.sandbox.status);
 	if (action === 'pause' && !pausable.has(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${status.toLowerCase()}: nothing to pause.`};
-	if (action === 'resume' && !resumable.has(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${status.toLowerCase()}: nothing to resume.`};
+	if (action === 'resume' && !canResume(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${cannotResumeText(status)}.`};
 	const users = usedBy(row, snapshot.conversations);
 	if (action === 'pause') {
 		// Pausing a sandbox stops every agent in it: say how many besides the one in view.

@@ -22,7 +22,8 @@ export function countSegments(counts: ConversationCounts): CountSegment[] {
 		segments.push({text: `${count} ${style.word}`, color: style.color, attention: attention.has(status)});
 	}
 	const none = counts.byStatus.get('none') ?? 0;
-	if (none > 0) segments.push({text: `${none} not running`, color: 'gray', attention: false});
+	// Rows whose agent status was never seen: their sandbox was already stopped when we looked.
+	if (none > 0) segments.push({text: `${none} no status`, color: 'gray', attention: false});
 	if (counts.total === 0) segments.push({text: 'no conversations', color: 'gray', attention: false});
 	return segments;
 }

@@ -1,14 +1,18 @@
-import type {AppConversation, Sandbox} from '../wire/schemas/app.js';
+import type {Sandbox} from '../wire/schemas/app.js';
 import {executionStatusStyle, sandboxStatusStyle, type StatusStyle} from '../format/status-style.js';
+import type {ConversationRow} from '../state/dashboard-types.js';
 
 /**
- * The status a conversation row shows: its execution status when the agent server answered,
- * otherwise its sandbox status (a paused or missing sandbox has no execution status).
+ * The two statuses of a conversation row, never mixed: the agent's (its execution status, or the
+ * last one seen while its sandbox is stopped, as `was error`) and its sandbox's. A paused sandbox
+ * is not a paused agent: they have different columns, words and symbols.
  */
-export function conversationStatus(conversation: AppConversation): StatusStyle {
-	return conversation.execution_status ? executionStatusStyle(conversation.execution_status) : sandboxStatusStyle(conversation.sandbox_status);
+export function agentStatusLook(row: Pick<ConversationRow, 'agentStatus' | 'agentStatusLastKnown'>): {text: string; color: string | undefined; style: StatusStyle} {
+	if (row.agentStatus === null) return {text: '— none', color: 'gray', style: executionStatusStyle(null)};
+	const style = executionStatusStyle(row.agentStatus);
+	return {text: row.agentStatusLastKnown ? `${style.symbol} was ${style.word}` : style.label, color: style.color, style};
 }
 
-export function sandboxStatus(sandbox: Sandbox): StatusStyle {
+export function sandboxStatus(sandbox: Pick<Sandbox, 'status'>): StatusStyle {
 	return sandboxStatusStyle(sandbox.status);
 }

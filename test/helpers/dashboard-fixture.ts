@@ -31,6 +31,8 @@ export type ConversationSeed = {
 	updatedMinutesAgo?: number;
 	cost?: number;
 	unseen?: number;
+	/** The agent's last status seen before its sandbox stopped (the row then shows it as last known). */
+	lastKnown?: string;
 };
 
 export function hexId(n: number): string {
@@ -50,10 +52,15 @@ export function conversationRow(seed: ConversationSeed): ConversationRow {
 		metrics: seed.cost === undefined ? null : {accumulated_cost: seed.cost},
 	});
 	const lastActivityAt = fixtureNow - (seed.updatedMinutesAgo ?? 1) * 60_000;
+	const live = conversation.execution_status ? String(conversation.execution_status) : null;
+	const agentStatus = live ?? seed.lastKnown ?? null;
+	const agentStatusLastKnown = live === null && agentStatus !== null;
 	return {
 		key: seed.id,
 		conversation,
-		attention: computeAttention({conversation, now: fixtureNow, lastActivityAt}),
+		agentStatus,
+		agentStatusLastKnown,
+		attention: computeAttention({conversation, now: fixtureNow, lastActivityAt, executionStatus: agentStatus, executionStatusLastKnown: agentStatusLastKnown}),
 		lastActivityAt,
 		unseenEvents: seed.unseen ?? 0,
 	};

@@ -8,7 +8,8 @@ export type BulkAction = SandboxBulkAction | 'interrupt';
 
 const eligible: Record<SandboxBulkAction, ReadonlySet<string>> = {
 	pause: new Set(['RUNNING', 'STARTING']),
-	resume: new Set(['PAUSED', 'MISSING', 'ERROR']),
+	// Only a paused sandbox can be resumed: ERROR and MISSING ones answer 404.
+	resume: new Set(['PAUSED']),
 };
 
 export type BulkPlan = {
