@@ -12,6 +12,7 @@ const {benchTraffic} = await import('./traffic.js');
 const {benchRequests} = await import('./requests.js');
 const {benchStartup} = await import('./startup.js');
 const {benchLongSession} = await import('./long-session.js');
+const {benchChanges} = await import('./changes.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -27,6 +28,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'ingest', run: () => benchIngest(sizes)},
 	{name: 'frame', run: () => benchFrameCost(sizes)},
 	{name: 'timeline', run: () => benchTimeline(sizes)},
+	{name: 'changes', run: () => benchChanges(sizes)},
 	{name: 'traffic', run: () => benchTraffic(sizes)},
 	{name: 'requests', run: () => benchRequests(sizes)},
 	{name: 'start-up', run: () => benchStartup(sizes)},
