@@ -581,6 +581,7 @@ class DashboardModel {
 			readHistory: this.#historyReader(row.conversation.id),
 			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
 			now: this.#now,
+			serverNow: () => this.#now() + this.#clock.offsetMs(),
 			secrets: this.#secrets,
 			onChange: (change) => this.#onTimelineChange(normalized, change),
 		});

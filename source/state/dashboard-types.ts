@@ -89,6 +89,8 @@ export type StreamHealth = {
 	lastError?: string;
 };
 
+import type {StreamLag} from './stream-lag.js';
+
 export type TimelineState = {
 	conversationKey: string;
 	/** All events known for the open conversation, in (timestamp, id) order, deduplicated. */
@@ -100,6 +102,8 @@ export type TimelineState = {
 	executionStatus: string | null;
 	/** A resync could not prove there is no gap (shown as a marker). */
 	gap: boolean;
+	/** How far the stream is behind the server (stream-lag.ts); absent for stored history. */
+	lag?: StreamLag;
 	/**
 	 * Set while the events are the app server's stored copy, not a live stream: the sandbox is
 	 * not RUNNING (its status here). The timeline goes live when it runs again.

@@ -5,6 +5,7 @@ import {EventLog} from './event-log.js';
 import {OlderEvents, type ReadHistoryPage} from './older-events.js';
 import {redact} from './redact.js';
 import {executionStatusOf} from './stream-events.js';
+import {deliveryLagMs, type StreamLag} from './stream-lag.js';
 
 /**
  * The open conversation's timeline: one stream (history backfill, then live) writing into an
@@ -60,6 +61,8 @@ export type TimelineSessionOptions = {
 	/** Events kept in memory while following (default 50,000); the rest are read back as needed. */
 	maxEvents?: number;
 	now: () => number;
+	/** The servers' clock (ours plus the estimated offset), for the stream's lag; default `now`. */
+	serverNow?: () => number;
 	secrets: readonly string[];
 	onChange: (change: TimelineChange) => void;
 };
@@ -81,6 +84,7 @@ export class TimelineSession {
 	#health: StreamHealth = {state: 'idle', attempt: 0};
 	#executionStatus: string | null = null;
 	#gap = false;
+	#lag: StreamLag = {lagMs: null, behindSince: null};
 	#state: TimelineState | null = null;
 	#conversation: AppConversation;
 	#stream: TimelineStream | null = null;
@@ -159,6 +163,7 @@ export class TimelineSession {
 			stream: this.#health,
 			executionStatus: this.#executionStatus,
 			gap: this.#gap,
+			lag: this.#lag,
 			stored: this.#stored ? {sandboxStatus: this.#conversation.sandbox_status} : null,
 			older: this.#older?.status ?? {state: this.#log.floor ? 'more' : 'none', pages: 0},
 		};
@@ -258,6 +263,10 @@ export class TimelineSession {
 	#eventsArrived(events: readonly LoggedEvent[]): void {
 		if (events.length === 0) return;
 		const live = this.#health.state === 'live';
+		if (live) {
+			const lagMs = deliveryLagMs(events.at(-1)!.timestamp, (this.#options.serverNow ?? this.#options.now)());
+			if (lagMs !== null) this.#lag = {lagMs, behindSince: null};
+		}
 		this.#state = null;
 		this.#trim();
 		this.#options.onChange({liveEvents: live ? events.length : 0, newestActivityAt: live ? this.#options.now() : null});
@@ -287,7 +296,11 @@ export class TimelineSession {
 		const executionStatus = status.executionStatus === undefined ? this.#executionStatus : status.executionStatus;
 		const gap = status.gap ?? this.#gap;
 		if (!healthChanged && executionStatus === this.#executionStatus && gap === this.#gap) return;
-		if (healthChanged) this.#health = health;
+		if (healthChanged) {
+			if (previous.state === 'live' && health.state !== 'live') this.#lag = {...this.#lag, behindSince: this.#options.now()};
+			else if (health.state === 'live' && this.#lag.behindSince !== null) this.#lag = {...this.#lag, behindSince: null};
+			this.#health = health;
+		}
 		this.#executionStatus = executionStatus;
 		this.#gap = gap;
 		this.#state = null;

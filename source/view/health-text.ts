@@ -6,7 +6,8 @@ export type HealthText = {text: string; color: string | undefined};
 
 /**
  * Connection health in words (readable without colour): `● live`, `↻ reconnecting (retry 8s)`,
- * `◐ polling`, `! stale 2m`, `✗ key rejected`, and the data age (`3s ago`).
+ * `◐ polling`, `! stale 2m`, `✗ key rejected`, and the age of the conversation list (`3s ago`,
+ * `list 3s old`): the list is polled; the open timeline's stream lag is in its own header.
  */
 export function healthText(connection: ConnectionState, now: number): HealthText {
 	if (connection.keyRejected) return {text: '✗ key rejected (check OPENHANDS_API_KEY)', color: 'red'};
@@ -18,11 +19,12 @@ export function healthText(connection: ConnectionState, now: number): HealthText
 		case 'polling':
 			return {text: `◐ polling${age ? ` · ${age} ago` : ''}`, color: 'cyan'};
 		case 'reconnecting':
-			return {text: `↻ reconnecting${retry}${age ? ` · data ${age} old` : ''}`, color: 'yellow'};
+			// The age is the list's (polling), not the stream's: the timeline header has the stream's lag.
+			return {text: `↻ reconnecting${retry}${age ? ` · list ${age} old` : ''}`, color: 'yellow'};
 		case 'stale':
 			return {text: `! stale ${age ?? ''}${retry}`.trimEnd(), color: 'yellow'};
 		case 'offline':
-			return {text: `✗ offline${retry}${age ? ` · data ${age} old` : ''}`, color: 'red'};
+			return {text: `✗ offline${retry}${age ? ` · list ${age} old` : ''}`, color: 'red'};
 		default:
 			return {text: sanitizeLine(String(connection.health)), color: undefined};
 	}

@@ -6,6 +6,8 @@ import {cellWidth, truncateToWidth} from '../../format/width.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {executionStatusStyle} from '../../format/status-style.js';
 import type {StreamHealth} from '../../state/dashboard-types.js';
+import {behindWarningMs, type StreamLag} from '../../state/stream-lag.js';
+import {formatAge} from '../../format/time.js';
 import type {OlderEventsStatus} from '../../state/older-events.js';
 import {streamLabel} from './stream-label.js';
 import {toneColor} from './TimelineRow.js';
@@ -18,6 +20,10 @@ type Props = {
 	older?: OlderEventsStatus;
 	stream: StreamHealth;
 	gap: boolean;
+	/** The stream's own lag behind the server (not the list's polling age). */
+	lag?: StreamLag | undefined;
+	/** Our clock, for how long a stream that went down has been behind (defaults to Date.now()). */
+	now?: number;
 	width: number;
 	total: number;
 	shown: number;
@@ -47,7 +53,7 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
  * The timeline's status line: execution status (from the stream's state updates), stream health,
  * counts, order, follow state, and a gap warning when a resync could not prove continuity.
  */
-function TimelineHeaderView({executionStatus: status, stored, older, stream: health, gap, width, total, shown, descending, follow, newSincePause}: Props) {
+function TimelineHeaderView({executionStatus: status, stored, older, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause}: Props) {
 	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
 	// The raw status (it is what the server says and what filters use), marked and coloured by its style.
 	const look = executionStatusStyle(status);
@@ -57,6 +63,8 @@ function TimelineHeaderView({executionStatus: status, stored, older, stream: hea
 		{text: statusText, color: status ? look.color : tone('muted'), bold: true},
 		{text: sanitizeLine(stream.text), color: tone(stream.tone)},
 	];
+	const behind = stored ? null : lagSegment(health, lag, now ?? Date.now());
+	if (behind) segments.push(behind);
 	// Stored history: the mark comes first, it is what the user must know before reading on.
 	if (stored) segments.reverse();
 	if (gap) segments.push({text: '⚠ gap: events may be missing', color: tone('error'), bold: true});
@@ -80,6 +88,22 @@ function TimelineHeaderView({executionStatus: status, stored, older, stream: hea
 			))}
 		</Text>
 	);
+}
+
+/**
+ * The stream's lag: `lag <1s` while live and current, `⚠ 4s behind` in the warning colour when
+ * the newest event came late or the stream has been down that long (stream-lag.ts).
+ */
+export function lagSegment(health: StreamHealth, lag: StreamLag | undefined, now: number): Segment | null {
+	if (!lag) return null;
+	const warn = (ms: number): Segment => ({text: `⚠ ${formatAge(ms)} behind`, color: toneColor.warn, bold: true});
+	if (health.state === 'live') {
+		if (lag.lagMs === null) return null;
+		return lag.lagMs >= behindWarningMs ? warn(lag.lagMs) : {text: `lag ${lag.lagMs < 1000 ? '<1s' : formatAge(lag.lagMs)}`, color: toneColor.muted};
+	}
+	if (lag.behindSince === null) return null;
+	const since = Math.max(0, now - lag.behindSince);
+	return since >= behindWarningMs ? warn(since) : null;
 }
 
 /** The stored-history mark: which sandbox status keeps the stream away, and how to go live if one can. */

@@ -129,6 +129,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			older={timeline.older}
 			stream={timeline.stream}
 			gap={timeline.gap}
+			lag={timeline.lag}
 			total={timeline.events.length}
 			width={width}
 			shown={rows.length}

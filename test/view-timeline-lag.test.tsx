@@ -1,0 +1,36 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {TimelineHeader, lagSegment} from '../source/view/timeline/TimelineHeader.js';
+import {healthText} from '../source/view/health-text.js';
+import {renderSized, waitForFrame} from './helpers/ink.js';
+
+/** The timeline header says how far its own stream is behind; the list's age is named as such. */
+
+const live = {state: 'live', attempt: 0} as const;
+const reconnecting = {state: 'reconnecting', attempt: 3, nextRetryInMs: 400} as const;
+
+test('the lag segment: quiet while current, a warning once 2 s behind', () => {
+	assert.equal(lagSegment(live, {lagMs: 300, behindSince: null}, 0)?.text, 'lag <1s');
+	assert.equal(lagSegment(live, {lagMs: 1400, behindSince: null}, 0)?.text, 'lag 1s');
+	assert.equal(lagSegment(live, {lagMs: 12_000, behindSince: null}, 0)?.text, '⚠ 12s behind');
+	assert.equal(lagSegment(live, {lagMs: null, behindSince: null}, 0), null, 'nothing measured yet');
+	// Down for a moment (a dropped socket being replaced): no alarm; down for longer: since when.
+	assert.equal(lagSegment(reconnecting, {lagMs: 200, behindSince: 10_000}, 11_000), null);
+	assert.equal(lagSegment(reconnecting, {lagMs: 200, behindSince: 10_000}, 27_000)?.text, '⚠ 17s behind');
+	assert.equal(lagSegment(live, undefined, 0), null);
+});
+
+test('the timeline header shows the stream lag; the main header calls its age the list\'s', async (t) => {
+	const props = {executionStatus: 'running', gap: false, width: 100, total: 40, shown: 40, descending: false, follow: true, newSincePause: 0};
+	const view = renderSized(<TimelineHeader {...props} stream={reconnecting} lag={{lagMs: 100, behindSince: 1000}} now={13_000} />, {columns: 100, rows: 3});
+	t.after(() => view.unmount());
+	const frame = await waitForFrame(view.lastFrame, (text) => text.includes('behind'));
+	assert.match(frame, /reconnecting \(attempt 3, retry in 1s\) · ⚠ 12s behind · 40 events/);
+	view.instance.rerender(<TimelineHeader {...props} stream={live} lag={{lagMs: 100, behindSince: null}} />);
+	const current = await waitForFrame(view.lastFrame, (text) => text.includes('lag <1s'));
+	assert.doesNotMatch(current, /behind/);
+
+	const connection = {health: 'reconnecting', lastSuccessAt: 0, lastError: null, keyRejected: false, nextRetryAt: null, requestsLastMinute: 0, budgetPerMinute: 100, clockOffsetMs: 0} as const;
+	assert.equal(healthText(connection, 3000).text, '↻ reconnecting · list 3s old');
+	assert.doesNotMatch(healthText(connection, 3000).text, /data/);
+});
