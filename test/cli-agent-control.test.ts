@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {PassThrough} from 'node:stream';
 import {after, before, describe, test} from 'node:test';
 import {runContinue, runInterrupt} from '../source/commands/agent-control.js';
@@ -92,6 +96,11 @@ describe('interrupt and run', () => {
 		assert.deepEqual(neighbours.map((neighbour) => neighbour.executionStatus), before);
 		assert.equal(count('POST /api/v1/sandboxes/:id/pause'), 0, 'no sandbox paused');
 		assert.match(out(), /interrupted .* its agent is paused; sandbox .* and its other conversations keep running/);
+
+		// Again, while paused: said, and no second request.
+		assert.equal(await runInterrupt(server, io, conversation.id), 0);
+		assert.match(out(), /is paused: its agent is not working, nothing to interrupt \(continue it with: agent-tui run/);
+		assert.equal(count(route('interrupt')), interrupts + 1);
 
 		assert.equal(await runContinue(server, io, conversation.id.slice(0, 10)), 0);
 		assert.equal(conversation.executionStatus, 'running');
@@ -209,3 +218,52 @@ function runningWithNeighbourOrAlone(status: string, simulator: Simulator = sim)
 	}
 	throw new Error(`no running conversation that is ${status}`);
 }
+
+describe('as a script runs them: the registry, flags and exit codes', {concurrency: true}, () => {
+	const home = mkdtempSync(join(tmpdir(), 'agent-tui-control-'));
+	after(() => rmSync(home, {recursive: true, force: true}));
+
+	function cli(args: string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
+		const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
+		delete env.CI;
+		delete env.OPENHANDS_BASE_URL;
+		return new Promise((resolve, reject) => {
+			const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+			child.on('error', reject);
+			child.on('close', (code) => {
+				clearTimeout(timer);
+				resolve({code, stdout, stderr});
+			});
+		});
+	}
+
+	test('interrupt on a stopped sandbox exits 5 and says how to resume', async () => {
+		const conversation = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'MISSING')!;
+		const run = await cli(['interrupt', conversation.id]);
+		assert.equal(run.code, 5, run.stderr);
+		assert.match(run.stderr, /is MISSING, not RUNNING.*agent-tui resume/);
+		assert.equal(sim.world.findSandbox(conversation.sandboxId)?.status, 'MISSING');
+	});
+
+	test('message TEXT --run exits 0 and runs the agent; reject --reason on one not waiting exits 2', async () => {
+		const {conversation} = runningWithNeighbourOrAlone('finished');
+		const sent = await cli(['message', conversation.id, 'one more thing', '--run']);
+		assert.equal(sent.code, 0, sent.stderr);
+		assert.match(sent.stdout, /message sent to .*; its agent runs/);
+		assert.equal(conversation.executionStatus, 'running');
+		const refused = await cli(['reject', conversation.id, '--reason', 'no']);
+		assert.equal(refused.code, 2);
+		assert.match(refused.stderr, /not waiting for confirmation: nothing to reject/);
+	});
+
+	test('a misplaced flag is a usage error', async () => {
+		const run = await cli(['interrupt', 'abcdef12', '--reason', 'x']);
+		assert.equal(run.code, 2);
+		assert.match(run.stderr, /--reason cannot be used with interrupt/);
+	});
+});

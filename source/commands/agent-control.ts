@@ -15,6 +15,12 @@ import type {Server} from './server.js';
 export async function runInterrupt(server: Server, io: Io, id: string): Promise<number> {
 	const conversation = await findConversation(server, io, id);
 	const agent = agentFor(server, requireRunningSandbox(conversation, 'interrupt'));
+	// The agent server's own status is the newest: an agent not at work has nothing to stop.
+	const status = String((await agent.getInfo()).execution_status ?? 'unknown');
+	if (status === 'paused' || status === 'idle' || status === 'finished') {
+		printText(io, `${label(conversation)} is ${status}: its agent is not working, nothing to interrupt${status === 'paused' ? ` (continue it with: agent-tui run ${normalizeId(conversation.id)})` : ''}`);
+		return 0;
+	}
 	const how = await agent.interrupt();
 	// Not counting the sandbox's other conversations: that would cost a walk through every page.
 	printText(
