@@ -11,6 +11,8 @@ export type Sizes = {
 	longSessionHours: number;
 	longSessionRate: number;
 	keepEvents: number;
+	/** Events of the stopped conversation read headless from the app server's stored copy. */
+	storedHistoryEvents: number;
 	tiny: boolean;
 };
 
@@ -26,6 +28,7 @@ export const fullSizes: Sizes = {
 	longSessionHours: 1,
 	longSessionRate: 50,
 	keepEvents: 100_000,
+	storedHistoryEvents: 2_500,
 	tiny: false,
 };
 
@@ -41,5 +44,6 @@ export const tinySizes: Sizes = {
 	longSessionHours: 0.02,
 	longSessionRate: 50,
 	keepEvents: 1_000,
+	storedHistoryEvents: 250,
 	tiny: true,
 };

@@ -11,7 +11,8 @@ import type {Server} from './server.js';
  * look-up answers null for an unknown id, which is "not found" here.
  */
 export async function findConversation(server: Server, io: Io, id: string): Promise<AppConversation> {
-	const conversation = isUuidLike(id) ? (await server.app.getConversations([id]))[0] : await findByPrefix(server, id);
+	// Under the budget: a read that follows (a stored history, page after page) counts it.
+	const conversation = isUuidLike(id) ? (await server.pace('conversation-lookup', 'action')((signal) => server.app.getConversations([id], {signal})))[0] : await findByPrefix(server, id);
 	if (!conversation) throw new MissingError(`no conversation with id ${id}`);
 	// Its session key may appear in what we print (an agent echoing it): scrub it like ours.
 	addSecret(io, conversation.session_api_key);
