@@ -153,3 +153,31 @@ describe('changes: what cannot be shown', () => {
 		assert.match(run.stderr, /choose one/);
 	});
 });
+
+describe('changes --patch on a terminal', () => {
+	test('every line is sanitized: the escape sequences of a file show as text, none is written', async () => {
+		const {runChanges} = await import('../source/commands/changes.js');
+		const {withBudget} = await import('../source/commands/server.js');
+		const {AppClient} = await import('../source/wire/app-client.js');
+		const {Secret} = await import('../source/wire/secret.js');
+		const app = new AppClient({baseUrl: newer.baseUrl, apiKey: new Secret(newer.apiKey)});
+		const server = withBudget({app, baseUrl: newer.baseUrl, label: 'sim', demo: false, close: async () => app.close()});
+		let written = '';
+		let errors = '';
+		const io = {
+			stdout: Object.assign(new (await import('node:stream')).Writable({write: (chunk: Buffer, _encoding, done) => ((written += chunk.toString()), done())}), {isTTY: true, columns: 100}),
+			stderr: new (await import('node:stream')).Writable({write: (chunk: Buffer, _encoding, done) => ((errors += chunk.toString()), done())}),
+			secrets: [],
+			debug: false,
+		};
+		const flags = {json: false, patch: true, stat: false} as Parameters<typeof runChanges>[3];
+		try {
+			assert.equal(await runChanges(server, io, running(newer).id, flags), 0, errors);
+		} finally {
+			await server.close();
+		}
+		assert.match(written, /^\+␛\]0;pwned␇window title changed by the test runner$/m);
+		assert.match(written, /^diff --git a\/logs\/agent-run\.log b\/logs\/agent-run\.log$/m, 'still the patch');
+		assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(written), 'no control character reaches the terminal');
+	});
+});
