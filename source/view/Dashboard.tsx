@@ -5,36 +5,26 @@ import {countConversations, selectConversationKeys} from '../state/conversation-
 import type {DashboardController, DashboardSnapshot, DashboardStore} from '../state/dashboard-types.js';
 import {line} from './cells.js';
 import {conversationListHeight, ConversationsPane} from './ConversationsPane.js';
+import {DashboardOverlay, isPanelOverlay} from './DashboardOverlay.js';
 import {Footer} from './Footer.js';
 import {Header} from './Header.js';
-import {HelpOverlay} from './HelpOverlay.js';
 import type {ActionName} from './keymap.js';
 import {installFastOutput} from './ink-output-speed.js';
 import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
-import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
-import {StartForm} from './start/StartForm.js';
+import type {ProfileChoice} from './ProfilePicker.js';
 import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
-import {ChangesOverlay} from './changes/ChangesOverlay.js';
 import {useChangesSession} from './changes/use-changes-session.js';
-import {planSandboxAction} from './sandbox-question.js';
-import {sandboxKeyOf} from '../state/sandbox-rows.js';
-import {ActionConfirm} from './triage/ActionConfirm.js';
-import {BulkPanel} from './triage/BulkPanel.js';
-import {SearchOverlay} from './triage/SearchOverlay.js';
 import {PendingActionsPanel, pendingPanelRows} from './triage/PendingActionsPanel.js';
-import {runTriage} from './triage/run-triage.js';
-import {executionStatusOf, shortTitle} from './triage/triage-plan.js';
-import {TriagePrompt} from './triage/TriagePrompt.js';
+import {executionStatusOf} from './triage/triage-plan.js';
 import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
 import {conversationLinks} from './links.js';
-import {LinksPanel} from './LinksPanel.js';
 import {useListWindow} from './use-list-window.js';
 import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
@@ -198,181 +188,22 @@ export function Dashboard(props: DashboardProps) {
 		/>
 	);
 
-	let overlay = null;
-	if (view.overlay?.kind === 'help') {
-		overlay = <HelpOverlay width={columns} height={paneHeight} onClose={closeOverlay} />;
-	} else if (view.overlay?.kind === 'prompt') {
-		const {purpose, conversationKey} = view.overlay;
-		const title = shortTitle(snapshot, conversationKey);
-		overlay = (
-			<TriagePrompt
-				key={`${purpose}:${conversationKey}`}
-				purpose={purpose}
-				title={title}
-				width={columns}
-				height={paneHeight}
-				// The prompt stays open while it sends and closes itself once sent: a message the
-				// server refused is still in the field, to retry or copy.
-				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text)}
-				onSent={closeOverlay}
-				onCancel={() => {
-					closeOverlay();
-					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
-				}}
-			/>
-		);
-	} else if (view.overlay?.kind === 'triage-confirm') {
-		const {verb, conversationKey} = view.overlay;
-		const title = shortTitle(snapshot, conversationKey);
-		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
-		overlay = (
-			<ActionConfirm
-				key={`${verb}:${conversationKey}`}
-				verb={verb}
-				conversationKey={conversationKey}
-				title={title}
-				snapshot={snapshot}
-				controller={controller}
-				width={columns}
-				height={paneHeight}
-				onYes={() => {
-					if (verb === 'approve') {
-						closeOverlay();
-						void runTriage(controller, 'approve', {conversationKey, title}, say);
-					} else {
-						dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: 'reject', conversationKey}});
-					}
-				}}
-				onNo={() => {
-					closeOverlay();
-					say(`Cancelled: nothing ${verb === 'approve' ? 'approved' : 'rejected'}.`);
-				}}
-				onRefused={say}
-			/>
-		);
-	} else if (view.overlay?.kind === 'search') {
-		overlay = (
-			<SearchOverlay
-				conversationKeys={conversationKeys}
-				snapshot={snapshot}
-				controller={controller}
-				width={columns}
-				height={paneHeight}
-				onOpen={(hit, query) => {
-					closeOverlay();
-					openTimeline(hit.conversationKey);
-					// The timeline opens filtered to the query, so the matching events are what it shows,
-					// with the chosen one selected as soon as the stream has brought it.
-					dispatch({type: 'set-filter', target: 'timeline', text: query});
-					dispatch({type: 'focus-event', event: {conversationKey: hit.conversationKey, id: hit.event.id, timestamp: hit.event.timestamp}});
-				}}
-				onClose={closeOverlay}
-			/>
-		);
-	} else if (view.overlay?.kind === 'bulk') {
-		const bulk = view.overlay;
-		overlay =
-			bulk.action === 'interrupt' ? (
-				<BulkPanel
-					action="interrupt"
-					keys={bulk.conversationKeys}
-					skipped={bulk.skipped}
-					snapshot={snapshot}
-					width={columns}
-					height={paneHeight}
-					interruptOne={controller.interrupt ? (key) => controller.interrupt!(key) : undefined}
-					onClose={closeOverlay}
-				/>
-			) : (
-				<BulkPanel
-					action={bulk.action}
-					keys={bulk.sandboxKeys}
-					skipped={bulk.skipped}
-					snapshot={snapshot}
-					width={columns}
-					height={paneHeight}
-					onRun={(keys) => {
-						// The store queues each request in the request budget and reports failures on the row itself.
-						for (const key of keys) (bulk.action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
-					}}
-					onClose={closeOverlay}
-				/>
-			);
-	} else if (view.overlay?.kind === 'links') {
-		const key = view.overlay.conversationKey;
-		const conversation = snapshot.conversations.get(key)?.conversation;
-		const sessionKey = conversation?.session_api_key?.reveal();
-		overlay = (
-			<LinksPanel
-				title={`"${shortTitle(snapshot, key)}"`}
-				links={conversationLinks(snapshot, key)}
-				emptyText={`No links: its sandbox is ${String(conversation?.sandbox_status ?? 'MISSING').toLowerCase()} (links exist only while it runs).`}
-				secrets={sessionKey ? [sessionKey] : []}
-				width={columns}
-				height={paneHeight}
-				onCopied={(text) => dispatch({type: 'notice', text, at: Date.now()})}
-				onClose={closeOverlay}
-			/>
-		);
-	} else if (view.overlay?.kind === 'profiles') {
-		overlay = (
-			<ProfilePicker
-				profiles={props.profiles ?? []}
-				current={props.currentProfile ?? null}
-				width={columns}
-				height={paneHeight}
-				onChoose={(name) => {
-					closeOverlay();
-					if (name === props.currentProfile) return;
-					if (!props.onSwitchProfile) {
-						dispatch({type: 'notice', text: 'Switching profiles needs the dashboard started by agent-tui.', at: Date.now()});
-						return;
-					}
-					dispatch({type: 'notice', text: `Switching to profile "${name}"…`, at: Date.now()});
-					void props.onSwitchProfile(name).then((problem) => {
-						if (problem) dispatch({type: 'notice', text: problem, at: Date.now()});
-					});
-				}}
-				onClose={closeOverlay}
-			/>
-		);
-	} else if (view.overlay?.kind === 'changes') {
-		const {conversationKey, file} = view.overlay;
-		overlay = (
-			<ChangesOverlay
-				session={changesSession}
-				supported={typeof controller.openChanges === 'function'}
-				title={shortTitle(snapshot, conversationKey)}
-				file={file}
-				width={columns}
-				height={paneHeight}
-				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
-				onClose={closeOverlay}
-				onResume={() => {
-					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
-					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
-					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
-					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
-				}}
-			/>
-		);
-	} else if (view.overlay?.kind === 'start') {
-		overlay = (
-			<StartForm
-				progress={snapshot.start}
-				width={Math.min(columns, 120)}
-				height={paneHeight}
-				active
-				onSubmit={(request) => controller.startConversation(request)}
-				onOpenConversation={(key) => {
-					closeOverlay();
-					openTimeline(key);
-				}}
-				onReset={() => controller.resetStart()}
-				onClose={closeOverlay}
-			/>
-		);
-	}
+	const overlay = isPanelOverlay(view.overlay) ? (
+		<DashboardOverlay
+			overlay={view.overlay}
+			snapshot={snapshot}
+			controller={controller}
+			conversationKeys={conversationKeys}
+			width={columns}
+			height={paneHeight}
+			dispatch={dispatch}
+			openTimeline={openTimeline}
+			profiles={props.profiles}
+			currentProfile={props.currentProfile}
+			onSwitchProfile={props.onSwitchProfile}
+			changesSession={changesSession}
+		/>
+	) : null;
 
 	// Every pane stays mounted (hidden with display none) so the timeline keeps its cursor and
 	// follow mode across pane switches, overlays and resizes between the two layouts.

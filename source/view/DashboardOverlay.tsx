@@ -1,0 +1,230 @@
+import type {Dispatch} from 'react';
+import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
+import type {ChangesSession} from '../state/changes-session.js';
+import {HelpOverlay} from './HelpOverlay.js';
+import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
+import {StartForm} from './start/StartForm.js';
+import {ChangesOverlay} from './changes/ChangesOverlay.js';
+import {planSandboxAction} from './sandbox-question.js';
+import {sandboxKeyOf} from '../state/sandbox-rows.js';
+import {ActionConfirm} from './triage/ActionConfirm.js';
+import {BulkPanel} from './triage/BulkPanel.js';
+import {SearchOverlay} from './triage/SearchOverlay.js';
+import {runTriage} from './triage/run-triage.js';
+import {shortTitle} from './triage/triage-plan.js';
+import {TriagePrompt} from './triage/TriagePrompt.js';
+import {conversationLinks} from './links.js';
+import {LinksPanel} from './LinksPanel.js';
+import type {Overlay, ViewAction} from './view-state.js';
+
+/** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
+export type PanelOverlay = Exclude<Overlay, {kind: 'details'} | {kind: 'confirm'}>;
+
+export function isPanelOverlay(overlay: Overlay | null): overlay is PanelOverlay {
+	return overlay !== null && overlay.kind !== 'details' && overlay.kind !== 'confirm';
+}
+
+type Props = {
+	overlay: PanelOverlay;
+	snapshot: DashboardSnapshot;
+	controller: DashboardController;
+	/** The conversations the list shows, in its order (search looks through these). */
+	conversationKeys: readonly string[];
+	width: number;
+	height: number;
+	dispatch: Dispatch<ViewAction>;
+	/** Opens a conversation's timeline and focuses it. */
+	openTimeline(key: string): void;
+	profiles?: readonly ProfileChoice[] | undefined;
+	currentProfile?: string | null | undefined;
+	onSwitchProfile?: ((name: string) => Promise<string | null>) | undefined;
+	/** The open Changes view's session (use-changes-session.ts, kept by Dashboard), if any. */
+	changesSession: ChangesSession | null;
+};
+
+/**
+ * The one overlay open over the pane area (help, triage prompts and confirmations, search, bulk
+ * actions, links, the profile picker, the start form), wired to the controller and the view's
+ * reducer. Dashboard.tsx only decides whether one covers the panes.
+ */
+export function DashboardOverlay(props: Props) {
+	const {snapshot, controller, conversationKeys, width, height, dispatch, openTimeline, changesSession} = props;
+	const closeOverlay = () => dispatch({type: 'close-overlay'});
+	let overlay = null;
+	if (props.overlay.kind === 'help') {
+		overlay = <HelpOverlay width={width} height={height} onClose={closeOverlay} />;
+	} else if (props.overlay.kind === 'prompt') {
+		const {purpose, conversationKey} = props.overlay;
+		const title = shortTitle(snapshot, conversationKey);
+		overlay = (
+			<TriagePrompt
+				key={`${purpose}:${conversationKey}`}
+				purpose={purpose}
+				title={title}
+				width={width}
+				height={height}
+				// The prompt stays open while it sends and closes itself once sent: a message the
+				// server refused is still in the field, to retry or copy.
+				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text)}
+				onSent={closeOverlay}
+				onCancel={() => {
+					closeOverlay();
+					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
+				}}
+			/>
+		);
+	} else if (props.overlay.kind === 'triage-confirm') {
+		const {verb, conversationKey} = props.overlay;
+		const title = shortTitle(snapshot, conversationKey);
+		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
+		overlay = (
+			<ActionConfirm
+				key={`${verb}:${conversationKey}`}
+				verb={verb}
+				conversationKey={conversationKey}
+				title={title}
+				snapshot={snapshot}
+				controller={controller}
+				width={width}
+				height={height}
+				onYes={() => {
+					if (verb === 'approve') {
+						closeOverlay();
+						void runTriage(controller, 'approve', {conversationKey, title}, say);
+					} else {
+						dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: 'reject', conversationKey}});
+					}
+				}}
+				onNo={() => {
+					closeOverlay();
+					say(`Cancelled: nothing ${verb === 'approve' ? 'approved' : 'rejected'}.`);
+				}}
+				onRefused={say}
+			/>
+		);
+	} else if (props.overlay.kind === 'search') {
+		overlay = (
+			<SearchOverlay
+				conversationKeys={conversationKeys}
+				snapshot={snapshot}
+				controller={controller}
+				width={width}
+				height={height}
+				onOpen={(hit, query) => {
+					closeOverlay();
+					openTimeline(hit.conversationKey);
+					// The timeline opens filtered to the query, so the matching events are what it shows,
+					// with the chosen one selected as soon as the stream has brought it.
+					dispatch({type: 'set-filter', target: 'timeline', text: query});
+					dispatch({type: 'focus-event', event: {conversationKey: hit.conversationKey, id: hit.event.id, timestamp: hit.event.timestamp}});
+				}}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (props.overlay.kind === 'bulk') {
+		const bulk = props.overlay;
+		overlay =
+			bulk.action === 'interrupt' ? (
+				<BulkPanel
+					action="interrupt"
+					keys={bulk.conversationKeys}
+					skipped={bulk.skipped}
+					snapshot={snapshot}
+					width={width}
+					height={height}
+					interruptOne={controller.interrupt ? (key) => controller.interrupt!(key) : undefined}
+					onClose={closeOverlay}
+				/>
+			) : (
+				<BulkPanel
+					action={bulk.action}
+					keys={bulk.sandboxKeys}
+					skipped={bulk.skipped}
+					snapshot={snapshot}
+					width={width}
+					height={height}
+					onRun={(keys) => {
+						// The store queues each request in the request budget and reports failures on the row itself.
+						for (const key of keys) (bulk.action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
+					}}
+					onClose={closeOverlay}
+				/>
+			);
+	} else if (props.overlay.kind === 'links') {
+		const key = props.overlay.conversationKey;
+		const conversation = snapshot.conversations.get(key)?.conversation;
+		const sessionKey = conversation?.session_api_key?.reveal();
+		overlay = (
+			<LinksPanel
+				title={`"${shortTitle(snapshot, key)}"`}
+				links={conversationLinks(snapshot, key)}
+				emptyText={`No links: its sandbox is ${String(conversation?.sandbox_status ?? 'MISSING').toLowerCase()} (links exist only while it runs).`}
+				secrets={sessionKey ? [sessionKey] : []}
+				width={width}
+				height={height}
+				onCopied={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (props.overlay.kind === 'profiles') {
+		overlay = (
+			<ProfilePicker
+				profiles={props.profiles ?? []}
+				current={props.currentProfile ?? null}
+				width={width}
+				height={height}
+				onChoose={(name) => {
+					closeOverlay();
+					if (name === props.currentProfile) return;
+					if (!props.onSwitchProfile) {
+						dispatch({type: 'notice', text: 'Switching profiles needs the dashboard started by agent-tui.', at: Date.now()});
+						return;
+					}
+					dispatch({type: 'notice', text: `Switching to profile "${name}"…`, at: Date.now()});
+					void props.onSwitchProfile(name).then((problem) => {
+						if (problem) dispatch({type: 'notice', text: problem, at: Date.now()});
+					});
+				}}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (props.overlay.kind === 'changes') {
+		const {conversationKey, file} = props.overlay;
+		overlay = (
+			<ChangesOverlay
+				session={changesSession}
+				supported={typeof controller.openChanges === 'function'}
+				title={shortTitle(snapshot, conversationKey)}
+				file={file}
+				width={width}
+				height={height}
+				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
+				onClose={closeOverlay}
+				onResume={() => {
+					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
+					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
+					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
+					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+				}}
+			/>
+		);
+	} else if (props.overlay.kind === 'start') {
+		overlay = (
+			<StartForm
+				progress={snapshot.start}
+				width={Math.min(width, 120)}
+				height={height}
+				active
+				onSubmit={(request) => controller.startConversation(request)}
+				onOpenConversation={(key) => {
+					closeOverlay();
+					openTimeline(key);
+				}}
+				onReset={() => controller.resetStart()}
+				onClose={closeOverlay}
+			/>
+		);
+	}
+
+	return overlay;
+}
