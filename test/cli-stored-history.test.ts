@@ -62,7 +62,7 @@ function cli(server: Simulator, args: string[]): Promise<Run> {
 	});
 }
 
-function stopped(server: Simulator, status: 'PAUSED' | 'MISSING', minEvents = 0): SimConversation {
+function stopped(server: Simulator, status: 'PAUSED' | 'MISSING' | 'ERROR', minEvents = 0): SimConversation {
 	const found = server.world
 		.conversationList()
 		.filter((conversation) => server.world.findSandbox(conversation.sandboxId)?.status === status)
@@ -145,16 +145,19 @@ describe('events of a stopped conversation, from the stored copy', {concurrency:
 		assert.doesNotMatch(human.stderr, /reading stored history/);
 	});
 
-	test('--follow on MISSING: the history, then exit 0 saying why', async () => {
-		const before = statuses(sim);
-		const conversation = stopped(sim, 'MISSING', 10);
-		const run = await cli(sim, ['events', conversation.id, '--follow', '--json']);
-		assert.equal(run.code, 0, run.stderr);
-		const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as JsonEvent);
-		assert.deepEqual(ids(lines), ids(sim.world.events(conversation)));
-		assert.match(run.stderr, /conversation ended: its sandbox is MISSING/);
-		assertNothingResumed(sim, before);
-	});
+	for (const status of ['MISSING', 'ERROR'] as const) {
+		test(`--follow on ${status}: the history, then exit 0 saying why`, async () => {
+			const before = statuses(sim);
+			const conversation = stopped(sim, status, 5);
+			const run = await cli(sim, ['events', conversation.id, '--follow', '--json']);
+			assert.equal(run.code, 0, run.stderr);
+			const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as JsonEvent);
+			assert.ok(lines.length >= 5);
+			assert.deepEqual(ids(lines), ids(sim.world.events(conversation)));
+			assert.match(run.stderr, new RegExp(`conversation ended: its sandbox is ${status}`));
+			assertNothingResumed(sim, before);
+		});
+	}
 });
 
 test('--follow on PAUSED: the history, a note that the sandbox is paused, then live once someone resumes it (no gap, no duplicate)', {timeout: 120_000}, async () => {
