@@ -186,7 +186,9 @@ function ListBody({snapshot, selected, width, height}: {snapshot: ChangesSnapsho
 			{snapshot.files.slice(offset, offset + rows).map((entry, row) => {
 				const index = offset + row;
 				const letter = fileLetter(entry);
-				const path = truncateToWidth(sanitizeLine(entry.path), Math.max(1, width - countWidth - 5));
+				// A status this client does not know is shown as unknown, with the server's word for it.
+				const shown = letter === '?' ? `${entry.path} (unknown status ${entry.status})` : entry.path;
+				const path = truncateToWidth(sanitizeLine(shown), Math.max(1, width - countWidth - 5));
 				const counts = countsLabel(entry);
 				const text = `${index === selected ? '›' : ' '} ${paint(letter, {color: statusColor[letter]})} ${padToWidth(path, Math.max(1, width - countWidth - 5))} ${counts}`;
 				return (
