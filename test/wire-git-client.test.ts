@@ -72,3 +72,24 @@ test('an unknown status is kept and shown as unknown; an entry without a path is
 	assert.equal(statusLetter('COPIED'), '?');
 	assert.equal(statusLetter('MOVED'), 'R');
 });
+
+test('a 405 from the query form falls back to the path form too, with the path url-encoded in one segment', async (t) => {
+	const seen: string[] = [];
+	const server = createServer((request, response) => {
+		seen.push(request.url ?? '');
+		if ((request.url ?? '').startsWith('/api/git/changes?')) {
+			response.writeHead(405, {'content-type': 'application/json', allow: 'POST'});
+			response.end(JSON.stringify({detail: 'Method Not Allowed'}));
+			return;
+		}
+		response.writeHead(200, {'content-type': 'application/json'});
+		response.end(JSON.stringify([{status: 'MOVED', path: 'docs/new name.md'}]));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	t.after(() => server.close());
+	const git = new GitClient({baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessionApiKey: null});
+	const list = await git.changes('/workspace/project/my repo');
+	assert.deepEqual(list.changes, [{status: 'MOVED', path: 'docs/new name.md'}]);
+	assert.equal(git.routeForm, 'path');
+	assert.deepEqual(seen, ['/api/git/changes?path=%2Fworkspace%2Fproject%2Fmy+repo', '/api/git/changes/%2Fworkspace%2Fproject%2Fmy%20repo']);
+});
