@@ -24,10 +24,13 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 
 	const {alerts, ...detection} = options;
 	const profiles = await profileSwitching(io);
+	const {parsePollTuning} = await import('../config/poll-tuning.js');
+	const tuning = parsePollTuning(process.env.AGENT_TUI_POLL, (message) => io.stderr.write(`agent-tui: warning: ${message}\n`));
+	const poll = tuning.budget || tuning.intervals ? {poll: tuning} : {};
 	const run =
 		config.kind === 'demo'
-			? {demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles}
-			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, profile: config.profile ?? null};
+			? {demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles, ...poll}
+			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, ...poll, profile: config.profile ?? null};
 	// The first requests go out before the view's modules load (Ink, React, yoga: the largest
 	// part of start-up), so the server answers while they compile.
 	const {prepareDashboard} = await import('../state/dashboard-session.js');

@@ -2,6 +2,7 @@ import {AppClient} from '../wire/app-client.js';
 import {Secret} from '../wire/secret.js';
 import {attachAlerts} from './alerts.js';
 import {createDashboard} from './dashboard-store.js';
+import type {PollTuning} from '../config/poll-tuning.js';
 
 /**
  * What the dashboard holds per server: the store, its controller and the alerts. Opened before
@@ -17,6 +18,8 @@ export type SessionOptions = {
 	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	/** The poller's intervals and the request budget (AGENT_TUI_POLL, config/poll-tuning.ts). */
+	poll?: PollTuning;
 };
 
 export type Session = {
@@ -40,6 +43,8 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		demo: target.demo,
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
+		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
+		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
 	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
 	const detachAlerts = options.alerts ? attachAlerts(store, {write}) : () => undefined;
