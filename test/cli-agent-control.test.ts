@@ -160,6 +160,24 @@ describe('interrupt and run', () => {
 	});
 });
 
+test('the demo world (sharedSandboxes): two agents in one sandbox; interrupting one leaves the other at work', async () => {
+	const shared = await startSimulator({port: 0, tickMs: 0, seed: 1, conversations: 24, sharedSandboxes: true});
+	try {
+		const sandbox = shared.world.sandboxList().find((row) => row.status === 'RUNNING' && row.conversationIds.length === 2);
+		assert.ok(sandbox, 'a running sandbox holding two conversations');
+		const [first, second] = sandbox.conversationIds.map((id) => shared.world.findConversation(id)!) as [SimConversation, SimConversation];
+		for (const conversation of [first, second]) if (shared.world.agent(conversation) && conversation.executionStatus !== 'running') shared.world.sendMessage(conversation, 'go on', true);
+		const {server, io} = harness(shared);
+		assert.equal(await runInterrupt(server, io, first.id), 0);
+		assert.equal(first.executionStatus, 'paused');
+		assert.equal(second.executionStatus, 'running');
+		assert.equal(sandbox.status, 'RUNNING');
+		await server.close();
+	} finally {
+		await shared.close();
+	}
+});
+
 describe('approve, reject, message', () => {
 	// A second world for reject: each seeded world has one conversation waiting for confirmation.
 	let other: Simulator;
@@ -246,7 +264,8 @@ describe('as a script runs them: the registry, flags and exit codes', {concurren
 		const conversation = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'MISSING')!;
 		const run = await cli(['interrupt', conversation.id]);
 		assert.equal(run.code, 5, run.stderr);
-		assert.match(run.stderr, /is MISSING, not RUNNING.*agent-tui resume/);
+		assert.match(run.stderr, /is MISSING, not RUNNING, so its agent is not running\. Nothing was changed; it cannot be resumed; its history is still readable/);
+		assert.doesNotMatch(run.stderr, /agent-tui resume/, 'a MISSING sandbox is not resumable: not advised');
 		assert.equal(sim.world.findSandbox(conversation.sandboxId)?.status, 'MISSING');
 	});
 

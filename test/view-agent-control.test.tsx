@@ -4,6 +4,7 @@ import {SandboxNotRunningError} from '../source/state/conversation-actions.js';
 import type {DashboardController, DashboardSnapshot, SandboxRow} from '../source/state/dashboard-types.js';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {osc52Copy} from '../source/view/clipboard.js';
+import {planAgentControl} from '../source/view/triage/agent-control-plan.js';
 import {sandboxSchema} from '../source/wire/schemas/app.js';
 import {type ConversationSeed, fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
 import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
@@ -207,4 +208,18 @@ test('links: tokens and passwords hidden in the preview and the panel; enter cop
 		assert.ok(!written.includes(token) && !written.includes(password), 'no frame holds the token or the password');
 	}
 	rendered.unmount();
+});
+
+test('a sandbox that cannot be resumed (ERROR, MISSING) is not offered r: its history stays readable', () => {
+	const base = snapshot();
+	const row = base.conversations.get(hexId(4))!;
+	for (const status of ['MISSING', 'ERROR']) {
+		const conversations = new Map(base.conversations).set(hexId(4), {...row, conversation: {...row.conversation, sandbox_status: status}});
+		const plan = planAgentControl({...base, conversations}, controller().controller, 'interrupt', hexId(4));
+		assert.equal(plan.kind, 'refuse');
+		assert.match(plan.kind === 'refuse' ? plan.text : '', new RegExp(`its sandbox is ${status.toLowerCase()}, so nothing to stop\\. It cannot be resumed; its history is still readable`));
+		assert.doesNotMatch(plan.kind === 'refuse' ? plan.text : '', /Press r/);
+	}
+	const paused = planAgentControl(base, controller().controller, 'interrupt', hexId(4));
+	assert.match(paused.kind === 'refuse' ? paused.text : '', /Press r to resume the sandbox\./);
 });

@@ -47,7 +47,7 @@ export function requireRunningSandbox(conversation: AppConversation, verb: strin
 	const status = String(conversation.sandbox_status ?? 'MISSING');
 	if (status === 'RUNNING' && conversation.conversation_url) return conversation;
 	// Only a paused sandbox can be resumed; advising it for an ERROR or MISSING one leads to a 404.
-	const resume = !conversation.sandbox_id ? '' : canResume(status) ? `; resume it first with: agent-tui resume ${conversation.sandbox_id}` : status === 'ERROR' || status === 'MISSING' ? `; the sandbox ${cannotResumeText(status).replace(/^[a-z]+ \([A-Z]+\): /, '')}` : '';
+	const resume = !conversation.sandbox_id ? '' : canResume(status) ? `; resume it first with: agent-tui resume ${conversation.sandbox_id}` : status === 'ERROR' || status === 'MISSING' ? `; ${cannotResumeText(status).replace(/^[a-z]+ \([A-Z]+\): /, '')}` : '';
 	throw new UnavailableError(
 		`cannot ${verb} ${label(conversation)}: its sandbox ${short(conversation.sandbox_id)} is ${status}, not RUNNING, so its agent is not running. Nothing was changed${resume}`,
 	);

@@ -43,7 +43,7 @@ Commands
                   conversations in it keep running); falls back to pause on older servers
   run             let a stopped agent go on; says so when it is already running (exit 0)
                   Both need the conversation's sandbox RUNNING; otherwise they say so, exit 5
-                  and change nothing (resume the sandbox yourself: agent-tui resume ID)
+                  and change nothing (a PAUSED one you may resume: agent-tui resume ID)
   approve         approve the pending actions of a conversation waiting for confirmation
   reject          reject them; --reason TEXT is what the agent is told
   message         send the agent a message; --run also starts it (as m does in the dashboard)

@@ -36,7 +36,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 		if (config.reason === 'unconfigured') note(io, 'no server configured; using the embedded demo simulator');
 		// Loaded only here: a configured run never pays for the simulator.
 		const {startSimulator} = await import('../simulator/server.js');
-		const simulator = await startSimulator({port: 0});
+		const simulator = await startSimulator({port: 0, sharedSandboxes: true});
 		stopSimulator = () => simulator.close();
 		baseUrl = simulator.baseUrl;
 		apiKey = new Secret(simulator.apiKey);

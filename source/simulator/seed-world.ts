@@ -12,6 +12,9 @@ import type {World} from './world.js';
 
 const liveOrder: ScenarioName[] = ['coding', 'confirmation', 'long-runner', 'agent-error', 'stuck', 'condensing', 'hook-blocked', 'crash', 'quiet', 'legacy'];
 
+/** With `sharedSandboxes`, these live conversations run in the sandbox of another live one. */
+const sharedHost: Partial<Record<ScenarioName, ScenarioName>> = {quiet: 'coding', legacy: 'long-runner'};
+
 /** Older conversations: mostly ordinary coding runs, with every ending scenario now and then. */
 const tailScenarios: ScenarioName[] = ['coding', 'coding', 'coding', 'coding', 'agent-error', 'crash', 'stuck', 'condensing', 'hook-blocked', 'legacy', 'confirmation'];
 
@@ -75,6 +78,7 @@ export function seedWorld(world: World): void {
 	const count = Math.max(0, Math.floor(world.options.conversations));
 	const live = Math.min(world.options.maxRunningSandboxes, liveOrder.length, count);
 	let createdAt = world.epoch - rng.int(3, 8) * 60_000;
+	const liveSandboxes = new Map<ScenarioName, SimSandbox>();
 	for (let index = 0; index < count; index++) {
 		const layout = layoutFor(index, live, rng);
 		const definition = scenarios[layout.scenario];
@@ -84,11 +88,15 @@ export function seedWorld(world: World): void {
 		const chosen = definition.templates[template % definition.templates.length]!;
 		const model = index === 0 ? 'litellm_proxy/gpt-5-2025-08-07' : rng.pick(models);
 		const updatedAt = updatedAtFor(world, layout, createdAt, rng);
-		const sandbox = world.addSandbox({
-			specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,
-			status: layout.sandbox,
-			createdAt: createdAt - rng.int(5, 40) * 1000,
-		});
+		const host = world.options.sharedSandboxes && index < live ? sharedHost[layout.scenario] : undefined;
+		const sandbox =
+			(host && liveSandboxes.get(host)) ||
+			world.addSandbox({
+				specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,
+				status: layout.sandbox,
+				createdAt: createdAt - rng.int(5, 40) * 1000,
+			});
+		if (index < live) liveSandboxes.set(layout.scenario, sandbox);
 		const trigger = rng.pick(['gui', 'gui', 'gui', 'gui', 'openhands_api', 'resolver', 'slack']);
 		// The quiet live run was started without a repository: its Changes view has no git
 		// repository to show (/workspace/project is not one).

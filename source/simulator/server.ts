@@ -38,6 +38,12 @@ export type SimulatorOptions = {
 	sandboxTransitionMs?: number;
 	/** The server's clock minus the real one, ms (default 0); see `parseClockOffset` for `-21d`. */
 	clockOffsetMs?: number;
+	/**
+	 * Put the live `quiet` and `legacy` conversations into the sandboxes of the live `coding` and
+	 * `long-runner` ones, so pausing a sandbox stops two agents (default off: tests count on one
+	 * conversation per seeded sandbox; the demo turns it on).
+	 */
+	sharedSandboxes?: boolean;
 };
 
 export type Simulator = {
@@ -84,6 +90,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		startTaskPhaseMs: options.startTaskPhaseMs ?? 400,
 		sandboxTransitionMs: options.sandboxTransitionMs ?? 300,
 		clockOffsetMs: options.clockOffsetMs ?? 0,
+		sharedSandboxes: options.sharedSandboxes ?? false,
 	});
 	const faults = new FaultState(world);
 	const stats = createRequestStats();

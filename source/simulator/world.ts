@@ -15,6 +15,8 @@ export type WorldOptions = {
 	sandboxTransitionMs: number;
 	/** The server's clock minus the real one (ms): `-21 * 86_400_000` runs it three weeks behind. */
 	clockOffsetMs?: number;
+	/** Seed some running sandboxes with two conversations each (the demo), as the service allows. */
+	sharedSandboxes?: boolean;
 };
 
 /** Defaults for kinds whose source the seed fixes (seed 001, "Event kinds"). */

@@ -102,7 +102,7 @@ export type PreparedDashboard = {
 /** Starts the demo's simulator if asked, then the first session. An error is a message for stderr. */
 export async function prepareDashboard(options: PrepareOptions, write: (text: string) => void): Promise<PreparedDashboard | {error: string}> {
 	// Loaded only for the demo: a real server's start-up does not pay for the simulator.
-	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700}) : null;
+	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700, sharedSandboxes: true}) : null;
 	const baseUrl = simulator?.url ?? options.baseUrl;
 	if (!baseUrl) {
 		await simulator?.close();

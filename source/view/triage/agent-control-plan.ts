@@ -1,4 +1,5 @@
 import {sanitizeLine} from '../../format/sanitize.js';
+import {cannotResumeText, canResume} from '../../format/sandbox-advice.js';
 import {sandboxKeyOf} from '../../state/sandbox-rows.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import {keymap, keyLabel, type ActionName} from '../keymap.js';
@@ -36,7 +37,7 @@ export function planAgentControl(snapshot: Snapshot, controller: Pick<DashboardC
 	const sandboxStatus = String(row.conversation.sandbox_status ?? 'MISSING');
 	if (sandboxStatus !== 'RUNNING') {
 		const what = verb === 'interrupt' ? 'nothing to stop' : 'its agent cannot continue until the sandbox runs';
-		return {kind: 'refuse', text: `"${title}": its sandbox is ${sandboxStatus.toLowerCase()}, so ${what}. Press ${keyOf('resume')} to resume the sandbox.`};
+		return {kind: 'refuse', text: `"${title}": its sandbox is ${sandboxStatus.toLowerCase()}, so ${what}. ${sandboxAdvice(sandboxStatus)}`};
 	}
 	const status = executionStatusOf(snapshot, key) ?? 'unknown';
 	if (verb === 'interrupt' && notWorking.has(status)) {
@@ -53,6 +54,14 @@ export function planAgentControl(snapshot: Snapshot, controller: Pick<DashboardC
 		};
 	}
 	return {kind: 'ask', request: {action: 'continueAgent', conversationKey: key, question: `Let the agent of "${title}" continue?`, detail: `it is ${status}; it picks up where it stopped`}};
+}
+
+/** What the user can do about a stopped sandbox: only a paused one can be resumed (sandbox-advice.ts). */
+export function sandboxAdvice(sandboxStatus: string): string {
+	if (canResume(sandboxStatus)) return `Press ${keyOf('resume')} to resume the sandbox.`;
+	const upper = sandboxStatus.toUpperCase();
+	if (upper === 'ERROR' || upper === 'MISSING') return `${cannotResumeText(upper).replace(/^[a-z]+ \([A-Z]+\): i/, 'I')}.`;
+	return 'Wait for the sandbox to run.';
 }
 
 /** Conversations sharing the sandbox of `key`, itself left out. */

@@ -2,7 +2,7 @@ import {SandboxNotRunningError} from '../../state/conversation-actions.js';
 import type {DashboardController} from '../../state/dashboard-types.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
-import {keyOf, type AgentVerb} from './agent-control-plan.js';
+import {keyOf, sandboxAdvice, type AgentVerb} from './agent-control-plan.js';
 
 /**
  * Runs a confirmed `i` or `c` and reports it on the notice line: pending, then what the server
@@ -29,7 +29,7 @@ export async function runAgentControl(
 		return true;
 	} catch (error) {
 		if (error instanceof SandboxNotRunningError) {
-			notice(`${name}: ${error.message.replace(/: resume the sandbox first$/, '')}. Press ${keyOf('resume')} to resume the sandbox.`);
+			notice(`${name}: its sandbox is ${sanitizeLine(error.sandboxStatus)}, not RUNNING. ${sandboxAdvice(error.sandboxStatus)}`);
 			return false;
 		}
 		const reason = error instanceof Error ? error.message : String(error);
