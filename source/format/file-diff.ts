@@ -30,6 +30,8 @@ export type FileDiff = {
 	removed: number;
 	/** Original and modified are the same text (or both absent): nothing to show. */
 	identical: boolean;
+	/** The file is new (no original) or gone (no modified): an empty one has no rows to show. */
+	side: 'added' | 'deleted' | 'both' | 'neither';
 };
 
 export type DiffOptions = {
@@ -91,7 +93,8 @@ export function computeFileDiff(original: string | null, modified: string | null
 			}
 		}
 	});
-	return {rows, hunkStarts, added, removed, identical: hunks.length === 0};
+	const side = original === null ? (modified === null ? 'neither' : 'added') : modified === null ? 'deleted' : 'both';
+	return {rows, hunkStarts, added, removed, identical: hunks.length === 0, side};
 }
 
 /** `@@ -12,7 +12,9 @@`, as git writes it: a count of 1 is left out, an empty side starts one line earlier. */

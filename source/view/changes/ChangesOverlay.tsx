@@ -201,6 +201,13 @@ function ListBody({snapshot, selected, width, height}: {snapshot: ChangesSnapsho
 	);
 }
 
+const identicalText = {
+	added: 'An empty file was added.',
+	deleted: 'An empty file was deleted.',
+	both: 'The original and the modified text are the same.',
+	neither: 'The server has neither an original nor a modified text for this file.',
+} as const;
+
 type DiffProps = {file: ChangesSnapshot['files'][number]; index: number; count: number; top: number; width: number; height: number};
 
 function DiffBody({file, index, count, top, width, height}: DiffProps) {
@@ -218,7 +225,7 @@ function DiffBody({file, index, count, top, width, height}: DiffProps) {
 	let body;
 	if (file.diff.state === 'error') body = message(`Could not read this file: ${sanitizeLine(file.diff.error)} (ctrl-r tries again)`, width, 'red');
 	else if (!diff) body = message(`Reading ${sanitizeLine(file.path)}…`, width);
-	else if (diff.identical) body = message('The original and the modified text are the same.', width);
+	else if (diff.identical) body = message(identicalText[diff.side], width);
 	else {
 		body = diff.rows.slice(top, top + rows).map((row, offset) => (
 			<Text key={top + offset} wrap="truncate">
