@@ -20,11 +20,12 @@ import type {
 	SandboxRow,
 	StartProgress,
 } from './dashboard-types.js';
-import {publicMessage, redact} from './redact.js';
-import {BudgetClosedError, RequestBudget, type RequestBudgetOptions} from './request-budget.js';
+import {redact} from './redact.js';
+import {RequestBudget, type RequestBudgetOptions} from './request-budget.js';
 import {type CapWatch, confirmedByConversations, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
 import {openAgentStream} from './agent-stream.js';
 import {createConversationActions} from './conversation-actions.js';
+import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
@@ -178,8 +179,21 @@ class DashboardModel {
 			closeTimeline: () => this.#closeTimeline(),
 			loadOlderEvents: () => this.#timeline?.loadOlder(),
 			pinTimeline: (key) => this.#timeline?.pin(key),
-			pauseSandbox: (key) => this.#sandboxAction(key, 'pausing'),
-			resumeSandbox: (key) => this.#sandboxAction(key, 'resuming'),
+			...createSandboxActions({
+				client: this.#client,
+				budget: this.budget,
+				secrets: this.#secrets,
+				now: this.#now,
+				actionTimeoutMs: this.#actionTimeoutMs,
+				rows: () => this.#sandboxes,
+				setPending: (key, pending) => this.#setPending(key, pending),
+				setCapWatch: (watch) => {
+					this.#capWatch = watch;
+				},
+				updateWatch: () => this.#updateWatch(),
+				notice: (text, level) => this.#setNotice(text, level),
+				closed: () => this.#closed,
+			}),
 			...createConversationActions({
 				appBaseUrl: options.appBaseUrl,
 				secrets: this.#secrets,
@@ -504,49 +518,6 @@ class DashboardModel {
 		next.set(key, {...row, pending});
 		this.#sandboxes = next;
 		this.#touch();
-	}
-
-	async #sandboxAction(key: string, kind: 'pausing' | 'resuming'): Promise<void> {
-		const row = this.#sandboxes.get(key);
-		if (!row) {
-			this.#setNotice(`No sandbox ${shortId(key)} is known; refresh and try again.`, 'warn');
-			return;
-		}
-
-		const verb = kind === 'pausing' ? 'pause' : 'resume';
-		const pending = {kind, startedAt: this.#now()} as const;
-		this.#setPending(key, pending);
-		if (kind === 'resuming') {
-			const runningBefore = new Set<string>();
-			for (const [other, otherRow] of this.#sandboxes) {
-				if (other !== key && String(otherRow.sandbox.status).toUpperCase() === 'RUNNING') runningBefore.add(other);
-			}
-
-			this.#capWatch = {resumedKey: key, runningBefore, until: this.#now() + this.#actionTimeoutMs};
-		}
-
-		this.#updateWatch();
-		const id = String(row.sandbox.id);
-		try {
-			const result = await this.budget.schedule(
-				`sandbox-action:${key}`,
-				(signal) => (kind === 'pausing' ? this.#client.pauseSandbox(id, {signal}) : this.#client.resumeSandbox(id, {signal})),
-				'action',
-			);
-			if (this.#closed) return;
-			if (result && typeof result === 'object' && (result as {success?: unknown}).success === false) {
-				throw new Error('the server did not accept the request (success: false)');
-			}
-
-			this.#setNotice(`Asked the server to ${verb} sandbox ${shortId(key)}; waiting for its status to change.`, 'info');
-		} catch (error) {
-			if (this.#closed || error instanceof BudgetClosedError) return;
-			const reason = publicMessage(error, this.#secrets);
-			// Still ours to report only if no newer action replaced it meanwhile.
-			if (this.#sandboxes.get(key)?.pending === pending) this.#setPending(key, {...pending, error: reason});
-			this.#setNotice(`Could not ${verb} sandbox ${shortId(key)}: ${reason}`, 'error');
-			this.#updateWatch();
-		}
 	}
 
 	// ---- timeline -----------------------------------------------------------------------------
