@@ -35,6 +35,9 @@ async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession
 
 const lines = (screen: string) => screen.split('\n');
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
+/** The selected row's agent column (the first status) says running; the sandbox column may too. */
+const agentRunning = (screen: string) => /^› \S+ running /.test(selected(screen));
+const agentPaused = (screen: string) => /^› \S+ paused /.test(selected(screen));
 
 function fits(screen: string, columns: number) {
 	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
@@ -46,14 +49,14 @@ function running(simulator: Simulator): SimConversation[] {
 
 async function interruptAndContinue(columns: number, rows: number): Promise<void> {
 	const {tmux, simulator} = await launch(columns, rows);
-	await tmux.waitFor((text) => /running/.test(selected(text)) || text.includes('running'), 'the list with running conversations', 30_000);
-	// Select a running conversation.
-	for (let i = 0; i < 30 && !/running/.test(selected(tmux.capture())); i++) {
+	await tmux.waitFor((text) => text.includes('running'), 'the list with running conversations', 30_000);
+	// Select a conversation whose agent is running.
+	for (let i = 0; i < 30 && !agentRunning(tmux.capture()); i++) {
 		const before = selected(tmux.capture());
 		tmux.send('j');
 		await tmux.waitFor((text) => selected(text) !== before, 'the selection moved');
 	}
-	assert.match(selected(tmux.capture()), /running/);
+	assert.ok(agentRunning(tmux.capture()), selected(tmux.capture()));
 	const wasRunning = new Set(running(simulator).map((conversation) => conversation.id));
 	const sandboxesBefore = simulator.world.sandboxList().map((sandbox) => `${sandbox.id}:${sandbox.status}`);
 
@@ -64,14 +67,14 @@ async function interruptAndContinue(columns: number, rows: number): Promise<void
 	screen = await tmux.waitFor((text) => text.includes('Stopped the agent of'), 'the interrupt sent', 20_000);
 	fits(screen, columns);
 	const stopped = [...wasRunning].map((id) => simulator.world.findConversation(id)!).filter((conversation) => conversation.executionStatus === 'paused');
-	assert.equal(stopped.length, 1, 'exactly one agent stopped');
+	assert.equal(stopped.length, 1, `exactly one agent stopped; screen:\n${screen}`);
 	assert.deepEqual(
 		simulator.world.sandboxList().map((sandbox) => `${sandbox.id}:${sandbox.status}`),
 		sandboxesBefore,
 		'no sandbox changed',
 	);
 	assert.equal(running(simulator).length, wasRunning.size - 1, 'the other agents run on');
-	await tmux.waitFor((text) => /paused/.test(selected(text)), 'the row shows it paused', 20_000);
+	await tmux.waitFor(agentPaused, 'the row shows its agent paused', 20_000);
 
 	tmux.send('c');
 	await tmux.waitFor((text) => /Let the agent of ".+" continue\? \[y\/n\]/.test(text), 'the continue question');
@@ -79,7 +82,7 @@ async function interruptAndContinue(columns: number, rows: number): Promise<void
 	screen = await tmux.waitFor((text) => text.includes('is running again'), 'the run sent', 20_000);
 	fits(screen, columns);
 	assert.equal(stopped[0]!.executionStatus, 'running');
-	await tmux.waitFor((text) => /running/.test(selected(text)), 'the row shows it running', 20_000);
+	await tmux.waitFor(agentRunning, 'the row shows its agent running', 20_000);
 	tmux.send('q');
 	await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
 }
