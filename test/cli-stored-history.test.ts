@@ -160,7 +160,7 @@ describe('events of a stopped conversation, from the stored copy', {concurrency:
 	}
 });
 
-test('--follow on PAUSED: the history, a note that the sandbox is paused, then live once someone resumes it (no gap, no duplicate)', {timeout: 120_000}, async () => {
+test('--follow on PAUSED: the history, a note that the sandbox is paused, a failed check survived, then live once someone resumes it (no gap, no duplicate)', {timeout: 150_000}, async () => {
 	const server = await startSimulator({port: 0, tickMs: 0, seed: 3, conversations: 30, sandboxTransitionMs: 30});
 	try {
 		// One whose agent has not ended, so that going live does not end the follow at once.
@@ -187,6 +187,14 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, then l
 		assert.deepEqual(printed(), history, 'the stored history first, in order');
 		assert.equal(server.world.findSandbox(conversation.sandboxId)?.status, 'PAUSED', 'waiting resumed nothing');
 		assert.ok(!Object.keys(server.stats.byRoute).some((route) => route.includes('resume')));
+
+		// The app server fails every attempt of one check (the client's retries included): the wait goes on.
+		server.faults.serverErrors({count: 5, status: 503});
+		const remaining = async () => ((await (await fetch(`${server.baseUrl}/_sim/faults`)).json()) as {serverErrorsRemaining: number}).serverErrorsRemaining;
+		for (let left = await remaining(); left > 0; left = await remaining()) {
+			assert.ok(child.exitCode === null, `the follow ended on a failed check: ${stderr}`);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
 
 		// Someone else resumes it; a new event arrives once it runs.
 		const resumed = await fetch(`${server.baseUrl}/api/v1/sandboxes/${conversation.sandboxId}/resume`, {method: 'POST', headers: {authorization: `Bearer ${server.apiKey}`}});

@@ -201,7 +201,14 @@ async function waitForAgentServer(options: FollowOptions, initial: AppConversati
 		}
 		said = status;
 		await sleep(waitMs);
-		const [latest] = await lookUp(server, conversation.id);
+		let latest: AppConversation | null | undefined;
+		try {
+			[latest] = await lookUp(server, conversation.id);
+		} catch (error) {
+			// A wait can last hours: a network blip or a 5xx is not the end of it; the next check may work.
+			if (error instanceof KeyRejectedError || !isTransient(error)) throw error;
+			continue;
+		}
 		conversation = latest ?? {...conversation, sandbox_status: 'MISSING'};
 		addSecret(io, conversation.session_api_key);
 	}

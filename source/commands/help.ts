@@ -52,13 +52,15 @@ Commands
                   as JSON from the agent server or the app server's stored copy
       -o FILE           write to FILE (mode 0600) instead of stdout
   events          the events of a conversation (hex or dashed id, or the short id
-                  the table shows), oldest first
+                  the table shows), oldest first; running or not: the app server's
+                  stored copy when its sandbox is not RUNNING (nothing is resumed)
       --kind KIND       ActionEvent, openhands.sdk.event...ActionEvent (case-insensitive)
       --source SOURCE   agent, user, environment or hook
       --body TEXT       message text contains TEXT (case-insensitive)
       --desc            newest first
       --follow          keep printing new events until the conversation is finished,
-                        error or stuck, or its sandbox is ERROR or MISSING
+                        error or stuck, or its sandbox is ERROR or MISSING; a PAUSED
+                        one is checked every 10 s and followed once it runs again
   start           start a conversation: phases on stderr, the new id on stdout
       --message TEXT    the first message (required)
       --repo OWNER/REPO the repository to work on
