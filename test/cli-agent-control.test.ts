@@ -178,6 +178,18 @@ test('the demo world (sharedSandboxes): two agents in one sandbox; interrupting 
 	}
 });
 
+test('sandboxes --json: the exposed VS Code URL is printed with its token redacted, the rest kept', async () => {
+	const {runSandboxes} = await import('../source/commands/sandboxes.js');
+	const {server, io, out} = harness();
+	assert.equal(await runSandboxes(server, io, {json: true} as Parameters<typeof runSandboxes>[2]), 0);
+	const sandboxes = JSON.parse(out()) as Array<{exposed_urls?: Array<{name: string; url: string}> | null}>;
+	const vscode = sandboxes.flatMap((sandbox) => sandbox.exposed_urls ?? []).filter((link) => link.name === 'VSCODE');
+	assert.ok(vscode.length > 0, 'running sandboxes list VS Code');
+	for (const link of vscode) assert.match(link.url, /\/vscode\/\?tkn=\[redacted\]&folder=%2Fworkspace%2Fproject$/);
+	for (const sandbox of sim.world.sandboxList()) assert.ok(!out().includes(sandbox.sessionApiKey), 'no session key anywhere');
+	await server.close();
+});
+
 describe('approve, reject, message', () => {
 	// A second world for reject: each seeded world has one conversation waiting for confirmation.
 	let other: Simulator;

@@ -4,7 +4,7 @@ import {ageOf} from './conversation-table.js';
 import {missing} from '../format/numbers.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
 import type {CommandFlags} from './flags.js';
-import {printLine, printText, type Io} from './io.js';
+import {addSecret, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
 import {renderTable} from './table.js';
@@ -12,6 +12,8 @@ import {renderTable} from './table.js';
 /** `agent-tui sandboxes [--json]`: every sandbox, with its status, spec and age. */
 export async function runSandboxes(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const sandboxes = await server.app.listSandboxes();
+	// Exposed URLs carry the session key (VS Code's `?tkn=`): scrub each one wherever it appears.
+	for (const sandbox of sandboxes) addSecret(io, sandbox.session_api_key);
 	if (flags.json) {
 		printLine(io, toJson(sandboxes, io.secrets));
 		return 0;

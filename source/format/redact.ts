@@ -9,8 +9,8 @@
 
 export const redactedMark = '[redacted]';
 
-/** Keys whose values are secrets, in headers, query strings, JSON, Python reprs and env dumps. */
-const secretKeys = ['x-session-api-key', 'session_api_key', 'x-api-key', 'api_key', 'apikey', 'encrypted_content', 'openhands_api_key'];
+/** Keys whose values are secrets, in headers, query strings, JSON, Python reprs and env dumps (`tkn`: VS Code's link token). */
+const secretKeys = ['x-session-api-key', 'session_api_key', 'x-api-key', 'api_key', 'apikey', 'encrypted_content', 'openhands_api_key', 'tkn'];
 const keyAlternation = secretKeys.map((key) => key.replaceAll('-', '[-_]')).join('|');
 
 /**
