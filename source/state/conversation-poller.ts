@@ -181,6 +181,16 @@ export class ConversationPoller {
 		this.#pump();
 	}
 
+	/**
+	 * The full sandbox list, now (within the budget): after a start or resume the service may have
+	 * paused another sandbox (the running cap), and the Sandboxes pane must not wait a minute to say so.
+	 */
+	refreshSandboxes(): void {
+		if (this.#closed || !this.#started) return;
+		this.#due.sandboxes = this.#now();
+		this.#pump();
+	}
+
 	/** The keys on screen, refreshed first in every round (a screen holds far fewer than two batches). */
 	setVisible(keys: readonly string[]): void {
 		this.#visible = keys.slice(0, lookupBatchSize * 2);

@@ -10,7 +10,14 @@ import type {PollTuning} from '../config/poll-tuning.js';
  * Ink, React and yoga compile, instead of after.
  */
 
-export type SessionTarget = {baseUrl: string; apiKey: Secret | null; label: string; demo: boolean};
+export type SessionTarget = {
+	baseUrl: string;
+	apiKey: Secret | null;
+	label: string;
+	demo: boolean;
+	/** The service's cap on running sandboxes when known (the demo simulator's); else learned. */
+	runningSandboxCap?: number;
+};
 
 export type SessionOptions = {
 	/** Bell and OSC 9 notification when a conversation starts needing a person (state/alerts.ts). */
@@ -41,6 +48,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		appBaseUrl: target.baseUrl,
 		serverLabel: target.label,
 		demo: target.demo,
+		...(target.runningSandboxCap === undefined ? {} : {runningSandboxCap: target.runningSandboxCap}),
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
 		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
@@ -112,7 +120,8 @@ export async function prepareDashboard(options: PrepareOptions, write: (text: st
 	// The demo simulator has its own key; a configured key is never sent to it.
 	const firstKey = simulator ? new Secret(simulator.apiKey) : options.apiKey;
 	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
-	const session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo}, options, write);
+	const cap = simulator ? {runningSandboxCap: simulator.world.options.maxRunningSandboxes} : {};
+	const session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo, ...cap}, options, write);
 	return {
 		session,
 		simulator,

@@ -65,6 +65,8 @@ export type CreateDashboardOptions = {
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
 	quietAfterMs?: number;
+	/** The service's cap on running sandboxes, when known (the simulator's, a config value); else learned. */
+	runningSandboxCap?: number | null;
 	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
 	repeatThreshold?: number;
 	flushMs?: number;
@@ -127,7 +129,10 @@ class DashboardModel {
 	#timeline: TimelineSession | null = null;
 	#start: StartProgress = idleStart;
 	#notice: DashboardSnapshot['notice'] = null;
+	/** The messages the notice holds, each once with how often it came (shown `(×2)`). */
+	#noticeParts: Array<{text: string; count: number}> = [];
 	#capWatch: CapWatch | null = null;
+	#runningCap: number | null = null;
 	/** key -> status signature and when the store saw it appear. */
 	#statusSeen = new Map<string, {signature: string; since: number | null}>();
 	#streamActivity = new Map<string, number>();
@@ -143,6 +148,7 @@ class DashboardModel {
 		this.#client = options.appClient;
 		this.#now = options.now ?? (() => Date.now());
 		this.#clock = options.clock ?? serverClock;
+		this.#runningCap = options.runningSandboxCap ?? null;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
 		this.#secrets = options.secrets ?? [];
@@ -191,6 +197,7 @@ class DashboardModel {
 					this.#capWatch = watch;
 				},
 				updateWatch: () => this.#updateWatch(),
+				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#setNotice(text, level),
 				closed: () => this.#closed,
 			}),
@@ -247,6 +254,7 @@ class DashboardModel {
 			conversations: this.#rows,
 			sandboxes: this.#sandboxes,
 			specs: this.#specs,
+			runningSandboxCap: this.#runningCap,
 			invalidItems: 0,
 			timeline: null,
 			start: this.#start,
@@ -284,6 +292,7 @@ class DashboardModel {
 			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
 			sandboxes: this.#sandboxes,
 			specs: this.#specs,
+			runningSandboxCap: this.#runningCap,
 			invalidItems: this.#invalidItems,
 			timeline,
 			start: this.#start,
@@ -293,6 +302,7 @@ class DashboardModel {
 			parts.conversations !== previous.conversations ||
 			parts.sandboxes !== previous.sandboxes ||
 			parts.specs !== previous.specs ||
+			parts.runningSandboxCap !== previous.runningSandboxCap ||
 			parts.invalidItems !== previous.invalidItems ||
 			parts.timeline !== previous.timeline ||
 			parts.start !== previous.start ||
@@ -357,15 +367,27 @@ class DashboardModel {
 		const now = this.#now();
 		const clean = redact(text, this.#secrets);
 		const previous = this.#notice;
-		if (previous && severity[previous.level] > severity[level] && now - previous.at < noticeKeepMs) {
-			const joined = `${previous.text} ${clean}`;
+		const fresh = previous !== null && now - previous.at < noticeKeepMs;
+		const repeat = fresh ? this.#noticeParts.find((part) => part.text === clean) : undefined;
+		if (repeat) {
+			// The same message again (a status seen by two polls, a second refusal): counted, not repeated.
+			repeat.count++;
+			this.#notice = {text: this.#joinedNotice(), level: previous!.level, at: severity[previous!.level] > severity[level] ? previous!.at : now};
+		} else if (previous && fresh && severity[previous.level] > severity[level]) {
+			this.#noticeParts.push({text: clean, count: 1});
 			// Keeps the warning's time, so routine messages cannot hold it on screen forever.
-			this.#notice = {text: joined.length > 400 ? `${joined.slice(0, 399)}…` : joined, level: previous.level, at: previous.at};
+			this.#notice = {text: this.#joinedNotice(), level: previous.level, at: previous.at};
 		} else {
+			this.#noticeParts = [{text: clean, count: 1}];
 			this.#notice = {text: clean, level, at: now};
 		}
 
 		this.#touch();
+	}
+
+	#joinedNotice(): string {
+		const joined = this.#noticeParts.map((part) => (part.count > 1 ? `${part.text} (×${part.count})` : part.text)).join(' ');
+		return joined.length > 400 ? `${joined.slice(0, 399)}…` : joined;
 	}
 
 	// ---- conversations ------------------------------------------------------------------------
@@ -485,7 +507,15 @@ class DashboardModel {
 		});
 		if (merged.notices.length > 0) {
 			const level = worst(merged.notices.map((notice) => notice.level)) ?? 'info';
-			this.#setNotice(merged.notices.map((notice) => notice.text).join(' '), level);
+			for (const text of new Set(merged.notices.map((notice) => notice.text))) this.#setNotice(text, level);
+		}
+
+		const watch = this.#capWatch;
+		if (watch) {
+			// The service kept (others running before - those it paused) + the new one: that is its cap.
+			let pausedNow = 0;
+			for (const [key, row] of merged.rows) if (row.pausedByCap && !this.#sandboxes.get(key)?.pausedByCap) pausedNow++;
+			if (pausedNow > 0) this.#runningCap = watch.runningBefore.size - pausedNow + 1;
 		}
 
 		if (merged.changed) {
@@ -615,6 +645,10 @@ class DashboardModel {
 		}
 
 		const run = ++this.#startRun;
+		// A start may make the service pause the oldest other running sandbox: watch for it.
+		const runningBefore = new Set<string>();
+		for (const [key, row] of this.#sandboxes) if (['RUNNING', 'STARTING'].includes(String(row.sandbox.status).toUpperCase())) runningBefore.add(key);
+		this.#capWatch = {resumedKey: '', cause: 'Starting a conversation', runningBefore, until: this.#now() + this.#actionTimeoutMs};
 		const current = () => run === this.#startRun && !this.#closed;
 		const abort = new AbortController();
 		this.#startAbort?.abort();
@@ -634,6 +668,7 @@ class DashboardModel {
 			opened: (conversation) => {
 				this.#poller.track(conversation);
 				this.#onConversations([conversation]);
+				this.#poller.refreshSandboxes();
 				this.#openTimeline(conversationKey(conversation));
 			},
 			notice: (text, level) => this.#setNotice(text, level),

@@ -131,6 +131,11 @@ export type DashboardSnapshot = {
 	conversations: ReadonlyMap<string, ConversationRow>;
 	sandboxes: ReadonlyMap<string, SandboxRow>;
 	specs: readonly SandboxSpec[];
+	/**
+	 * The most sandboxes the service lets run at once, when known (configured, or learned from a
+	 * pause it made): a start or resume at the cap pauses the oldest other one.
+	 */
+	runningSandboxCap: number | null;
 	/** Items the server sent that failed validation, for a visible warning. */
 	invalidItems: number;
 	timeline: TimelineState | null;

@@ -29,6 +29,8 @@ export type SandboxActionsOptions = {
 	setCapWatch(watch: CapWatch): void;
 	/** Tells the poller which sandboxes to look up quickly now. */
 	updateWatch(): void;
+	/** The whole sandbox list, now: a resume may already have made the service pause another. */
+	refreshSandboxes?(): void;
 	notice(text: string, level: 'info' | 'warn' | 'error'): void;
 	closed(): boolean;
 };
@@ -55,7 +57,7 @@ export function createSandboxActions(options: SandboxActionsOptions): SandboxAct
 				if (other !== key && String(otherRow.sandbox.status).toUpperCase() === 'RUNNING') runningBefore.add(other);
 			}
 
-			options.setCapWatch({resumedKey: key, runningBefore, until: options.now() + options.actionTimeoutMs});
+			options.setCapWatch({resumedKey: key, cause: `Resuming sandbox ${shortId(key)}`, runningBefore, until: options.now() + options.actionTimeoutMs});
 		}
 
 		options.updateWatch();
@@ -72,6 +74,8 @@ export function createSandboxActions(options: SandboxActionsOptions): SandboxAct
 			}
 
 			options.notice(`Asked the server to ${verb} sandbox ${shortId(key)}; waiting for its status to change.`, 'info');
+			// The service pauses the oldest other sandbox before it resumes this one: show it now.
+			if (kind === 'resuming') options.refreshSandboxes?.();
 		} catch (error) {
 			if (options.closed() || error instanceof BudgetClosedError) return;
 			const reason = publicMessage(error, options.secrets);

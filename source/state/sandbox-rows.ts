@@ -17,7 +17,10 @@ export function sandboxKey(sandbox: Pick<Sandbox, 'id'>): string {
 }
 
 export type CapWatch = {
+	/** The sandbox resumed, or '' for a start (its new sandbox is not known yet). */
 	resumedKey: string;
+	/** What may make the service pause another: `Resuming sandbox ab12`, `Starting a conversation`. */
+	cause: string;
 	/** Other sandboxes RUNNING when the resume was sent. */
 	runningBefore: ReadonlySet<string>;
 	until: number;
@@ -90,6 +93,39 @@ export function watchedSandboxIds(rows: ReadonlyMap<string, SandboxRow>, capWatc
 	return ids;
 }
 
+/** What a start or resume would make the service do to the other sandboxes, as far as we can tell. */
+export type CapEffect = {
+	/** The sandbox it would pause: the oldest other running one (pause_old_sandboxes). */
+	victimKey: string;
+	/** Conversations that sandbox holds. */
+	conversations: number;
+	/** Other sandboxes running (or starting) now. */
+	running: number;
+	/** The cap when known (configured or learned); null when we cannot know. */
+	cap: number | null;
+	/** True when the running count is at the cap: it will pause the victim, not just may. */
+	certain: boolean;
+};
+
+const live = new Set(['RUNNING', 'STARTING']);
+
+/**
+ * Starting a conversation or resuming a sandbox first runs the service's pause_old_sandboxes(max - 1)
+ * (openhands-wire.md §1.2): when the other running sandboxes are at the cap, the oldest of them is
+ * paused. Null when nothing would be paused (under a known cap, or nothing else runs).
+ */
+export function capEffect(rows: ReadonlyMap<string, SandboxRow>, excludeKey: string | null, cap: number | null): CapEffect | null {
+	const running = [...rows.values()].filter((row) => row.key !== excludeKey && live.has(String(row.sandbox.status).toUpperCase()));
+	if (running.length === 0) return null;
+	if (cap !== null && running.length < cap) return null;
+	const created = (row: SandboxRow) => {
+		const ms = Date.parse(String(row.sandbox.created_at ?? ''));
+		return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
+	};
+	const victim = running.sort((a, b) => created(a) - created(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0]!;
+	return {victimKey: victim.key, conversations: victim.conversationKeys.length, running: running.length, cap, certain: cap !== null};
+}
+
 export function shortId(key: string): string {
 	return key.length > 12 ? key.slice(0, 8) : key;
 }
@@ -144,7 +180,7 @@ export function mergeSandboxes(
 		) {
 			pausedByCap = true;
 			notices.push({
-				text: `Resuming sandbox ${shortId(watch.resumedKey)} made the service pause sandbox ${shortId(key)} (running-sandbox limit).`,
+				text: `${watch.cause} made the service pause sandbox ${shortId(key)} (running-sandbox limit).`,
 				level: 'warn',
 			});
 		}

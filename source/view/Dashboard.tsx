@@ -259,6 +259,7 @@ export function Dashboard(props: DashboardProps) {
 
 type Notice = {text: string; level: 'info' | 'warn' | 'error'};
 
+
 const waitingHints: readonly ActionName[] = ['approve', 'reject'];
 const workingHints: readonly ActionName[] = ['interrupt', 'pause'];
 const noHints: readonly ActionName[] = [];

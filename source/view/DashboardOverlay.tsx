@@ -5,7 +5,7 @@ import {HelpOverlay} from './HelpOverlay.js';
 import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
 import {StartForm} from './start/StartForm.js';
 import {ChangesOverlay} from './changes/ChangesOverlay.js';
-import {planSandboxAction} from './sandbox-question.js';
+import {capQuestion, planSandboxAction} from './sandbox-question.js';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {ActionConfirm} from './triage/ActionConfirm.js';
 import {BulkPanel} from './triage/BulkPanel.js';
@@ -222,9 +222,17 @@ export function DashboardOverlay(props: Props) {
 				}}
 				onReset={() => controller.resetStart()}
 				onClose={closeOverlay}
+				capWarning={startCapWarning(snapshot)}
 			/>
 		);
 	}
 
 	return overlay;
+}
+
+/** A start first runs the service's pause of old sandboxes: say which one it pauses before [start] is pressed. */
+export function startCapWarning(snapshot: DashboardSnapshot): string | null {
+	const cap = capQuestion(snapshot, null);
+	if (cap.question) return `⚠ Starting${cap.question.replace(/^ It/, '')} ${cap.detail.replace(/ · $/, '')}`;
+	return cap.detail ? `Starting: ${cap.detail.replace(/ · $/, '')}` : null;
 }

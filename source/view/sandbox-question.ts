@@ -1,6 +1,7 @@
 import {canResume, cannotResumeText} from '../format/sandbox-advice.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import {capEffect} from '../state/sandbox-rows.js';
 import {usedBy} from './sandbox-cells.js';
 import {keyOf} from './triage/agent-control-plan.js';
 import type {ConfirmRequest} from './view-state.js';
@@ -14,7 +15,7 @@ const pausable = new Set(['RUNNING', 'STARTING']);
  * (already paused, an action in flight, not known yet).
  */
 export function planSandboxAction(
-	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>,
+	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'> & Partial<Pick<DashboardSnapshot, 'runningSandboxCap'>>,
 	action: 'pause' | 'resume',
 	sandboxKey: string | null | undefined,
 	/** The conversation the key was pressed on: the pause question counts the others it stops. */
@@ -41,5 +42,24 @@ export function planSandboxAction(
 		const tip = fromConversation ? `${keyOf('interrupt')} stops only this agent · ` : '';
 		return {kind: 'ask', request: {action, sandboxKey, question, detail: `${tip}used by ${users}`}};
 	}
-	return {kind: 'ask', request: {action, sandboxKey, question: `Resume sandbox ${name}?`, detail: `used by ${users} · the service may pause your oldest other sandbox`}};
+	const cap = capQuestion(snapshot, sandboxKey);
+	return {kind: 'ask', request: {action, sandboxKey, question: `Resume sandbox ${name}?${cap.question}`, detail: `${cap.detail}used by ${users}`}};
+}
+
+/**
+ * What a start or resume does to the others when the service is at its cap on running sandboxes
+ * (it pauses the oldest other one first): in the question when it will happen (the running count
+ * is at a known cap), as a caution when the cap is unknown, nothing when under it.
+ */
+export function capQuestion(
+	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'> & Partial<Pick<DashboardSnapshot, 'runningSandboxCap'>>,
+	excludeKey: string | null,
+): {question: string; detail: string} {
+	const effect = capEffect(snapshot.sandboxes, excludeKey, snapshot.runningSandboxCap ?? null);
+	if (!effect) return {question: '', detail: ''};
+	const victim = sanitizeLine(effect.victimKey.slice(0, 8));
+	const held = `${effect.conversations} conversation${effect.conversations === 1 ? '' : 's'}`;
+	// Short enough that the question and its [y/n] fit 80 columns; the why goes in the detail.
+	if (effect.certain) return {question: ` It pauses ${victim} (${held}).`, detail: `${effect.running} of ${effect.cap} running: the service pauses the oldest · `};
+	return {question: '', detail: `at the service's cap it pauses sandbox ${victim} (${held}), the oldest running · `};
 }

@@ -26,6 +26,8 @@ export type StartFormProps = {
 	onReset(): void;
 	/** esc: close the form. */
 	onClose(): void;
+	/** What starting does to another sandbox at the service's cap (`Starting pauses sandbox …`), if anything. */
+	capWarning?: string | null;
 };
 
 const labelWidth = 14;
@@ -37,7 +39,7 @@ const messageRows = 3;
  * the shell opens the new conversation. Keys (context `start`): tab/↓ and shift-tab/↑ move
  * between fields, enter moves on or presses a button, esc steps back or closes.
  */
-export function StartForm({progress, width, height, active, onSubmit, onOpenConversation, onReset, onClose}: StartFormProps) {
+export function StartForm({progress, width, height, active, onSubmit, onOpenConversation, onReset, onClose, capWarning}: StartFormProps) {
 	const [state, dispatch] = useReducer(startFormReducer, initialStartForm);
 	const [sendError, setSendError] = useState<string | null>(null);
 	const opened = useRef(false);
@@ -173,6 +175,11 @@ export function StartForm({progress, width, height, active, onSubmit, onOpenConv
 				<Text> </Text>
 				{button(state.launch ? '[review and start]' : '[start]', focus.kind === 'submit')}
 			</Box>
+			{capWarning ? (
+				<Text color="yellow" wrap="truncate">
+					{cut(`  ${capWarning}`)}
+				</Text>
+			) : null}
 			{errors.map((error, index) => (
 				<Text key={index} color="red" wrap="truncate">
 					{cut(sanitizeLine(error))}
