@@ -3,6 +3,7 @@ import diagnostics from 'node:diagnostics_channel';
 import {PassThrough} from 'node:stream';
 import {test} from 'node:test';
 import type {Io} from '../source/commands/io.js';
+import {checkInvocation} from '../source/commands/invocation.js';
 import {withBudget} from '../source/commands/server.js';
 import {readStoredEvents} from '../source/commands/stored-history-read.js';
 import {startSimulator} from '../source/simulator/server.js';
@@ -71,4 +72,30 @@ test('2,500 stored events: 25 requests, never more than the budget allows in any
 	await readStoredEvents(server, {...io, stderr: quiet}, conversation!, {}, 'TIMESTAMP');
 	assert.equal(quietText, '');
 	assert.equal(sent.length, 50);
+});
+
+test('a running conversation read from its agent server shows the same progress on a terminal', {timeout: 60_000}, async (t) => {
+	const sim = await startSimulator({port: 0, tickMs: 0, seed: 3, conversations: 30});
+	t.after(async () => {
+		await sim.close();
+		await closeHttpAgent();
+	});
+	const target = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING')!;
+	while (sim.world.events(target).length < 420) sim.world.appendEvent(target, {kind: 'PauseEvent', source: 'user'});
+	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
+	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'test', demo: false, close: () => app.close()});
+	t.after(() => server.close());
+	const stderr = Object.assign(new PassThrough(), {isTTY: true});
+	let errText = '';
+	stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
+	let outText = '';
+	const stdout = new PassThrough();
+	stdout.on('data', (chunk: Buffer) => (outText += chunk.toString()));
+	const invocation = checkInvocation(['events', target.id], {json: true}, ['json']);
+	const code = await invocation.command!.run(server, {stdout, stderr, secrets: [], debug: false}, invocation.args, invocation.commandFlags);
+	assert.equal(code, 0);
+	assert.equal((JSON.parse(outText) as unknown[]).length, 420);
+	assert.doesNotMatch(errText, /: [1-3] pages/);
+	assert.match(errText, /reading events: 5 pages, 420 events\n$/);
+	assert.equal(sim.stats.byRoute['GET /api/v1/conversation/:id/events/search'] ?? 0, 0, 'a running sandbox is read from its agent server');
 });

@@ -7,6 +7,7 @@ import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 import {followConversation} from './follow.js';
+import {historyProgress} from './history-progress.js';
 import {printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
@@ -43,12 +44,20 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	const agent = agentFor(server, conversation);
 	const seen = new Set<string>();
 	const events: WireEvent[] = [];
-	for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP'})) {
-		// Pages are cursors into a growing log: an event can show up on two pages.
-		if (seen.has(event.id) || !eventMatches(event, filter)) continue;
-		seen.add(event.id);
-		if (flags.json) events.push(event);
-		else print(event);
+	// Text lines go out as they are read: a progress line between them would be torn on a terminal.
+	const progress = historyProgress(io, 'reading events');
+	const read = {pages: 0, events: 0};
+	const onPage = flags.json || !io.stdout.isTTY ? (count: number) => progress.onPage({pages: ++read.pages, events: (read.events += count)}) : undefined;
+	try {
+		for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP', ...(onPage ? {onPage} : {})})) {
+			// Pages are cursors into a growing log: an event can show up on two pages.
+			if (seen.has(event.id) || !eventMatches(event, filter)) continue;
+			seen.add(event.id);
+			if (flags.json) events.push(event);
+			else print(event);
+		}
+	} finally {
+		progress.done();
 	}
 	if (flags.json) printLine(io, toJson(events, io.secrets));
 	return 0;

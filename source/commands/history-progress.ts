@@ -10,14 +10,14 @@ export type HistoryProgress = {onPage(progress: StoredHistoryProgress): void; do
 
 const quietPages = 3;
 
-export function historyProgress(io: Io): HistoryProgress {
+export function historyProgress(io: Io, what = 'reading stored history'): HistoryProgress {
 	const terminal = (io.stderr as {isTTY?: boolean}).isTTY === true;
 	let shown = false;
 	return {
 		onPage({pages, events}) {
 			if (!terminal || pages <= quietPages) return;
 			shown = true;
-			io.stderr.write(`\r\x1b[Kagent-tui: reading stored history: ${pages} pages, ${events} events`);
+			io.stderr.write(`\r\x1b[Kagent-tui: ${what}: ${pages} pages, ${events} events`);
 		},
 		done() {
 			if (shown) io.stderr.write('\n');

@@ -54,6 +54,8 @@ export type EventPage = {events: WireEvent[]; invalid: InvalidItem[]; nextPageId
 export type AllEventsParams = Omit<EventSearchParams, 'pageId'> & {
 	/** Invalid items of each page (they are still yielded, as UnknownEvent). */
 	onInvalid?: (invalid: InvalidItem[]) => void;
+	/** After each page arrives, before its events are yielded: how many it holds (progress for a long read). */
+	onPage?: (events: number) => void;
 };
 
 export type CallOptions = {signal?: AbortSignal};
@@ -137,8 +139,9 @@ export class AgentClient {
 
 	/** Every matching event, page after page. Stops with a ProtocolError if the server's paging goes round in circles. */
 	async *allEvents(params: AllEventsParams = {}): AsyncGenerator<WireEvent, void, undefined> {
-		const {onInvalid, ...search} = params;
+		const {onInvalid, onPage, ...search} = params;
 		for await (const page of this.#pages(search, (search) => this.searchEvents(search))) {
+			onPage?.(page.events.length);
 			if (page.invalid.length > 0) onInvalid?.(page.invalid);
 			yield* page.events;
 		}
@@ -150,7 +153,7 @@ export class AgentClient {
 	 * event backfill costs JSON and a few field reads per event. Invalid payloads surface then,
 	 * as UnknownEvents with their problem, not through `onInvalid`.
 	 */
-	async *allEventsLater(params: Omit<AllEventsParams, 'onInvalid'> = {}): AsyncGenerator<LoggedEvent, void, undefined> {
+	async *allEventsLater(params: Omit<AllEventsParams, 'onInvalid' | 'onPage'> = {}): AsyncGenerator<LoggedEvent, void, undefined> {
 		const parse = async (search: EventSearchParams): Promise<Page<LoggedEvent>> => {
 			const page = await this.#searchPage(search);
 			return {events: page.items.map((item) => parseEventLater(item)), nextPageId: page.next_page_id ?? null};
