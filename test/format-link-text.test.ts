@@ -32,3 +32,13 @@ test('hostile or broken links: escape sequences never pass, an unparsable one is
 	assert.equal(linkName('WORKER_1', 12000), 'app :12000');
 	assert.ok(!linkName('\u001B[31mODD', null).includes('\u001B'));
 });
+
+test('OSC 8 and OSC 52: a hostile link cannot end the sequence and write its own', async () => {
+	const {osc8Link, osc52Copy} = await import('../source/view/clipboard.js');
+	assert.equal(osc8Link('http://h/a?tkn=1', 'text'), '\u001B]8;;http://h/a?tkn=1\u0007text\u001B]8;;\u0007');
+	// The parser percent-encodes what it can; what stays unprintable is refused.
+	const encoded = osc8Link('http://h/\u0007\u001B]0;owned\u0007', 'x');
+	assert.ok(encoded === null || !/[\u0000-\u001F]/.test(encoded.slice(4, encoded.indexOf('\u0007'))), String(encoded));
+	assert.equal(osc8Link('not a url', 'x'), null);
+	assert.match(osc52Copy('\u001B]0;x\u0007'), /^\u001B\]52;c;[A-Za-z0-9+/=]+\u0007$/);
+});

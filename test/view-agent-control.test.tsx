@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import {stripVTControlCharacters} from 'node:util';
 import {test} from 'node:test';
 import {SandboxNotRunningError} from '../source/state/conversation-actions.js';
 import type {DashboardController, DashboardSnapshot, SandboxRow} from '../source/state/dashboard-types.js';
@@ -202,10 +203,25 @@ test('links: tokens and passwords hidden in the preview and the panel; enter cop
 	frame = await press(rendered, 'l', (text) => text.includes('tokens hidden'));
 	assert.match(frame, /app :12000 +http:\/\/•••@127\.0\.0\.1:4100\/runtime\/50001\/app-12000\//);
 	assert.doesNotMatch(frame, /agent server/, 'the API itself is not a link to open');
+	// Until asked, the whole link is nowhere in what was written, not even inside an escape.
+	for (const written of rendered.stdout.frames) assert.ok(!written.includes(token) && !written.includes(password), 'nothing written holds the token or the password');
+
+	// o: the selected row becomes an OSC 8 link to the whole URL; its visible text stays masked.
+	await press(rendered, 'o', (text) => text.includes('the selected row is now a link'));
+	const raw = rendered.stdout.frames.at(-1) ?? '';
+	assert.ok(raw.includes(`\u001B]8;;${new URL(vscode).href}\u0007`), 'the row links to the whole URL');
+	assert.match(rendered.lastFrame(), /VS Code +http:\/\/127\.0\.0\.1:4100\/runtime\/50001\/vscode\/\?tkn=•••/);
+	// Moving on drops it.
+	await press(rendered, 'j', (text) => !text.includes('the selected row is now a link'));
+	assert.ok(!(rendered.stdout.frames.at(-1) ?? '').includes(token));
+
+	await press(rendered, 'k', (text) => /› VS Code/.test(text));
 	frame = await press(rendered, keys.enter, (text) => text.includes('Copied the VS Code link'));
 	assert.ok(rendered.stdout.frames.some((written) => written.includes(osc52Copy(vscode))), 'the whole link went to the clipboard');
+	// Never drawn: no frame, once its escapes are stripped, shows the token or the password.
 	for (const written of rendered.stdout.frames) {
-		assert.ok(!written.includes(token) && !written.includes(password), 'no frame holds the token or the password');
+		const visible = stripVTControlCharacters(written);
+		assert.ok(!visible.includes(token) && !visible.includes(password), 'no visible text holds the token or the password');
 	}
 	rendered.unmount();
 });

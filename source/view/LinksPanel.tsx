@@ -3,7 +3,7 @@ import {Box, Text, useStdout} from 'ink';
 import {linkHasSecret, linkName, maskedLink} from '../format/link-text.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {line} from './cells.js';
-import {osc52Copy} from './clipboard.js';
+import {osc52Copy, osc8Link} from './clipboard.js';
 import {useKeyHandlers} from './use-key-dispatch.js';
 
 type Props = {
@@ -21,15 +21,21 @@ type Props = {
 
 /**
  * `l`: the sandbox's links, tokens hidden. Enter copies the selected one, whole, to the clipboard
- * with OSC 52: the only way the full link leaves, and it is never drawn on the screen.
+ * with OSC 52; `o` makes its row a terminal link (OSC 8) to the whole URL. Those are the only
+ * ways the full link leaves, only when asked, and it is never drawn on the screen.
  */
 export function LinksPanel(props: Props) {
 	const {links, width, height} = props;
 	const {stdout} = useStdout();
 	const [index, setIndex] = useState(0);
-	const move = (delta: number) => setIndex((current) => Math.min(Math.max(0, links.length - 1), Math.max(0, current + delta)));
-	useKeyHandlers('prompt', {
-		send: () => {
+	/** The row made clickable with `o` (OSC 8), until the selection moves. */
+	const [clickable, setClickable] = useState<number | null>(null);
+	const move = (delta: number) => {
+		setClickable(null);
+		setIndex((current) => Math.min(Math.max(0, links.length - 1), Math.max(0, current + delta)));
+	};
+	useKeyHandlers('links', {
+		copyLink: () => {
 			const link = links[index];
 			if (!link) return props.onClose();
 			// Written past Ink: an OSC sequence draws nothing and moves no cursor.
@@ -37,9 +43,14 @@ export function LinksPanel(props: Props) {
 			props.onClose();
 			props.onCopied(`Copied the ${linkName(String(link.name), link.port)} link to the clipboard${linkHasSecret(link.url) ? ' (with its token; keep it private)' : ''}.`);
 		},
-		cancel: props.onClose,
+		openLink: () => {
+			if (links[index]) setClickable(index);
+		},
+		back: props.onClose,
 		up: () => move(-1),
 		down: () => move(1),
+		top: () => move(-links.length),
+		bottom: () => move(links.length),
 		pageUp: () => move(-height),
 		pageDown: () => move(height),
 	});
@@ -57,17 +68,21 @@ export function LinksPanel(props: Props) {
 					</Text>
 				) : (
 					links.slice(Math.max(0, offset), Math.max(0, offset) + listHeight).map((link, at) => {
-						const selected = Math.max(0, offset) + at === index;
+						const row = Math.max(0, offset) + at;
+						const selected = row === index;
+						const text = line(`${selected ? '›' : ' '} ${linkName(String(link.name), link.port).padEnd(12)} ${maskedLink(link.url, props.secrets)}`, width);
+						// Asked for with `o`: the row's masked text links to the whole URL (never drawn).
+						const linked = row === clickable ? osc8Link(link.url, text) : null;
 						return (
 							<Text key={`${String(link.name)}:${link.port ?? at}`} inverse={selected} wrap="truncate">
-								{line(`${selected ? '›' : ' '} ${linkName(String(link.name), link.port).padEnd(12)} ${maskedLink(link.url, props.secrets)}`, width)}
+								{linked ?? text}
 							</Text>
 						);
 					})
 				)}
 			</Box>
 			<Text dimColor wrap="truncate">
-				{line(links.length === 0 ? 'esc closes' : '↑/↓ choose · enter copies the full link (OSC 52) · esc closes', width)}
+				{line(links.length === 0 ? 'esc closes' : clickable === index ? 'the selected row is now a link: ctrl- or cmd-click opens it · enter copies · esc closes' : '↑/↓ choose · enter copies the full link (OSC 52) · o makes the row clickable (OSC 8) · esc closes', width)}
 			</Text>
 		</Box>
 	);

@@ -21,6 +21,7 @@ export type KeyContext =
 	| 'start'
 	/** The Changes view: the files a conversation's agent changed. */
 	| 'changes'
+	| 'links'
 	/** The Changes view showing one file's diff. */
 	| 'diff';
 
@@ -66,6 +67,8 @@ export type ActionName =
 	| 'continueAgent'
 	| 'bulkInterrupt'
 	| 'links'
+	| 'copyLink'
+	| 'openLink'
 	| 'search'
 	| 'send'
 	| 'cancel'
@@ -107,7 +110,7 @@ const ctrl = (input: string): KeySpec => ({input, ctrl: true});
 const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined ? {name} : {name, shift});
 
 /** The list contexts share movement keys. */
-const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff'];
+const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff', 'links'];
 
 export const keymap: readonly Binding[] = [
 	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
@@ -157,6 +160,9 @@ export const keymap: readonly Binding[] = [
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkInterrupt', keys: [char('I')], description: 'Stop the agent of every conversation shown (lists them, asks for the count)', contexts: ['conversations']},
 	{action: 'links', keys: [char('l')], description: 'Sandbox links (VS Code, apps), tokens hidden; enter copies one', contexts: ['conversations', 'timeline']},
+	{action: 'copyLink', keys: [named('return'), char('y')], description: 'Copy the whole link to the clipboard (OSC 52); it is never drawn', contexts: ['links'], hint: 'copy'},
+	{action: 'openLink', keys: [char('o')], description: 'Make the selected row a terminal link (OSC 8) to the whole link; its text stays masked', contexts: ['links'], hint: 'clickable'},
+	{action: 'back', keys: [named('escape'), char('q')], description: 'Close the links', contexts: ['links'], hint: 'close'},
 	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'profiles', keys: [ctrl('p')], description: 'Switch to another profile of the config file', contexts: ['global']},
 	{action: 'back', keys: [named('escape')], description: 'Close the profile list', contexts: ['profiles'], hint: 'close'},
@@ -257,6 +263,7 @@ export const contextTitles: Record<KeyContext, string> = {
 	profiles: 'Profile list',
 	start: 'Start form',
 	changes: 'Changes (d)',
+	links: 'Links (l)',
 	diff: 'A file\'s diff',
 };
 

@@ -163,7 +163,8 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
-	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'links') return ['prompt', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
+	if (overlay === 'links') return ['links', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
 	if (state.overlay?.kind === 'changes') return [state.overlay.file === null ? 'changes' : 'diff', 'always'];
 	if (state.editing) return ['filter', 'always'];
