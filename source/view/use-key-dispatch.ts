@@ -207,6 +207,8 @@ type Deferred = {
 	raw?: string;
 	/** The innermost context when it was read: a question is answered only by keys read after it was asked. */
 	startedIn: KeyContext | undefined;
+	/** The render that was the latest when it was queued: only a later render's commit may take it. */
+	queuedAt: number;
 	/** The rest of a chunk whose previous key went to a text field: meant for the field, dropped once it closed. */
 	afterText?: true;
 };
@@ -229,6 +231,13 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	const [, setCommits] = useState(0);
 	const queue = useRef<Deferred[]>([]);
 	/**
+	 * Renders of this component, counted. A passive effect of an earlier commit can still be
+	 * pending when a key is handled (React runs it just before the next render), and it must not
+	 * take what that key queued: its stack is from before the key.
+	 */
+	const renders = useRef(0);
+	const thisRender = ++renders.current;
+	/**
 	 * A key was handled and React has not committed what it did yet. Ink hands each chunk to
 	 * useInput inside a batch that React commits when it ends, so a key read later always meets
 	 * the screen its predecessor made; only keys taken from one chunk (or from the queue) must
@@ -245,7 +254,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 
 	const deliverPaste = (text: string, held = false) => {
 		if (!held && queue.current.length > 0) {
-			queue.current.push({input: text, paste: true, startedIn: stackRef.current[0]});
+			queue.current.push({input: text, paste: true, startedIn: stackRef.current[0], queuedAt: renders.current});
 			waitForCommit();
 			return;
 		}
@@ -309,7 +318,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		if (!held && queue.current.length > 0) {
 			// Behind the rest of an earlier chunk. Every listener has seen it already: kept
 			// parsed, handled here in its turn, not re-emitted.
-			queue.current.push({input, key, raw, startedIn: current[0]});
+			queue.current.push({input, key, raw, startedIn: current[0], queuedAt: renders.current});
 			waitForCommit();
 			return;
 		}
@@ -327,7 +336,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 				registry.textSink()?.({type: 'insert', text: plan.text});
 				dirty.current = true;
 				if (plan.rest) {
-					queue.current.unshift({input: plan.rest, startedIn: current[0], afterText: true});
+					queue.current.unshift({input: plan.rest, startedIn: current[0], afterText: true, queuedAt: renders.current});
 					waitForCommit();
 				}
 				break;
@@ -342,7 +351,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 				} finally {
 					direct.current = wasDirect;
 				}
-				queue.current.unshift({input: plan.rest, startedIn: current[0], ...(textEntry ? {afterText: true as const} : {})});
+				queue.current.unshift({input: plan.rest, startedIn: current[0], queuedAt: renders.current, ...(textEntry ? {afterText: true as const} : {})});
 				dirty.current = true;
 				waitForCommit();
 				break;
@@ -363,6 +372,8 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	useEffect(() => {
 		dirty.current = false;
 		while (!dirty.current && queue.current.length > 0) {
+			// Queued after this render began: the commit it waits for is a later one.
+			if (queue.current[0]!.queuedAt >= thisRender) break;
 			const item = queue.current.shift()!;
 			const now = stackRef.current[0];
 			// A question opened by a key typed ahead is answered only by a key typed after it
