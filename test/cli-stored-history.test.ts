@@ -53,7 +53,7 @@ function cli(server: Simulator, args: string[]): Promise<Run> {
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearTimeout(timer);
@@ -91,7 +91,8 @@ function statuses(server: Simulator): Map<string, string> {
 
 const ids = (events: ReadonlyArray<{id: string}>) => events.map((event) => event.id);
 
-describe('events of a stopped conversation, from the stored copy', {concurrency: true}, () => {
+// One test at a time, each running its few CLIs at once: two dozen tsx processes together starve a small machine.
+describe('events of a stopped conversation, from the stored copy', {concurrency: false}, () => {
 	for (const [label, server] of [
 		['newer route', () => sim],
 		['older route only (web page for the newer one)', () => spaOnly],
@@ -160,7 +161,7 @@ describe('events of a stopped conversation, from the stored copy', {concurrency:
 	}
 });
 
-test('--follow on PAUSED: the history, a note that the sandbox is paused, a failed check survived, then live once someone resumes it (no gap, no duplicate)', {timeout: 150_000}, async () => {
+test('--follow on PAUSED: the history, a note that the sandbox is paused, a failed check survived, then live once someone resumes it (no gap, no duplicate)', {timeout: 300_000}, async () => {
 	const server = await startSimulator({port: 0, tickMs: 0, seed: 3, conversations: 30, sandboxTransitionMs: 30});
 	try {
 		// One whose agent has not ended, so that going live does not end the follow at once.
@@ -175,7 +176,7 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, a fail
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-		const until = async (what: string, check: () => boolean, ms = 60_000) => {
+		const until = async (what: string, check: () => boolean, ms = 120_000) => {
 			const deadline = Date.now() + ms;
 			while (!check()) {
 				assert.ok(Date.now() < deadline, `timed out waiting for ${what}; stderr: ${stderr}`);
@@ -199,11 +200,11 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, a fail
 		// Someone else resumes it; a new event arrives once it runs.
 		const resumed = await fetch(`${server.baseUrl}/api/v1/sandboxes/${conversation.sandboxId}/resume`, {method: 'POST', headers: {authorization: `Bearer ${server.apiKey}`}});
 		assert.equal(resumed.status, 200);
-		await until('the sandbox to run', () => server.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING', 10_000);
+		await until('the sandbox to run', () => server.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING', 30_000);
 		// The CLI checks every 10 s, then backfills from the agent server and opens the socket.
-		await until('the stream to subscribe', () => server.openSockets() > 0, 45_000);
+		await until('the stream to subscribe', () => server.openSockets() > 0, 90_000);
 		const live = server.world.sendMessage(conversation, 'are you still there?', false);
-		await until('the live event', () => printed().includes(live.id), 20_000);
+		await until('the live event', () => printed().includes(live.id), 60_000);
 		const all = printed();
 		assert.equal(new Set(all).size, all.length, 'nothing printed twice');
 		assert.deepEqual(all, ids(server.world.events(conversation)), 'stored history then live, in order, no gap');
