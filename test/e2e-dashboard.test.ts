@@ -61,9 +61,9 @@ async function flow(columns: number, rows: number): Promise<string[]> {
 	screen = await tmux.waitFor((text) => /\b[1-9]\d* of \d+/.test(text) && /stuck/.test(selected(text)), 'a stuck row under the filter');
 	tmux.send('Enter');
 	await tmux.waitFor((text) => text.includes('esc clears'), 'the filter kept');
-	// The repository column identifies the row; the title cell also carries the attention reason,
-	// which changes as the conversation does.
-	const stuckTitle = /[\w.-]+\/[\w.-]+/.exec(selected(screen))?.[0] ?? 'no repository on the selected row';
+	// The start of the title identifies the row (at 80 columns the repository is in the preview);
+	// the attention badge before it changes as the conversation does.
+	const stuckTitle = /· (.{10})/.exec(selected(screen))?.[1] ?? 'no title on the selected row';
 	captures.push(screen);
 
 	// Open it: its timeline.

@@ -59,7 +59,7 @@ async function followAndCompare(columns: number, rows: number, zoom: boolean): P
 	const before = Number(/live · (\d+) events/.exec(opened)?.[1]);
 	if (zoom) {
 		session.send('z');
-		await session.waitFor((screen) => screen.includes('zoomed (z)') && !screen.includes('REPOSITORY'), 'the timeline alone, the whole width');
+		await session.waitFor((screen) => screen.includes('zoomed (z)') && !/AGENT +SANDBOX/.test(screen), 'the timeline alone, the whole width');
 	}
 
 	// Record what the program writes while events arrive: five a second for three seconds at
