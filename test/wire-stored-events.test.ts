@@ -50,7 +50,13 @@ test('kind__eq takes the short name; a qualified kind is sent short; newest firs
 for (const mode of ['not-found', 'spa-page'] as const) {
 	test(`an older app server (newer route ${mode}): the older route, probed once per client`, async (t) => {
 		const sim = await startTestSimulator(t);
-		sim.faults.newEventRoutes(mode);
+		if (mode === 'not-found') sim.faults.newEventRoutes(mode);
+		else {
+			// As a simulator in another process (tmux tests) is steered.
+			const set = await fetch(`${sim.baseUrl}/_sim/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({newEventRoutes: mode})});
+			assert.equal(set.status, 200);
+			assert.equal(((await (await fetch(`${sim.baseUrl}/_sim/faults`)).json()) as {newEventRoutes: string}).newEventRoutes, mode);
+		}
 		const {conversation} = await seeded(sim, 'condensing', 'PAUSED');
 		const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
 		t.after(() => client.close());
