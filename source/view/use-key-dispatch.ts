@@ -196,7 +196,7 @@ const pasteTimeoutMs = 1000;
 
 /**
  * Input held back until React has committed (and run the effects of) what the previous key did:
- * the rest of a chunk, a key read while the previous one was not yet on screen, or a paste.
+ * the rest of a chunk, a key or a paste read while earlier keys still wait their turn.
  */
 type Deferred = {
 	/** A raw chunk to feed back through Ink's input emitter, pasted text, or a parsed key. */
