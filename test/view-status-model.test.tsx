@@ -69,3 +69,31 @@ test('r on an ERROR or MISSING sandbox says it cannot be resumed (no "resume it"
 	assert.match((plans[1] as {text: string}).text, /gone \(MISSING\): it cannot be resumed/);
 	assert.equal(plans[2]!.kind, 'ask');
 });
+
+test('80 columns: a row keeps enough of its title to tell rows apart; the attention badge shortens first', () => {
+	const columns = conversationColumns(80);
+	assert.ok(columns.title >= 28, `title column ${columns.title}`);
+	const row = conversationRow({id: hexId(13), title: 'Investigate memory growth in the importer', execution: 'error', updatedMinutesAgo: 12});
+	const withReason = {...row, attention: [{kind: 'sandbox_error' as const, status: 'MISSING', since: null}, ...row.attention]};
+	const cells = conversationCells(withReason, columns, Date.now());
+	assert.ok(cells.title.startsWith('Investigate memor'), `the title keeps at least 16 cells: ${JSON.stringify(cells.reason + cells.title)}`);
+	assert.match(cells.reason, /^! /, 'the badge is still there, shorter');
+	const narrow = conversationCells(withReason, conversationColumns(60), Date.now());
+	assert.ok(narrow.title.replace(/…$/, '').trim().length >= 16 || narrow.reason === '', JSON.stringify(narrow.reason + narrow.title));
+});
+
+test('80 columns: the header keeps the need-you count and the clock note; status counts go first', async () => {
+	const {Header} = await import('../source/view/Header.js');
+	const {countConversations} = await import('../source/state/conversation-query.js');
+	const {liveConnection} = await import('./helpers/dashboard-fixture.js');
+	const {render} = await import('ink-testing-library');
+	const snapshot = fixtureSnapshot({}, seeds());
+	const rendered = render(
+		<Header serverLabel="https://app.all-hands.example.com/a/very/long/path" demo={false} connection={{...liveConnection, clockOffsetMs: -21 * 86_400_000}} counts={countConversations(snapshot)} invalidItems={3} width={80} />,
+	);
+	const frame = rendered.lastFrame() ?? '';
+	assert.ok(frame.length <= 80, frame);
+	assert.match(frame, /! 4 need you/);
+	assert.match(frame, /server clock 21d behind/);
+	rendered.unmount();
+});

@@ -36,8 +36,8 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
 
 /**
  * Fits the header by importance rather than position: while too wide, the segment with the
- * lowest `keep` goes first (status counts before the clock note, the clock note before the
- * health, nothing before the need-you count), then whatever is left is cut at the end.
+ * lowest `keep` goes first (status counts, then the simulator word, the budget and invalid-item
+ * notes, then the clock note; never the health or the need-you count), then whatever is left is cut at the end.
  */
 export function fitByImportance(segments: readonly Segment[], width: number): Segment[] {
 	const shown = [...segments];
@@ -73,7 +73,7 @@ function HeaderImpl({serverLabel, demo, connection, counts, invalidItems, width}
 	const budget = budgetText(connection);
 	const segments: Segment[] = [];
 	if (demo) segments.push({text: ' DEMO ', color: 'black', backgroundColor: 'yellow', bold: true}, {text: ' simulator ', keep: 3});
-	else segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 4)))} `, bold: true});
+	else segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 5)))} `, bold: true});
 	segments.push({text: '│ ', color: 'gray'}, {text: health.text, color: health.color, bold: health.color === 'red'});
 	if (budget) segments.push({text: ` · ${budget}`, color: 'yellow', keep: 4});
 	if (invalidItems > 0) segments.push({text: ` · ⚠ ${invalidItems} invalid`, color: 'yellow', keep: 4});
@@ -81,7 +81,8 @@ function HeaderImpl({serverLabel, demo, connection, counts, invalidItems, width}
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
 	const clock = clockOffsetText(connection.clockOffsetMs);
-	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 2});
+	// Above the budget and invalid-item notes: every age on screen depends on it.
+	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.
 	const countList = countSegments(counts);
 	for (const [index, count] of countList.entries()) {
