@@ -1,19 +1,27 @@
-import {mkdirSync, rmSync} from 'node:fs';
+import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
+import {buildInputsHash, builtFromHash, stampFile} from './build-inputs.mjs';
 import {sharedBundleOptions} from './bundle-options.mjs';
 
 /**
  * The installed CLI: source/bin.ts and everything it imports (Ink, React, yoga, zod, undici …)
  * bundled into one ES module, `dist/bin.js`. One file loads about three times faster than the
  * few hundred small modules it replaces (ink alone: ~460 ms as files, ~150 ms bundled, on the
- * bench machine), which is most of the time to the first frame.
+ * bench machine), which is most of the time to the first frame. `npm start` and the end-to-end
+ * tests run this bundle too, so what is tested is what ships.
  *
- *   node scripts/build.mjs [--outdir dist]
+ *   node scripts/build.mjs [--outdir dist] [--if-stale]
+ *
+ * --if-stale: do nothing when dist/ was built from the same inputs (scripts/build-inputs.mjs).
  */
 
-const {values} = parseArgs({options: {outdir: {type: 'string', default: 'dist'}}});
+const {values} = parseArgs({options: {outdir: {type: 'string', default: 'dist'}, 'if-stale': {type: 'boolean', default: false}}});
 const outdir = values.outdir;
+const stamped = outdir === 'dist';
+const inputs = stamped ? buildInputsHash() : null;
+if (values['if-stale'] && stamped && builtFromHash() === inputs) process.exit(0);
+
 // A clean directory: files of an older build would otherwise ship in the package.
 rmSync(outdir, {recursive: true, force: true});
 mkdirSync(outdir, {recursive: true});
@@ -27,3 +35,5 @@ await build({
 	splitting: true,
 	chunkNames: 'chunks/[name]-[hash]',
 });
+
+if (stamped) writeFileSync(stampFile, `${inputs}\n`);

@@ -20,6 +20,7 @@ import {press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 import {KeyHarness, TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * reliability-security.md checklist, items 14–23 and 39–41: sizes, bad data, secrets, resizing.
@@ -185,7 +186,7 @@ test('39. the key is absent from frames, logs, process.report and crash output, 
 	const querySecret = 'QUERY-SECRET-39';
 	// Asynchronously: the simulator answering the CLI lives in this process.
 	const run = await new Promise<{code: number | null; stdout: string; stderr: string}>((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'conversations', '--base-url', `${sim.baseUrl}/?api_key=${querySecret}`], {
+		const child = spawn(process.execPath, [...cliArgs(), 'conversations', '--base-url', `${sim.baseUrl}/?api_key=${querySecret}`], {
 			env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: `${secret}-wrong`, AGENT_TUI_DEBUG: '1'},
 		});
 		let stdout = '';
@@ -215,7 +216,7 @@ test('40. a key file readable by others, or a key as a flag: warned; encrypted_c
 	const warnings: string[] = [];
 	await resolveConfig({baseUrl: 'http://127.0.0.1:9', apiKeyFile: file}, {env: {}, warn: (line) => warnings.push(line)});
 	assert.ok(warnings.some((line) => /readable|permission|0600|chmod/i.test(line)), warnings.join('\n'));
-	const flag = spawnSync(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'conversations', '--api-key', 'flag-key-40'], {encoding: 'utf8', env: {PATH: process.env.PATH, HOME: dir}, timeout: 30_000});
+	const flag = spawnSync(process.execPath, [...cliArgs(), 'conversations', '--api-key', 'flag-key-40'], {encoding: 'utf8', env: {PATH: process.env.PATH, HOME: dir}, timeout: 30_000});
 	assert.equal(flag.status, 2);
 	assert.match(flag.stderr, /--api-key is not accepted/);
 	assert.ok(!flag.stderr.includes('flag-key-40'));

@@ -14,6 +14,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:
@@ -258,7 +259,7 @@ describe('as a script runs them: the registry, flags and exit codes', {concurren
 		delete env.CI;
 		delete env.OPENHANDS_BASE_URL;
 		return new Promise((resolve, reject) => {
-			const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+			const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -4,8 +4,10 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {createServer} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {cliArgs, freshBuiltCli} from './helpers/built-cli.js';
 
 /**
  * The CLI as a user runs it (a real process through source/bin.ts): help, version, usage
@@ -23,7 +25,7 @@ function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 30_00
 	const base: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg')};
 	for (const name of Object.keys(base)) if (name.startsWith('OPENHANDS_') || name === 'CI' || name === 'NODE_OPTIONS') delete base[name];
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args], {cwd: process.cwd(), env: {...base, ...env}});
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env: {...base, ...env}});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -68,7 +70,7 @@ describe('agent-tui', {concurrency: true}, () => {
 		const probe = (extraArgs: string[], env: Record<string, string>) =>
 			new Promise<{force: string | null; nodeEnv: string | null}>((resolve, reject) => {
 				const script = `process.argv = [process.argv[0], 'agent-tui', 'no-such-command', ...${JSON.stringify(extraArgs)}];
-					await import('./source/bin.ts');
+					await import(${JSON.stringify(pathToFileURL(freshBuiltCli()).href)});
 					process.stdout.write(JSON.stringify({force: process.env.FORCE_COLOR ?? null, nodeEnv: process.env.NODE_ENV ?? null}));`;
 				const base: NodeJS.ProcessEnv = {...process.env, HOME: home, ...env};
 				for (const name of ['NO_COLOR', 'FORCE_COLOR', 'NODE_ENV', 'CI']) if (!(name in env)) delete base[name];

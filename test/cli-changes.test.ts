@@ -7,6 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes in
@@ -35,7 +36,7 @@ function cli(sim: Simulator, args: string[]): Promise<Run> {
 	delete env.CI;
 	delete env.OPENHANDS_BASE_URL;
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 		const stdout: Buffer[] = [];
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

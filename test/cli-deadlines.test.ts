@@ -6,6 +6,7 @@ import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * A server that trickles its answer one byte a second used to cost 602 s before exit 5 (a
@@ -36,7 +37,7 @@ test('a server trickling 1 byte/s ends a one-shot read with exit 5 inside 60 s',
 	delete env.OPENHANDS_BASE_URL;
 	const started = Date.now();
 	const run = await new Promise<{code: number | null; stderr: string}>((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'conversations', '--base-url', base], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), 'conversations', '--base-url', base], {cwd: process.cwd(), env});
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);

@@ -9,6 +9,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AgentClient, type EventSearchParams} from '../source/wire/agent-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {Secret} from '../source/wire/secret.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * `events` and `start` as a user runs them: every page, filters, order, following a live
@@ -41,7 +42,7 @@ function cli(sim: Pick<Simulator, 'apiKey' | 'baseUrl'>, args: string[]): Promis
 	delete env.CI;
 	delete env.OPENHANDS_BASE_URL;
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

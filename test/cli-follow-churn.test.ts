@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {setStatus, stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator} from '../source/simulator/server.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * `events <id> --follow --json` is what pipelines read: oldest first, each event once. Here the
@@ -33,7 +34,7 @@ test('--follow --json under socket drops every 50 ms at ~200 events/s: two runs 
 			const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
 			delete env.CI;
 			delete env.OPENHANDS_BASE_URL;
-			const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'events', conversation.id, '--follow', '--json', '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+			const child = spawn(process.execPath, [...cliArgs(), 'events', conversation.id, '--follow', '--json', '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

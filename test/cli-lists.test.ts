@@ -7,6 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * The list commands and sandbox actions against a real simulator over HTTP: every page, status
@@ -33,7 +34,7 @@ function cli(args: string[]): Promise<Run> {
 	delete env.CI;
 	delete env.OPENHANDS_BASE_URL;
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test, type TestContext} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * The words a script's author reads when something is wrong: each says what happened and what to
@@ -22,7 +23,7 @@ function cli(args: string[], options: {home?: string; env?: NodeJS.ProcessEnv} =
 	if (!options.env?.OPENHANDS_BASE_URL) delete env.OPENHANDS_BASE_URL;
 	if (!options.env?.OPENHANDS_API_KEY) delete env.OPENHANDS_API_KEY;
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

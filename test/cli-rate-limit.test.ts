@@ -7,6 +7,7 @@ import {after, test} from 'node:test';
 import {stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {rateLimitWait} from '../source/wire/http.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * The hosted service rounds its per-second window down, so its 429 says `Retry-After: 0`. That
@@ -26,7 +27,7 @@ function cli(sim: Simulator, args: string[]): Promise<Run> {
 	delete env.OPENHANDS_BASE_URL;
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -7,6 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * `agent-tui events` for conversations whose sandbox is not running, as a user runs it (the CLI
@@ -43,7 +44,7 @@ function env(server: Simulator): NodeJS.ProcessEnv {
 }
 
 function spawnCli(server: Simulator, args: string[]): ChildProcessWithoutNullStreams {
-	return spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', ...args, '--base-url', server.baseUrl], {cwd: process.cwd(), env: env(server)});
+	return spawn(process.execPath, [...cliArgs(), ...args, '--base-url', server.baseUrl], {cwd: process.cwd(), env: env(server)});
 }
 
 function cli(server: Simulator, args: string[]): Promise<Run> {

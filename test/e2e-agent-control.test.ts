@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Stop one agent and let it continue, in a real terminal (tmux) at 80x24 and 160x48, against a
@@ -26,7 +27,7 @@ async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession
 	// No ticking: statuses change only through what the test does.
 	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30});
 	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', 'node --import tsx source/bin.ts', `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
 	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
 	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
 	sessions.push(tmux);

@@ -6,6 +6,7 @@ import {computeFileDiff, neighbourHunk} from '../source/format/file-diff.js';
 import {hostileFilePath, largeFilePath, workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Issue 14's "done when" for the Changes view, in a real terminal: open the selected
@@ -34,7 +35,7 @@ for (const [columns, rows, routes] of [
 		cleanups.push(() => sim.close());
 		if (routes === 'path') sim.faults.gitQueryRoutes(false);
 		const control = `printf '\\033]2;SHELL-TITLE\\033\\\\'; printf 'CONTROL-DONE\\n'; sleep 1`;
-		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, 'node --import tsx source/bin.ts', `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
+		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, cliCommand(), `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
 		const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(`sleep 0.3; ${control}; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
 		cleanups.push(() => tmux.kill());
 		for (const option of [['allow-rename', 'on'], ['set-titles', 'on']]) tmuxQuery(tmux, 'set-option', '-g', ...option);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * The dashboard in a real terminal (tmux), against a simulator in this process, at 80x24 and
@@ -31,7 +32,7 @@ async function launch(columns: number, rows: number): Promise<TmuxSession> {
 		'env -u CI',
 		`OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`,
 		'NODE_ENV=production',
-		'node --import tsx source/bin.ts',
+		cliCommand(),
 		`--base-url ${shellQuote(simulator.baseUrl)}`,
 	].join(' ');
 	const command = `printf 'SHELL-BEFORE-${columns}\\n'; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`;

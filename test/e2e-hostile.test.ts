@@ -4,6 +4,7 @@ import {after, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Issue 4's "done when": the dashboard in a real terminal (tmux, with clipboard writes and title
@@ -28,7 +29,7 @@ test('hostile events leave the window title and the clipboard buffer untouched (
 	sim = await startSimulator({port: 0, seed: 11, tickMs: 150, conversations: 24});
 	sim.faults.hostileText(true);
 	const control = `printf '\\033]2;SHELL-TITLE\\033\\\\'; printf '\\033]52;c;Y29udHJvbA==\\007'; printf 'CONTROL-DONE\\n'; sleep 2`;
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, 'node --import tsx source/bin.ts', `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, cliCommand(), `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
 	tmux = startTmux({columns: 80, rows: 24, command: `sh -c ${shellQuote(`sleep 0.5; ${control}; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
 	for (const option of [['set-clipboard', 'on'], ['allow-rename', 'on'], ['set-titles', 'on']]) tmuxQuery(tmux, 'set-option', '-g', ...option);
 

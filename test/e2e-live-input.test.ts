@@ -7,6 +7,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Issue 15's "done when", in a real terminal (tmux, 80x24 and 160x48) against the simulator with
@@ -56,7 +57,7 @@ async function launch(columns: number, rows: number, conversations: number, poll
 		`AGENT_TUI_POLL=${shellQuote(poll)}`,
 		`OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`,
 		'NODE_ENV=production',
-		'node --import tsx --import ./test/fixtures/e2e-probe.ts source/bin.ts',
+		cliCommand(['--import', 'tsx', '--import', './test/fixtures/e2e-probe.ts']),
 		`--base-url ${shellQuote(sim.baseUrl)}`,
 	].join(' ');
 	const command = `printf 'SHELL-BEFORE\\n'; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Stored history in a real terminal (tmux) against a simulator in this process: a conversation
@@ -24,7 +25,7 @@ after(async () => {
 async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
 	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
 	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', 'node --import tsx source/bin.ts', `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
 	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
 	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
 	sessions.push(tmux);

@@ -8,6 +8,7 @@ import {TransitionDetector} from '../source/state/status-transitions.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
+import {cliArgs} from './helpers/built-cli.js';
 
 /**
  * Status transitions, each reported exactly once (state/status-transitions.ts), and the headless
@@ -46,7 +47,7 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 		await sim.close();
 		rmSync(home, {recursive: true, force: true});
 	});
-	const child = spawn(process.execPath, ['--import', 'tsx', 'source/bin.ts', 'watch', '--json', '--base-url', sim.baseUrl], {
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
 		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey},
 	});
 	let stdout = '';

@@ -1,0 +1,3 @@
+export declare const stampFile: string;
+export declare function buildInputsHash(): string;
+export declare function builtFromHash(): string | null;
