@@ -6,6 +6,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {createRequestFor} from '../source/wire/schemas/create-request.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {cliCommand} from './helpers/built-cli.js';
 
 /**
  * Triage you can trust, in a real terminal (tmux) against a simulator whose clock runs three
@@ -29,7 +30,7 @@ async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession
 	// No ticking: statuses stay where the test puts them.
 	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});
 	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', 'node --import tsx source/bin.ts', `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
 	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
 	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
 	sessions.push(tmux);
