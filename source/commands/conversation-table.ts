@@ -25,7 +25,7 @@ export function conversationTable(rows: readonly AppConversation[], now: number,
 		// Words with a symbol, readable without colour; unknown values are shown raw.
 		{header: 'SANDBOX', value: (row) => sandboxStatusStyle(row.sandbox_status).label},
 		// Null unless the sandbox runs: shown as such rather than left blank.
-		{header: 'STATUS', value: (row) => (row.execution_status ? executionStatusStyle(row.execution_status).label : missing)},
+		{header: 'AGENT', value: (row) => (row.execution_status ? executionStatusStyle(row.execution_status).label : missing)},
 		{header: 'TITLE', value: (row) => row.title ?? '(untitled)', max: 60, flexible: true},
 		{header: 'REPO', value: (row) => row.selected_repository ?? missing, max: 40},
 		{header: 'AGE', value: (row) => ageOf(row.created_at, now), align: 'right'},
