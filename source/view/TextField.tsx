@@ -1,5 +1,6 @@
 import {useRef, useState} from 'react';
 import {Text} from 'ink';
+import TextInput from 'ink-text-input';
 import {editLine, type LineEdit, type LineState} from './line-edit.js';
 import {useTextSink} from './use-key-dispatch.js';
 
@@ -39,7 +40,9 @@ export function TextField({value, onChange, placeholder = '', focus = true}: Pro
 	});
 
 	const cursor = Math.min(latest.current.cursor, value.length);
-	if (!focus) return <Text>{value.length > 0 ? value : placeholder ? <Text dimColor>{placeholder}</Text> : ''}</Text>;
+	// An unfocused field is drawn by ink-text-input: with focus false its input hook is inactive,
+	// so it never reads keys behind the dispatcher's back; it shows the value or a grey placeholder.
+	if (!focus) return <TextInput value={value} placeholder={placeholder} focus={false} showCursor={false} onChange={ignoreChange} />;
 	if (value.length === 0) {
 		return (
 			<Text>
@@ -59,3 +62,6 @@ export function TextField({value, onChange, placeholder = '', focus = true}: Pro
 		</Text>
 	);
 }
+
+/** Unfocused fields take no keys, so nothing ever changes through ink-text-input itself. */
+function ignoreChange(): void {}
