@@ -3,6 +3,10 @@ import {prepareInk} from './ink-harness.js';
 import {fullSizes, tinySizes} from './sizes.js';
 import {type BenchRow, renderTable} from './table.js';
 
+// The stored-history rows' simulator, in a process of its own (bench/stored.ts): serve, measure nothing.
+const serveStored = process.argv.find((arg) => arg.startsWith('--serve-stored-sim='));
+if (serveStored) await (await import('./stored-sim.js')).serveStoredSim(Number(serveStored.split('=')[1]));
+
 // Before anything loads Ink: the measurements render as a terminal would, not as CI.
 prepareInk();
 const {benchIngest} = await import('./ingest.js');
@@ -14,6 +18,7 @@ const {benchStoredHistory} = await import('./stored-history.js');
 const {benchStartup} = await import('./startup.js');
 const {benchLongSession} = await import('./long-session.js');
 const {benchChanges} = await import('./changes.js');
+const {benchStored} = await import('./stored.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -35,6 +40,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'stored', run: () => benchStoredHistory(sizes)},
 	{name: 'start-up', run: () => benchStartup(sizes)},
 	{name: 'long', run: () => benchLongSession(sizes)},
+	{name: 'stored-open', run: () => benchStored(sizes)},
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];

@@ -13,6 +13,8 @@ export type Sizes = {
 	keepEvents: number;
 	/** Events of the stopped conversation read headless from the app server's stored copy. */
 	storedHistoryEvents: number;
+	/** Simulated minutes of the bounded-memory follow (stored.ts). */
+	storedFollowMinutes: number;
 	tiny: boolean;
 };
 
@@ -29,6 +31,7 @@ export const fullSizes: Sizes = {
 	longSessionRate: 50,
 	keepEvents: 100_000,
 	storedHistoryEvents: 2_500,
+	storedFollowMinutes: 10,
 	tiny: false,
 };
 
@@ -45,5 +48,6 @@ export const tinySizes: Sizes = {
 	longSessionRate: 50,
 	keepEvents: 1_000,
 	storedHistoryEvents: 250,
+	storedFollowMinutes: 1,
 	tiny: true,
 };

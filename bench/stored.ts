@@ -1,0 +1,183 @@
+import {spawn} from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
+import {createInterface} from 'node:readline';
+import {createElement} from 'react';
+import {createDashboard} from '../source/state/dashboard-store.js';
+import type {EventLog} from '../source/state/event-log.js';
+import {TimelineSession, type TimelineStreamHandlers} from '../source/state/timeline-session.js';
+import {AppClient} from '../source/wire/app-client.js';
+import {normalizeId} from '../source/wire/ids.js';
+import {closeHttpAgent} from '../source/wire/http.js';
+import {mayHoldEncryptedContent, parseEventLater} from '../source/wire/schemas/events.js';
+import {frameAt, simulatorTemplates} from './frames.js';
+import {keyToFrame, mount, settle} from './ink-harness.js';
+import type {Sizes} from './sizes.js';
+import type {StoredSimInfo} from './stored-sim.js';
+import {type BenchRow, mb, ms} from './table.js';
+
+const gc = (globalThis as {gc?: () => void}).gc;
+
+/** Requests this process sent to a stored-events route, from undici's own diagnostics. */
+let storedRequests = 0;
+diagnostics.subscribe('undici:request:create', (message) => {
+	const {request} = message as {request: {path: string}};
+	if (/\/events\/search/.test(request.path) && request.path.startsWith('/api/v1/')) storedRequests++;
+});
+
+async function startStoredSim(count: number): Promise<{info: StoredSimInfo; stop(): void}> {
+	// The same entry (bundled or under tsx) with its loader flags, serving instead of measuring.
+	const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, `--serve-stored-sim=${count}`], {stdio: ['ignore', 'pipe', 'inherit']});
+	const lines = createInterface({input: child.stdout});
+	const info = await new Promise<StoredSimInfo>((resolve, reject) => {
+		lines.once('line', (line) => resolve(JSON.parse(line) as StoredSimInfo));
+		child.once('exit', (code) => reject(new Error(`the stored-history simulator exited (${code})`)));
+	});
+	return {info, stop: () => child.kill()};
+}
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	const started = Date.now();
+	while (!check()) {
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+		await settle(20);
+	}
+}
+
+/**
+ * Stored history (issue 13) and bounded memory (issue 15), against a simulator in a process of
+ * its own holding a PAUSED conversation of 100,000 stored events:
+ * - the real dashboard (store, budget, view at 160x48): the key that opens the conversation to the
+ *   first frame with its events, and the requests that cost; then `g` to its first event (every
+ *   page read back, the budget lifted so the walk takes seconds instead of the ten minutes 100
+ *   requests a minute allow) and the resident memory of this process after;
+ * - a timeline following 200 events/s for 10 simulated minutes (120,000 events through the same
+ *   session, log and parse as the stream, fed as fast as the machine goes): resident memory after.
+ */
+export async function benchStored(sizes: Sizes): Promise<BenchRow[]> {
+	const {info, stop} = await startStoredSim(sizes.timelineEvents);
+	try {
+		const rows = await openStopped(info);
+		rows.push(await followBounded(sizes, info));
+		return rows;
+	} finally {
+		stop();
+		await closeHttpAgent();
+	}
+}
+
+async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
+	const {Dashboard} = await import('../source/view/Dashboard.js');
+	const appClient = new AppClient({baseUrl: info.baseUrl, apiKey: info.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: info.baseUrl, serverLabel: 'simulator', demo: false, secrets: [info.apiKey], budget: {perSecond: 1000, perMinute: 1_000_000}});
+	const mounted = await mount(createElement(Dashboard, {store, controller, onQuit: () => undefined}), {columns: 160, rows: 48});
+	try {
+		await until(() => store.getSnapshot().conversations.size >= 24, 10_000, 'the conversation list');
+		// Select it by its title (the list filter), then measure the key that opens it.
+		await keyToFrame(mounted, '/', (frame) => frame.includes('/'));
+		await settle(30);
+		await keyToFrame(mounted, info.title.slice(0, 30), (frame) => frame.includes(info.title.slice(0, 20)));
+		await keyToFrame(mounted, '\r');
+		await settle(300);
+		const before = storedRequests;
+		const open = await keyToFrame(mounted, '\r', (frame) => frame.includes('stored history') && /\d\d:\d\d:\d\d /.test(frame), 10_000).catch((error: unknown) => {
+			process.stderr.write(mounted.stdout.last);
+			throw error;
+		});
+		const firstRequests = storedRequests - before;
+		if (store.getSnapshot().timeline?.conversationKey !== normalizeId(info.conversationId)) throw new Error('the list filter selected another conversation');
+		const loaded = store.getSnapshot().timeline?.events.length ?? 0;
+		const total = info.total.toLocaleString('en-US');
+		await settle(100);
+		// To its first event: g reads every older page, the selection on the oldest row.
+		const walkStart = performance.now();
+		const walkRequests = storedRequests;
+		mounted.stdin.write('g');
+		await until(() => store.getSnapshot().timeline?.older?.state === 'none', 600_000, 'the first event');
+		const walk = performance.now() - walkStart;
+		const pages = storedRequests - walkRequests;
+		await settle(200);
+		const held = store.getSnapshot().timeline?.events.length ?? 0;
+		gc?.();
+		gc?.();
+		const {rss, heapUsed} = process.memoryUsage();
+		return [
+			{
+				area: 'stored',
+				name: `open a PAUSED conversation of ${total} stored events: key to first frame with events (${loaded} shown; ${firstRequests} request${firstRequests === 1 ? '' : 's'})`,
+				figure: ms(open),
+				target: '≤ 1 request, < 300 ms',
+				met: firstRequests <= 1 && open < 300,
+			},
+			{
+				area: 'stored',
+				name: `resident memory after g to its first event (${pages} pages in ${(walk / 1000).toFixed(1)} s, budget lifted; ${held.toLocaleString('en-US')} events held, heap ${mb(heapUsed)})`,
+				figure: mb(rss),
+				target: '< 300 MB',
+				met: rss < 300 * 1024 * 1024 && held === info.total,
+			},
+		];
+	} finally {
+		mounted.unmount();
+		await controller.close();
+		await appClient.close();
+	}
+}
+
+async function followBounded(sizes: Sizes, info: StoredSimInfo): Promise<BenchRow> {
+	const rate = sizes.followRate;
+	const seconds = Math.round(sizes.storedFollowMinutes * 60);
+	const total = rate * seconds;
+	// The session's own bound (50,000 by default); small in the tiny run so it is crossed there too.
+	const keep = sizes.tiny ? 1000 : 50_000;
+	const templates = await simulatorTemplates();
+	const appClient = new AppClient({baseUrl: info.baseUrl, apiKey: info.apiKey, maxRetries: 0});
+	const conversation = (await appClient.listConversations()).find((item) => item.sandbox_status === 'RUNNING' && item.conversation_url);
+	if (!conversation) throw new Error('the simulator has no RUNNING conversation');
+	let feed: {log: EventLog; handlers: TimelineStreamHandlers} | null = null;
+	const requestsBefore = storedRequests;
+	const session = new TimelineSession({
+		key: 'bench',
+		conversation,
+		appBaseUrl: info.baseUrl,
+		// The stream, as the supervisor feeds it: frames parsed envelope-first into the session's log.
+		openStream: (_conversation, handlers, {log}) => {
+			feed = {log, handlers};
+			return {close: () => undefined};
+		},
+		// The dashboard's reader of the stored copy (what trimmed events are read back from when scrolled to).
+		readHistory: (request) => appClient.storedEvents.searchPageLater(conversation.id, {...request, pageId: request.pageId ?? undefined}).then((page) => ({events: page.events, nextPageId: page.nextPageId})),
+		maxEvents: keep,
+		now: Date.now,
+		secrets: [],
+		onChange: () => undefined,
+	});
+	const {log, handlers} = feed!;
+	handlers.status({health: {state: 'live', attempt: 0}});
+	const started = performance.now();
+	let held = 0;
+	for (let second = 0; second < seconds; second++) {
+		const batch = [];
+		for (let index = second * rate; index < (second + 1) * rate; index++) {
+			const frame = frameAt(templates, index);
+			batch.push(parseEventLater(JSON.parse(frame), {mayHoldEncryptedContent: mayHoldEncryptedContent(frame), text: frame}));
+		}
+		handlers.events(log.addNew(batch));
+		// What the view reads on each publish.
+		held = session.state().events.length;
+		if (second % 30 === 0) await settle(0);
+	}
+	const fed = performance.now() - started;
+	gc?.();
+	gc?.();
+	const {rss, heapUsed} = process.memoryUsage();
+	await session.close();
+	await appClient.close();
+	const minutes = sizes.storedFollowMinutes;
+	return {
+		area: 'stored',
+		name: `resident memory after following ${rate}/s for ${minutes} simulated min (${total.toLocaleString('en-US')} events in ${(fed / 1000).toFixed(1)} s; ${held.toLocaleString('en-US')} held, ${log.trimmed.toLocaleString('en-US')} dropped to read back, ${storedRequests - requestsBefore} read; heap ${mb(heapUsed)})`,
+		figure: mb(rss),
+		target: '< 300 MB',
+		met: rss < 300 * 1024 * 1024 && held <= keep + 1000,
+	};
+}
