@@ -107,12 +107,12 @@ export class TimelineSession {
 			? new OlderEvents({
 				log: this.#log,
 				read,
-				onChange: (fresh) => {
+				onChange: () => {
 					if (this.#closed) return;
 					this.#state = null;
-					// Stored events are history, never "new since you looked".
+					// Stored events are history, never "new since you looked". Never trimmed here: the
+					// user scrolled up to read them (trimming happens as live events arrive, or on follow).
 					this.#options.onChange({liveEvents: 0, newestActivityAt: null});
-					if (fresh.length > 0) this.#trim();
 				},
 			})
 			: null;
