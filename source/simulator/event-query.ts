@@ -59,10 +59,24 @@ export function searchEvents(events: readonly SimEvent[], query: URLSearchParams
 	const limit = intQuery(query, 'limit', {fallback: 100, exclusiveMin: 0, max: 100});
 	const descending = enumQuery(query, 'sort_order', ['TIMESTAMP', 'TIMESTAMP_DESC'] as const, 'TIMESTAMP') === 'TIMESTAMP_DESC';
 	const filter = parseEventFilter(query);
-	const rows = events.filter((event) => eventMatches(event, filter));
-	if (descending) rows.reverse();
 	const pageId = query.get('page_id');
-	const found = pageId ? rows.findIndex((event) => event.id === pageId) : -1;
-	const start = Math.max(found, 0);
-	return {items: rows.slice(start, start + limit), next_page_id: rows[start + limit]?.id ?? null};
+	// One walk in the order asked for, from the page's first event, stopping one past the page: a
+	// newest-first page of a 100,000-event history reads about a hundred events, not all of them.
+	const page = (from: string | null): SimEvent[] => {
+		const rows: SimEvent[] = [];
+		let started = from === null;
+		for (let step = 0; step < events.length && rows.length <= limit; step++) {
+			const event = events[descending ? events.length - 1 - step : step]!;
+			if (!started) {
+				if (event.id !== from) continue;
+				started = true;
+			}
+			if (eventMatches(event, filter)) rows.push(event);
+		}
+		return rows;
+	};
+	let rows = page(pageId);
+	// An unknown page id starts over, as the real server does.
+	if (pageId && rows.length === 0) rows = page(null);
+	return {items: rows.slice(0, limit), next_page_id: rows[limit]?.id ?? null};
 }
