@@ -18,7 +18,7 @@ const {benchStoredHistory} = await import('./stored-history.js');
 const {benchStartup} = await import('./startup.js');
 const {benchLongSession} = await import('./long-session.js');
 const {benchChanges} = await import('./changes.js');
-const {benchStored} = await import('./stored.js');
+const {benchBounded, benchStored} = await import('./stored.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -41,6 +41,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'start-up', run: () => benchStartup(sizes)},
 	{name: 'long', run: () => benchLongSession(sizes)},
 	{name: 'stored-open', run: () => benchStored(sizes)},
+	{name: 'bounded', run: () => benchBounded(sizes)},
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];

@@ -623,6 +623,7 @@ class DashboardModel {
 
 		this.#refreshRow(key);
 		this.#touch();
+		if (change.urgent) this.#publisher.flush();
 	}
 
 	#closeTimeline(): void {

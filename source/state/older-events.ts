@@ -1,4 +1,4 @@
-import type {LoggedEvent} from '../wire/schemas/events.js';
+import {type LoggedEvent, mayHoldEncryptedContent} from '../wire/schemas/events.js';
 import type {EventLog} from './event-log.js';
 import {shiftNaiveTimestamp} from './naive-timestamp.js';
 
@@ -71,7 +71,7 @@ export class OlderEvents {
 	 */
 	async loadNewest(): Promise<void> {
 		await this.#run(async (signal) => {
-			const page = await this.#read({sortOrder: 'TIMESTAMP_DESC', limit: pageSize, pageId: null, signal});
+			const page = compact(await this.#read({sortOrder: 'TIMESTAMP_DESC', limit: pageSize, pageId: null, signal}));
 			if (this.#closed) return;
 			this.#pages++;
 			const oldest = oldestOf(page.events);
@@ -99,7 +99,7 @@ export class OlderEvents {
 				// A trim moved the floor, or no walk yet: start one below where the log now begins.
 				if (!this.#walk || this.#walk.below > below) this.#walk = {below, pageId: null};
 				const walk = this.#walk;
-				const page = await this.#read({sortOrder: 'TIMESTAMP_DESC', limit: pageSize, pageId: walk.pageId, timestampLt: walk.below, signal});
+				const page = compact(await this.#read({sortOrder: 'TIMESTAMP_DESC', limit: pageSize, pageId: walk.pageId, timestampLt: walk.below, signal}));
 				if (this.#closed) return;
 				this.#pages++;
 				const repeated = page.nextPageId !== null && page.nextPageId === walk.pageId;
@@ -143,6 +143,21 @@ export class OlderEvents {
 			if (!this.#closed) this.#onChange([]);
 		}
 	}
+}
+
+/**
+ * A page's unvalidated payloads kept as their JSON text instead of parsed objects, as the socket
+ * keeps its frames (events.ts parseEventLater): about a third of the memory, which is what lets
+ * a history of 100,000 events be read to its top. A payload that may hold `encrypted_content`
+ * stays an object (validation strips it; its text would keep it).
+ */
+function compact(page: StoredPage): StoredPage {
+	for (const event of page.events) {
+		if (event.kind !== 'PendingEvent' || typeof event.payload === 'string' || event.settled !== undefined) continue;
+		const text = JSON.stringify(event.payload);
+		if (!mayHoldEncryptedContent(text)) event.payload = text;
+	}
+	return page;
 }
 
 function oldestOf(events: readonly LoggedEvent[]): LoggedEvent | undefined {

@@ -49,6 +49,8 @@ export type TimelineChange = {
 	liveEvents: number;
 	/** Our clock when the newest live event arrived (event timestamps are the server's naive local time). */
 	newestActivityAt: number | null;
+	/** Publish now rather than with the next batch (the first screen of a stored history). */
+	urgent?: boolean;
 };
 
 export type TimelineSessionOptions = {
@@ -107,12 +109,14 @@ export class TimelineSession {
 			? new OlderEvents({
 				log: this.#log,
 				read,
-				onChange: () => {
+				onChange: (fresh) => {
 					if (this.#closed) return;
 					this.#state = null;
 					// Stored events are history, never "new since you looked". Never trimmed here: the
 					// user scrolled up to read them (trimming happens as live events arrive, or on follow).
-					this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+					// The first page is the screen the user is waiting for: published at once.
+					const first = fresh.length > 0 && this.#older?.status.pages === 1;
+					this.#options.onChange({liveEvents: 0, newestActivityAt: null, ...(first ? {urgent: true} : {})});
 				},
 			})
 			: null;
