@@ -82,7 +82,7 @@ describe('trust end to end in tmux, the server three weeks behind', {skip, concu
 		await tmux.waitFor((text) => text.includes(' of 31'), 'the filter line again');
 		tmux.send('status:waiting', {literal: true});
 		tmux.send('Enter');
-		await tmux.waitFor((text) => /approve\?/.test(selected(text)), 'the waiting conversation selected');
+		await tmux.waitFor((text) => /approve\?/.test(selected(text)) && text.includes('esc clears'), 'the waiting conversation selected');
 		const waiting = simulator.world.conversationList().find((conversation) => conversation.executionStatus === 'waiting_for_confirmation');
 		assert.ok(waiting, 'the simulator has a conversation waiting for confirmation');
 		tmux.send('a');
@@ -112,7 +112,8 @@ describe('trust end to end in tmux, the server three weeks behind', {skip, concu
 			.find((conversation) => simulator.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING' && (simulator.world.agent(conversation), conversation.executionStatus === 'error'));
 		assert.ok(errored, 'the simulator has an errored conversation in a running sandbox');
 		const title = errored.title.slice(0, 12);
-		let screen = await tmux.waitFor((text) => /need you/.test(text) && text.includes(title), 'the list', 30_000);
+		// The sandbox list too: p acts on a sandbox the dashboard knows.
+		let screen = await tmux.waitFor((text) => /need you/.test(text) && text.includes(title) && /Sandboxes \(30\)/.test(text), 'the lists', 30_000);
 		fits(screen, 160);
 		assert.match(screen, /⏱ server clock 21d behind/);
 		const before = needYou(screen);
@@ -121,7 +122,8 @@ describe('trust end to end in tmux, the server three weeks behind', {skip, concu
 		await tmux.waitFor((text) => text.includes(' of '), 'the filter line');
 		tmux.send('status:error', {literal: true});
 		tmux.send('Enter');
-		screen = await tmux.waitFor((text) => selected(text).includes(title), 'the errored conversation selected', 20_000);
+		// The filter applied (its field closed) before the next key, so p is a key, not text.
+		screen = await tmux.waitFor((text) => selected(text).includes(title) && text.includes('esc clears'), 'the errored conversation selected', 20_000);
 		assert.match(selected(screen), /✗ error +● running/);
 		tmux.send('p');
 		await tmux.waitFor((text) => /Pause sandbox .*\[y\/n\]/.test(text), 'the pause question');
