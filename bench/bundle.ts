@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The bench itself bundled with the CLI's options (scripts/bundle-options.mjs: one ES module,
- * React's production build, no devtools, the cached widest-line): every measurement then runs
+ * React's production build, no devtools; the patched dependencies are node_modules' own): every measurement then runs
  * the code an installed user runs, under plain `node`, without tsx compiling TypeScript in a
  * loader thread (which alone holds about 110 MB of resident memory and slows module loading). Returns the bundle's path; the
  * directory sits beside node_modules so the bundle's few external files resolve as the CLI's do.

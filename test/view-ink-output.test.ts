@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {Chalk} from 'chalk';
 import fc from 'fast-check';
-import {fastGet, inkGet, Output} from '../source/view/ink-output-speed.js';
+import {installInkPatches} from '../source/ink-patches/index.js';
+import {fastGet, inkGet, Output} from '../source/ink-patches/output-speed.js';
 import {hasBalancedSgr} from '../source/view/sgr-balance.js';
 
 /** The cached line builder must write exactly what Ink's own would, frame after frame. */
@@ -84,8 +85,11 @@ test('the cached Output.get writes what Ink 6.8 writes, on random frames with st
 	);
 });
 
-test('the dashboard renders through the cached get', async () => {
+test('installInkPatches puts the cached get in place, and nothing else does', async () => {
+	// Importing the dashboard changes nothing: the patches are installed by a call, not on import.
 	await import('../source/view/Dashboard.js');
+	assert.equal(Output.prototype.get, inkGet);
+	installInkPatches();
 	assert.equal(Output.prototype.get, fastGet);
 });
 

@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import fc from 'fast-check';
-import realStringWidth from 'string-width';
-import stringWidth, {tableWidth} from '../source/view/string-width-fast.js';
+import stringWidth, {setFastWidth} from 'string-width';
+import {installInkPatches} from '../source/ink-patches/index.js';
+import {tableWidth} from '../source/ink-patches/string-width-fast.js';
 
 /**
- * The bundle puts string-width-fast.ts in string-width's place for Ink and its helpers: it must
- * give string-width's answer for every string, whichever path it takes.
+ * installInkPatches puts tableWidth in front of string-width's full measure for Ink and its
+ * helpers (patches/string-width+8.3.0.patch): string-width must give the same answer for every
+ * string, whichever path it takes.
  */
+
+installInkPatches();
+
+/** string-width's full measure, the fast path set aside for one call. */
+function realStringWidth(value: string, options?: Parameters<typeof stringWidth>[1]): number {
+	const fast = setFastWidth(undefined);
+	try {
+		return stringWidth(value, options);
+	} finally {
+		setFastWidth(fast);
+	}
+}
 
 const pieces = [
 	'a', 'status', ' ', '~', '│', '…', '▸', '◆', '✓', '✗', '‖', '∅', '◌', '●', '›', '→', 'é', 'ß', 'Ω', 'Ж', '漢字', 'ｱ', '가',
@@ -34,6 +48,24 @@ test('options that change the rules go to string-width itself', () => {
 	assert.equal(stringWidth('±', {ambiguousIsNarrow: false}), 2);
 	assert.equal(stringWidth('\u001B[1mab', {countAnsiEscapeCodes: true}), realStringWidth('\u001B[1mab', {countAnsiEscapeCodes: true}));
 	assert.equal(stringWidth('ab', {ambiguousIsNarrow: true}), 2);
+});
+
+test('installInkPatches put the fast path in: string-width answers from the table when it can', () => {
+	const row = '\u001B[1m◆ waiting\u001B[22m │ …';
+	const calls: string[] = [];
+	const fast = setFastWidth(undefined);
+	assert.equal(fast, tableWidth);
+	setFastWidth((value) => {
+		calls.push(value);
+		return tableWidth(value);
+	});
+	try {
+		assert.equal(stringWidth(row), 13);
+		assert.equal(stringWidth('thumbs 👍'), 9);
+		assert.deepEqual(calls, [row, 'thumbs 👍']);
+	} finally {
+		setFastWidth(fast);
+	}
 });
 
 test('the table path takes the dashboard’s rows and leaves the rest to string-width', () => {

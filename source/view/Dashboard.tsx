@@ -9,7 +9,6 @@ import {DashboardOverlay, isPanelOverlay} from './DashboardOverlay.js';
 import {Footer} from './Footer.js';
 import {Header} from './Header.js';
 import type {ActionName} from './keymap.js';
-import {installFastOutput} from './ink-output-speed.js';
 import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
@@ -30,9 +29,6 @@ import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
 import {useTerminalSize} from './use-terminal-size.js';
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
-
-// Ink's line builder with caches that outlive a frame: most of a key press's cost otherwise.
-installFastOutput();
 
 export type DashboardProps = {
 	store: DashboardStore;

@@ -1,6 +1,6 @@
 import {render} from 'ink';
 import {firstAnswer, openSession, type PreparedDashboard, type PrepareOptions} from '../state/dashboard-session.js';
-import {warmUpTextMeasures} from './ink-output-speed.js';
+import {installInkPatches, warmUpTextMeasures} from '../ink-patches/index.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import {publicMessage} from '../state/redact.js';
 import {closeHttpAgent} from '../wire/http.js';
@@ -39,6 +39,8 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 	// A frame drawn before the first answer is replaced at once, and it is the slowest frame of
 	// the run (nothing is compiled yet): when the server answers quickly, the first frame has data.
 	const answered = firstAnswer(session.store, firstAnswerWaitMs);
+	// Ink's line builder with caches that outlive a frame, string-width's fast path (ink-patches/).
+	installInkPatches();
 	warmUpTextMeasures();
 	await answered;
 	const terminal = openTerminalScreen(stdout);

@@ -2,6 +2,7 @@ import {EventEmitter} from 'node:events';
 import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
+import {installInkPatches} from '../../source/ink-patches/index.js';
 import {FakeStdin} from './fake-stdin.js';
 
 /**
@@ -36,6 +37,8 @@ export type SizedRender = {
 };
 
 export function renderSized(tree: ReactElement, size: {columns: number; rows: number}): SizedRender {
+	// As the app does before its first render: the tests see the renderer that ships.
+	installInkPatches();
 	const stdout = new FakeStdout(size.columns, size.rows);
 	const stdin = new FakeStdin();
 	const stderr = new FakeStdout(size.columns, size.rows);

@@ -1,11 +1,11 @@
 import {ansiCodesToString, diffAnsiCodes, type StyledChar, styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
+import widestLine from 'widest-line';
 import {standaloneWidth} from '../format/graphemes.js';
-import {BoundedCache} from './bounded-cache.js';
-import {hasBalancedSgr} from './sgr-balance.js';
+import {BoundedCache} from '../view/bounded-cache.js';
+import {hasBalancedSgr} from '../view/sgr-balance.js';
 import {sgrEnd, tableWidth} from './string-width-fast.js';
-import widestLine from './widest-line-cached.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in `npm start` and in the esbuild bundle alike).
 import Output from '../../node_modules/ink/build/output.js';
@@ -201,12 +201,8 @@ export function warmUpTextMeasures(): void {
 /** Ink's own `get`, kept for the equivalence test. */
 export const inkGet = Output.prototype.get;
 
-let installed = false;
-
-/** Swap in the cached `get`. Idempotent; everything that renders with Ink calls it first. */
+/** Puts the cached `get` in place of Ink's (installInkPatches, index.ts). */
 export function installFastOutput(): void {
-	if (installed) return;
-	installed = true;
 	(Output.prototype as unknown as {get: typeof fastGet}).get = fastGet;
 }
 

@@ -1,9 +1,8 @@
-import realStringWidth, {type Options} from '../../node_modules/string-width/index.js';
 import {standaloneWidth} from '../format/graphemes.js';
 
 /**
- * The `string-width` package with a table lookup in front, put in its place by the bundler
- * (scripts/bundle-options.mjs) for Ink, wrap-ansi, cli-truncate and widest-line.
+ * string-width's fast path (patches/string-width+8.3.0.patch lets installInkPatches put it in
+ * front of the full measure, for Ink, wrap-ansi, cli-truncate and widest-line alike).
  *
  * Why: any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓ …) takes string-width's slow
  * path: Intl.Segmenter, then per cluster the `\p{RGI_Emoji}` and Default_Ignorable regexes.
@@ -11,17 +10,10 @@ import {standaloneWidth} from '../format/graphemes.js';
  * warm, a few microseconds per string on every frame. A string made only of characters from the
  * standalone table (format/graphemes.ts: always a cluster on its own, width checked against
  * string-width for every entry by test/format-width.test.ts) and SGR colour sequences has the
- * table's width. Anything else (other escapes, marks, emoji, controls, options that change the
- * rules) goes to string-width itself, so the result is string-width's in every case.
+ * table's width. Anything else (other escapes, marks, emoji, controls) gets -1 and goes on to
+ * string-width's full measure, as do calls with options that change the rules, so the result is
+ * string-width's in every case (test/view-string-width-fast.test.ts).
  */
-export default function stringWidth(input: string, options?: Options): number {
-	if (typeof input !== 'string' || (options !== undefined && (options.ambiguousIsNarrow === false || options.countAnsiEscapeCodes === true))) {
-		return realStringWidth(input, options);
-	}
-
-	const width = tableWidth(input);
-	return width === -1 ? realStringWidth(input) : width;
-}
 
 const esc = 0x1b;
 const leftBracket = 0x5b;
