@@ -97,15 +97,29 @@ async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
 		await keyToFrame(mounted, info.title.slice(0, 30), (frame) => frame.includes(info.title.slice(0, 20)));
 		await keyToFrame(mounted, '\r');
 		await settle(300);
-		const before = storedRequests;
-		const pressed = performance.now();
-		const open = await keyToFrame(mounted, '\r', (frame) => frame.includes('stored history') && /\d\d:\d\d:\d\d /.test(frame), 10_000).catch((error: unknown) => {
-			process.stderr.write(mounted.stdout.last);
-			throw error;
-		});
-		const firstRequests = storedRequests - before;
-		// Where the time went: key to request sent, the simulator's answer, answer to frame.
-		const split = `sent after ${Math.round(lastSent - pressed)} ms, answered in ${Math.round(lastAnswered - lastSent)} ms, frame ${Math.round(pressed + open - lastAnswered)} ms later`;
+		// Opened five times (closed in between, so each open is a new read): the median, as the
+		// machine's load moves single timings a lot.
+		const opens: Array<{ms: number; requests: number; split: string}> = [];
+		for (let round = 0; round < 5; round++) {
+			const before = storedRequests;
+			const pressed = performance.now();
+			const ms = await keyToFrame(mounted, '\r', (frame) => frame.includes('stored history') && /\d\d:\d\d:\d\d /.test(frame), 10_000).catch((error: unknown) => {
+				process.stderr.write(mounted.stdout.last);
+				throw error;
+			});
+			// Where the time went: key to request sent, the simulator's answer, answer to frame.
+			const split = `sent after ${Math.round(lastSent - pressed)} ms, answered in ${Math.round(lastAnswered - lastSent)} ms, frame ${Math.round(pressed + ms - lastAnswered)} ms later`;
+			opens.push({ms, requests: storedRequests - before, split});
+			if (round === 4) break;
+			await settle(150);
+			await keyToFrame(mounted, '\u001B', (frame) => !frame.includes('stored history') || true);
+			controller.closeTimeline();
+			await settle(300);
+		}
+		const middle = [...opens].sort((a, b) => a.ms - b.ms)[2]!;
+		const open = middle.ms;
+		const split = `${middle.split}; all: ${opens.map((item) => Math.round(item.ms)).join(', ')} ms`;
+		const firstRequests = Math.max(...opens.map((item) => item.requests));
 		if (store.getSnapshot().timeline?.conversationKey !== normalizeId(info.conversationId)) throw new Error('the list filter selected another conversation');
 		const loaded = store.getSnapshot().timeline?.events.length ?? 0;
 		const total = info.total.toLocaleString('en-US');
@@ -125,7 +139,7 @@ async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
 		return [
 			{
 				area: 'stored',
-				name: `open a PAUSED conversation of ${total} stored events: key to first frame with events (${loaded} shown; ${firstRequests} request${firstRequests === 1 ? '' : 's'}: ${split})`,
+				name: `open a PAUSED conversation of ${total} stored events: key to first frame with events, median of 5 opens (${loaded} shown; ${firstRequests} request${firstRequests === 1 ? '' : 's'}: ${split})`,
 				figure: ms(open),
 				target: '≤ 1 request, < 300 ms',
 				met: firstRequests <= 1 && open < 300,
