@@ -72,7 +72,6 @@ const rawFrame = (rendered: ReturnType<typeof renderSized>) => rendered.stdout.f
 /** Only SGR colour sequences (from our own Ink props) may be in the output, and no other control. */
 function assertNothingButColour(raw: string, where: string) {
 	const withoutSgr = raw.replaceAll(/\u001B\[[\d;]*m/g, '');
-	// eslint-disable-next-line no-control-regex
 	const control = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/.exec(withoutSgr);
 	assert.equal(control, null, `${where}: control U+${control?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} reached the terminal near ${JSON.stringify(withoutSgr.slice(Math.max(0, (control?.index ?? 0) - 30), (control?.index ?? 0) + 10))}`);
 	assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(withoutSgr), `${where}: a split surrogate pair`);

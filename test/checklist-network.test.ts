@@ -4,7 +4,7 @@ import {test, type TestContext} from 'node:test';
 import {createDashboard} from '../source/state/dashboard-store.js';
 import {AgentClient} from '../source/wire/agent-client.js';
 import {AppClient} from '../source/wire/app-client.js';
-import {KeyRejectedError, NetworkError, OutcomeUnknownError, ProtocolError, RateLimitedError, ServerError, TimeoutError} from '../source/wire/errors.js';
+import {KeyRejectedError, OutcomeUnknownError, ProtocolError, RateLimitedError, ServerError, TimeoutError} from '../source/wire/errors.js';
 import {HttpClient} from '../source/wire/http.js';
 import {startFaultProxy, type FaultProxy} from './helpers/fault-proxy.js';
 import {supervise} from './helpers/supervise.js';

@@ -127,7 +127,6 @@ describe('events', {concurrency: true}, () => {
 		assert.equal(lines.length, expected.length);
 		for (const line of lines) assert.match(line, /^(\d\d:\d\d:\d\d|--:--:--) {2}agent {8}\S/);
 		assert.ok(lines.some((line) => / ActionEvent +\S/.test(line)));
-		// eslint-disable-next-line no-control-regex
 		assert.doesNotMatch(run.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
 	});
 

@@ -130,7 +130,6 @@ describe('list commands', {concurrency: true}, () => {
 		const lines = run.stdout.trimEnd().split('\n');
 		assert.equal(lines.length, 251);
 		assert.match(lines[0]!, /^ID\s+SANDBOX\s+AGENT\s+TITLE\s+REPO\s+AGE\s+COST$/);
-		// eslint-disable-next-line no-control-regex
 		assert.doesNotMatch(run.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no control characters reach the terminal');
 		const row = lines.find((line) => line.startsWith(target.id.slice(0, 8)))!;
 		assert.match(row, /evil␛\]52;c;aGVsbG8=␇ title␛\[2J/);

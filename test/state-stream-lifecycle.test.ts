@@ -30,8 +30,9 @@ async function frameServer(t: TestContext, onConnection: (ws: ServerSocket) => v
 /** No history at all (the REST side is not what these tests are about). */
 function emptyHistoryClient(url: string): StreamClient {
 	return {
-		// eslint-disable-next-line require-yield
-		async *allEvents(): AsyncGenerator<WireEvent, void, undefined> {},
+		async *allEvents(): AsyncGenerator<WireEvent, void, undefined> {
+			// An empty history: nothing to yield.
+		},
 		socketUrl: () => url,
 		sessionApiKey: new Secret('k'),
 	};

@@ -102,15 +102,17 @@ class ModelServer {
 
 	/** events/search, ascending from `timestampGte`, one gated page at a time. */
 	client(): StreamClient {
-		const server = this;
+		// The generator below cannot be an arrow function: these reach this model from it.
+		const gate = (signal: AbortSignal | undefined) => this.#gate(signal);
+		const events = () => this.events;
 		return {
 			async *allEvents({timestampGte, signal} = {}) {
 				let after = -1;
 				for (;;) {
-					await server.#gate(signal);
-					const page = server.events.filter((event, index) => index > after && (timestampGte === undefined || event.timestamp >= timestampGte)).slice(0, pageSize);
+					await gate(signal);
+					const page = events().filter((event, index) => index > after && (timestampGte === undefined || event.timestamp >= timestampGte)).slice(0, pageSize);
 					for (const event of page) {
-						after = server.events.indexOf(event);
+						after = events().indexOf(event);
 						yield event;
 					}
 					if (page.length < pageSize) return;

@@ -149,7 +149,8 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 			}
 		}
 		let offsetY = 0;
-		for (let [index, line] of lines.entries()) {
+		for (const [index, text] of lines.entries()) {
+			let line = text;
 			const rowIndex = y + offsetY;
 			// As Ink: a line outside the screen is skipped without moving on to the next row.
 			if (!(rowIndex >= 0 && rowIndex < this.height && Number.isInteger(rowIndex))) continue;

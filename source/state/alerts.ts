@@ -28,7 +28,6 @@ export function needsAttention(transition: StatusTransition): boolean {
 
 /** Printable, single-line, short: the only server text an alert carries is a title. */
 export function alertText(text: string, max = 80): string {
-	// eslint-disable-next-line no-control-regex
 	const clean = text.replaceAll(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, ' ').replaceAll(/\s+/g, ' ').trim();
 	return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

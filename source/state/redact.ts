@@ -14,7 +14,6 @@ export function redact(text: string, secrets: readonly string[] = []): string {
 }
 
 // C0 (except tab and newline), DEL and C1: never part of a one-line message.
-// eslint-disable-next-line no-control-regex
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** A short, single-line, secret-free message for an error. */

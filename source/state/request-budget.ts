@@ -270,7 +270,7 @@ export class RequestBudget {
 	 */
 	#restamp(startedAt: number, count: number): void {
 		const sent = this.#sent;
-		let index = firstInside(sent, startedAt - 1);
+		const index = firstInside(sent, startedAt - 1);
 		let moved = 0;
 		while (moved < count && index < sent.length && sent[index] === startedAt) {
 			sent.splice(index, 1);

@@ -1,4 +1,4 @@
-import {useEffect, useMemo, useReducer} from 'react';
+import {useEffect, useEffectEvent, useReducer} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
 import {countConversations, selectConversationKeys} from '../state/conversation-query.js';
@@ -78,8 +78,10 @@ export function Dashboard(props: DashboardProps) {
 	// The poller refreshes what is on screen first.
 	const visibleKeys = conversationKeys.slice(conversations.offset, conversations.offset + conversationRows);
 	const visibleId = visibleKeys.join(',');
+	// Told when the rows shown change (their keys joined), not on every render's new array.
+	const reportVisible = useEffectEvent(() => controller.setVisibleConversations(visibleKeys));
 	useEffect(() => {
-		controller.setVisibleConversations(visibleKeys);
+		reportVisible();
 	}, [controller, visibleId]);
 
 	const contexts = keyContexts(view);

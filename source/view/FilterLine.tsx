@@ -22,7 +22,6 @@ type Props = {
 
 /** Typed or pasted control characters never reach the filter (it is echoed on screen). */
 export function cleanFilterText(text: string): string {
-	// eslint-disable-next-line no-control-regex
 	return text.replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
 }
 

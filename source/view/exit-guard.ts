@@ -40,7 +40,7 @@ export function createExitGuard(options: ExitGuardOptions): ExitGuard {
 	const done = new Promise<number>((settle) => {
 		resolve = settle;
 	});
-	const handlers: Array<[string, (...args: any[]) => void]> = [];
+	const handlers: Array<[string, (...args: unknown[]) => void]> = [];
 
 	const finish = (code: number, error?: unknown) => {
 		if (finishing) return;
@@ -63,7 +63,7 @@ export function createExitGuard(options: ExitGuardOptions): ExitGuard {
 		void Promise.race([options.cleanup().catch(() => undefined), timeout]).then(() => resolve(code));
 	};
 
-	const on = (event: string, handler: (...args: any[]) => void) => {
+	const on = (event: string, handler: (...args: unknown[]) => void) => {
 		handlers.push([event, handler]);
 		target.on(event, handler);
 	};

@@ -28,7 +28,6 @@ export type LineEdit =
 
 /** What a typed or pasted piece of text becomes in a one-line field. */
 export function cleanLineText(text: string): string {
-	// eslint-disable-next-line no-control-regex
 	return text.replaceAll(/[\t\r\n]+/g, ' ').replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
 }
 

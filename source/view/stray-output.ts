@@ -24,7 +24,7 @@ export type StrayOutput = {
 };
 
 type WarningTarget = Pick<NodeJS.Process, 'listeners' | 'removeAllListeners' | 'on' | 'removeListener'>;
-type Writable = {write: (...args: any[]) => boolean};
+type Writable = {write: (...args: never[]) => boolean};
 
 export type CaptureOptions = {
 	log: DebugLog;

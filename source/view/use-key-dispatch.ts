@@ -264,6 +264,9 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		if (edit) registry.textSink()?.(edit);
 		dirty.current = true;
 	};
+	// The input listener is added once per emitter; it reaches this render's deliverPaste through the ref.
+	const deliverPasteNow = useRef(deliverPaste);
+	deliverPasteNow.current = deliverPaste;
 
 	useLayoutEffect(() => {
 		const current = burst.current;
@@ -272,7 +275,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 			if (!paste) return;
 			clearTimeout(paste.timer);
 			current.paste = null;
-			deliverPaste(paste.text);
+			deliverPasteNow.current(paste.text);
 		};
 		const onRaw = (raw: string) => {
 			current.raw = raw;

@@ -156,9 +156,9 @@ export function recordingController(): RecordingController {
 	const calls: Array<{method: string; args: unknown[]}> = [];
 	const record =
 		(method: string) =>
-		(...args: unknown[]): any => {
+		(...args: unknown[]): never => {
 			calls.push({method, args});
-			return method === 'pauseSandbox' || method === 'resumeSandbox' || method === 'startConversation' || method === 'close' ? Promise.resolve() : undefined;
+			return (method === 'pauseSandbox' || method === 'resumeSandbox' || method === 'startConversation' || method === 'close' ? Promise.resolve() : undefined) as never;
 		};
 	return {
 		calls,

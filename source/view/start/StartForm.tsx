@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useReducer, useRef, useState} from 'react';
+import {useEffect, useEffectEvent, useReducer, useRef, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {StartProgress} from '../../state/dashboard-types.js';
@@ -47,21 +47,27 @@ export function StartForm({progress, width, height, active, onSubmit, onOpenConv
 	const failed = showProgress && (progress.state === 'error' || sendError !== null);
 
 	// Sent once per confirmed request; a rejected promise is shown like a failed start.
-	useEffect(() => {
+	const send = useEffectEvent(() => {
 		if (state.stage !== 'sent' || !state.request) return;
 		setSendError(null);
 		opened.current = false;
 		Promise.resolve(onSubmit(state.request)).catch((error: unknown) => {
 			setSendError(error instanceof Error ? error.message : String(error));
 		});
+	});
+	useEffect(() => {
+		send();
 	}, [state.stage, state.request]);
 
-	useEffect(() => {
+	const openWhenReady = useEffectEvent(() => {
 		if (state.stage !== 'sent' || opened.current) return;
 		if (progress.state === 'ready' && progress.conversationKey) {
 			opened.current = true;
 			onOpenConversation(progress.conversationKey);
 		}
+	});
+	useEffect(() => {
+		openWhenReady();
 	}, [state.stage, progress.state, progress.conversationKey]);
 
 	useKeyHandlers(

@@ -3,6 +3,5 @@
  * is one line), other control characters are dropped (the field is echoed on screen as typed).
  */
 export function cleanFieldInput(text: string): string {
-	// eslint-disable-next-line no-control-regex
 	return text.replaceAll(/[\t\r\n]+/g, ' ').replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
 }

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useRef, useState} from 'react';
+import {useEffect, useEffectEvent, useMemo, useRef, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {TimelineState} from '../../state/dashboard-types.js';
@@ -77,10 +77,8 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const {timeline, width, height, focused, filter, editingFilter, detailsOpen} = props;
 	const [descending, setDescending] = useState(false);
 	const [pickerOpen, setPickerOpen] = useState(false);
-	const rows = useMemo(
-		() => selectTimelineEvents(timeline, filter, descending ? 'desc' : 'asc'),
-		[timeline.events, timeline.version, filter, descending],
-	);
+	const {events, version} = timeline;
+	const rows = useMemo(() => selectTimelineEvents({events, version}, filter, descending ? 'desc' : 'asc'), [events, version, filter, descending]);
 	const kinds = useMemo(() => (editingFilter ? distinctKinds(timeline.events) : []), [timeline.events, editingFilter]);
 	const forgotten = useForgottenIds(timeline.events);
 	const filterRows = filterLineRows({editing: editingFilter, value: filter, pickerOpen});
@@ -89,10 +87,13 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const selected: LoggedEvent | undefined = cursor.selected >= 0 ? rows[cursor.selected] : undefined;
 	// A search hit opens here: select it as soon as the stream's backfill has brought it.
 	const focus = props.focusEvent?.conversationKey === timeline.conversationKey ? props.focusEvent : null;
-	useEffect(() => {
+	const focusOnHit = useEffectEvent(() => {
 		if (!focus || !rows.some((event) => event.id === focus.id)) return;
 		cursor.jumpTo(focus);
 		props.onFocused?.();
+	});
+	useEffect(() => {
+		focusOnHit();
 	}, [focus, rows]);
 	const columns = useMemo(() => timelineColumns(width), [width]);
 	const history = useOlderPages(props, rows, cursor, listHeight, descending);
@@ -214,10 +215,14 @@ function useOlderPages(props: TimelinePaneProps & {timeline: TimelineState}, row
 	const [seeking, setSeeking] = useState(false);
 	const oldestShown = descending ? cursor.offset + listHeight >= rows.length : cursor.offset === 0;
 	const wanted = older === 'more' && (seeking || (oldestShown && allowance.current > 0));
-	useEffect(() => {
+	// Once per version while wanted: a page that landed and still leaves the top shown asks again.
+	const loadOlder = useEffectEvent(() => {
 		if (!wanted || !onLoadOlder) return;
 		allowance.current--;
 		onLoadOlder();
+	});
+	useEffect(() => {
+		loadOlder();
 	}, [wanted, timeline.version]);
 	useEffect(() => {
 		allowance.current = autoPages;
@@ -227,13 +232,18 @@ function useOlderPages(props: TimelinePaneProps & {timeline: TimelineState}, row
 	}, [seeking, older]);
 	// While seeking the top, the oldest row stays selected as older pages land above it.
 	const oldestIndex = descending ? rows.length - 1 : 0;
-	useEffect(() => {
+	const keepOldestSelected = useEffectEvent(() => {
 		if (seeking && rows.length > 0 && cursor.selected !== oldestIndex) (descending ? cursor.last : cursor.first)();
+	});
+	useEffect(() => {
+		keepOldestSelected();
 	}, [seeking, rows, oldestIndex]);
 	const pinned = cursor.follow ? null : rows[descending ? Math.min(rows.length - 1, cursor.offset + listHeight - 1) : cursor.offset];
 	const pinId = pinned?.id ?? null;
+	// Told when the pinned row changes, not when a new row object carries the same id.
+	const reportPin = useEffectEvent(() => onPin?.(pinned ? {timestamp: pinned.timestamp, id: pinned.id} : null));
 	useEffect(() => {
-		onPin?.(pinned ? {timestamp: pinned.timestamp, id: pinned.id} : null);
+		reportPin();
 	}, [pinId]);
 	return {
 		key(action: () => void) {

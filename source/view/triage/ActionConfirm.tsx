@@ -1,4 +1,4 @@
-import {useEffect, useState} from 'react';
+import {useEffect, useEffectEvent, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../../format/sanitize.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
@@ -37,7 +37,8 @@ export function ActionConfirm(props: Props) {
 	const {verb, conversationKey, title, snapshot, controller, width, height} = props;
 	const open = snapshot.timeline?.conversationKey === conversationKey ? snapshot.timeline : null;
 	const [fetched, setFetched] = useState<Loaded>({state: 'loading'});
-	useEffect(() => {
+	// Read once per conversation, and again only when its timeline closes (open turns null).
+	const readPending = useEffectEvent(() => {
 		if (open) return undefined;
 		let current = true;
 		const read = controller.pendingActions?.(conversationKey);
@@ -52,7 +53,9 @@ export function ActionConfirm(props: Props) {
 		return () => {
 			current = false;
 		};
-	}, [conversationKey, open === null]);
+	});
+	const timelineClosed = open === null;
+	useEffect(() => readPending(), [conversationKey, timelineClosed]);
 	const loaded: Loaded = open ? {state: 'ready', actions: pendingActions(open.events)} : fetched;
 	const actions = loaded.state === 'ready' ? loaded.actions : [];
 

@@ -30,7 +30,7 @@ const envelopeFields = {
 	parent_id: optionalString,
 };
 
-function event<K extends string>(kind: K): ReturnType<typeof eventWith<K, {}>>;
+function event<K extends string>(kind: K): ReturnType<typeof eventWith<K, Record<never, never>>>;
 function event<K extends string, S extends z.ZodRawShape>(kind: K, shape: S): ReturnType<typeof eventWith<K, S>>;
 function event(kind: string, shape: z.ZodRawShape = {}) {
 	return eventWith(kind, shape);
