@@ -46,7 +46,8 @@ async function openPaused(tmux: TmuxSession, simulator: Simulator, columns: numb
 	tmux.send('sandbox:paused', {literal: true});
 	await tmux.waitFor((text) => text.includes('sandbox:paused'), 'the typed filter');
 	tmux.send('Enter');
-	await tmux.waitFor((text) => lines(text).some((line) => line.startsWith('› ')), 'a paused conversation selected');
+	// The filter line is closed (the list's own hints are back) and a paused conversation is selected.
+	await tmux.waitFor((text) => text.includes('enter open') && lines(text).some((line) => line.startsWith('› ')), 'a paused conversation selected');
 	tmux.send('Enter');
 	const screen = await tmux.waitFor((text) => text.includes('stored history · sandbox PAUSED') && /\d\d:\d\d:\d\d /.test(text), 'the stored history, marked', 20_000);
 	fits(screen, columns);
@@ -62,8 +63,13 @@ async function openPaused(tmux: TmuxSession, simulator: Simulator, columns: numb
 
 async function resumeAndGoLive(tmux: TmuxSession, simulator: Simulator, key: string, columns: number): Promise<void> {
 	const before = simulator.world.events(key).length;
+	// The sandbox list loads after the conversations: r refuses until it has (and says so).
+	await tmux.waitFor((text) => /Sandboxes \([1-9]\d*\)/.test(text), 'the sandbox list', 20_000);
 	tmux.send('r');
-	await tmux.waitFor((text) => /[Rr]esume .*\[y\/n\]/.test(text), 'the resume question');
+	await tmux.waitFor((text) => {
+		if (text.includes('not loaded yet')) tmux.send('r');
+		return /[Rr]esume .*\[y\/n\]/.test(text);
+	}, 'the resume question', 20_000, 500);
 	tmux.send('y');
 	const live = await tmux.waitFor((text) => / live · /.test(headerOf(text)) && !text.includes('stored history'), 'the same timeline, live', 30_000);
 	fits(live, columns);
