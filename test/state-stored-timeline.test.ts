@@ -4,6 +4,8 @@ import {createDashboard, type CreateDashboardOptions} from '../source/state/dash
 import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
+import {eventKindName} from '../source/wire/schemas/events.js';
+import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../source/state/timeline-query.js';
 
 /**
  * The timeline of a conversation whose sandbox is not running, against the simulator over real
@@ -143,4 +145,29 @@ test('a long follow keeps a bounded window and reads the dropped events back fro
 	const ids = back.timeline!.events.map((event) => event.id);
 	const all = server.map((event) => event.id);
 	assert.deepEqual(ids, all.slice(all.indexOf(ids[0]!), all.indexOf(ids[0]!) + ids.length));
+});
+
+test('stored history reads like a live one: tool calls with their observations, condensations with what they forgot, filters', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t);
+	const stopped = [...loaded.conversations.values()].filter((row) => row.conversation.sandbox_status !== 'RUNNING');
+	// A stopped conversation whose history has a condensation (the simulator's condensing scenario).
+	const row = stopped.find((candidate) => sim.world.events(candidate.key).some((event) => event.kind === 'Condensation'));
+	assert.ok(row, 'a stopped conversation with a condensation');
+	controller.openTimeline(row.key);
+	const opened = await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0 && s.timeline?.older?.state !== 'loading', 'the stored history');
+	let timeline = opened.timeline!;
+	while (timeline.older?.state === 'more') {
+		controller.loadOlderEvents!();
+		timeline = (await waitFor(store, (s) => s.timeline!.older?.state !== 'loading' && s.timeline!.version !== timeline.version, 'an older page')).timeline!;
+	}
+	const events = timeline.events;
+	assert.equal(events.length, sim.world.events(row.key).length);
+	const actions = events.filter((event) => eventKindName(event) === 'ActionEvent');
+	assert.ok(actions.length > 0);
+	assert.ok(actions.some((action) => findObservationFor(events, action) !== undefined), 'tool calls paired with their observations');
+	const condensation = events.find((event) => eventKindName(event) === 'Condensation')!;
+	assert.ok(forgottenEvents(events, condensation).length > 0, 'a condensation shows what it forgot');
+	const agentActions = selectTimelineEvents(timeline, 'kind:ActionEvent source:agent');
+	assert.equal(agentActions.length, actions.filter((action) => action.source === 'agent').length);
+	assert.ok(agentActions.length > 0);
 });
