@@ -157,6 +157,7 @@ test('30. 429 on every poll: one shared backoff, at most one request in flight p
 	});
 	t.after(() => controller.close());
 	await waitUntil(() => store.getSnapshot().conversations.size === 30, 10_000, 'loaded');
+	const healthy = store.getSnapshot().connection.health;
 	sim.stats.reset();
 	sim.faults.rateLimit({count: 1_000_000, retryAfterSeconds: 1});
 	await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -164,8 +165,13 @@ test('30. 429 on every poll: one shared backoff, at most one request in flight p
 	t.diagnostic(`${sent} requests in 3 s under 429 with Retry-After: 1`);
 	// One shared backoff of at least 1 s: a handful of requests, not one per endpoint per 100 ms.
 	assert.ok(sent <= 8, `${sent} requests`);
+	// ... and it did keep asking: the first refused poll, then at least one after the backoff.
+	assert.ok(sent >= 2, `${sent} requests: polling went on under 429`);
 	assert.notEqual(store.getSnapshot().connection.health, 'live');
+	// Once the server answers again, the next poll finds it: healthy again without a restart.
 	sim.faults.reset();
+	await waitUntil(() => store.getSnapshot().connection.health === healthy, 10_000, `${healthy} again after the 429s stop`);
+	assert.ok(sim.stats.requests > sent, 'a poll after the 429s stopped');
 });
 
 test('31. minutes of 5xx: backoff, last data marked stale with its age, recovery on its own', async (t) => {

@@ -5,6 +5,7 @@ import {sleep, sleepUnlessAborted} from '../source/wire/abortable-sleep.js';
 import {ConversationPoller, type PollerClient} from '../source/state/conversation-poller.js';
 import {RequestBudget} from '../source/state/request-budget.js';
 import {appConversationSchema, type AppConversation} from '../source/wire/schemas/app.js';
+import {hexId} from './helpers/fixtures.js';
 
 /**
  * Waits on a signal that lives as long as the dashboard must not leave listeners on it: the list
@@ -61,11 +62,10 @@ test('an abort ends a wait at once and removes its listener', async (t) => {
 	assert.equal(listeners(first.signal) + listeners(second.signal), 0);
 });
 
-const hex = (n: number) => n.toString(16).padStart(32, '0');
 
 function conversation(n: number): AppConversation {
 	return appConversationSchema.parse({
-		id: hex(n),
+		id: hexId(n),
 		title: `Conversation ${n}`,
 		sandbox_id: 'sb1',
 		sandbox_status: 'RUNNING',

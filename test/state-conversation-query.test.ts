@@ -9,13 +9,14 @@ import {
 } from '../source/state/conversation-query.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {appConversationSchema} from '../source/wire/schemas/app.js';
+import {hexId} from './helpers/fixtures.js';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
 
 let serial = 0;
 function row(fields: Record<string, unknown>, lastActivityAt: number | null = null): ConversationRow {
 	serial++;
-	const key = (fields.key as string | undefined) ?? serial.toString(16).padStart(32, '0');
+	const key = (fields.key as string | undefined) ?? hexId(serial);
 	const conversation = appConversationSchema.parse({
 		id: key,
 		title: `Conversation ${serial}`,

@@ -12,6 +12,7 @@ import {
 	type StartTask,
 } from '../source/wire/schemas/app.js';
 import type {CreateRequest} from '../source/wire/schemas/create-request.js';
+import {hexId} from './helpers/fixtures.js';
 
 /**
  * The store against an in-memory client, on mocked time: batching, idleness, failures, the
@@ -30,7 +31,6 @@ async function advance(ms: number, step = 100) {
 	}
 }
 
-const hex = (n: number) => n.toString(16).padStart(32, '0');
 
 class FakeClient implements DashboardClient {
 	conversations = new Map<string, AppConversation>();
@@ -44,9 +44,9 @@ class FakeClient implements DashboardClient {
 	constructor(count: number) {
 		for (let n = 1; n <= count; n++) {
 			this.conversations.set(
-				hex(n),
+				hexId(n),
 				appConversationSchema.parse({
-					id: hex(n),
+					id: hexId(n),
 					title: `Conversation ${n}`,
 					sandbox_id: `sb${n % 3}`,
 					sandbox_status: 'RUNNING',
@@ -161,14 +161,14 @@ test('a changed conversation publishes once, with only its row replaced', async 
 	await advance(6000);
 	const before = store.getSnapshot();
 	const count = publishes();
-	const key = hex(7);
+	const key = hexId(7);
 	client.conversations.set(key, {...client.conversations.get(key)!, execution_status: 'waiting_for_confirmation'});
 	await advance(8000, 250);
 	const after = store.getSnapshot();
 	assert.equal(publishes(), count + 1);
 	assert.notEqual(after.conversations, before.conversations);
 	assert.notEqual(after.conversations.get(key), before.conversations.get(key));
-	assert.equal(after.conversations.get(hex(8)), before.conversations.get(hex(8)), 'other rows keep their identity');
+	assert.equal(after.conversations.get(hexId(8)), before.conversations.get(hexId(8)), 'other rows keep their identity');
 	assert.equal(after.conversations.get(key)?.attention[0]?.kind, 'waiting_for_confirmation');
 	assert.equal(after.sandboxes, before.sandboxes);
 });
@@ -176,9 +176,9 @@ test('a changed conversation publishes once, with only its row replaced', async 
 test('a conversation the server no longer knows is removed', async (t) => {
 	const {client, store} = setup(t, 20);
 	await advance(6000);
-	client.conversations.delete(hex(3));
+	client.conversations.delete(hexId(3));
 	await advance(8000, 250);
-	assert.equal(store.getSnapshot().conversations.has(hex(3)), false);
+	assert.equal(store.getSnapshot().conversations.has(hexId(3)), false);
 	assert.equal(store.getSnapshot().conversations.size, 19);
 });
 
@@ -287,16 +287,16 @@ test('a refused pause keeps the server reason on the row and in the notice', asy
 test('visible rows go first in every round, then attention, then the rest', async (t) => {
 	const {client, store, controller} = setup(t, 250);
 	await advance(6000);
-	const visible = [hex(250), hex(249), hex(3)];
+	const visible = [hexId(250), hexId(249), hexId(3)];
 	controller.setVisibleConversations(visible);
-	client.conversations.set(hex(100), {...client.conversations.get(hex(100))!, execution_status: 'error'});
+	client.conversations.set(hexId(100), {...client.conversations.get(hexId(100))!, execution_status: 'error'});
 	// Let the error be seen, then the next round starts with the visible rows and that row.
 	await advance(30_000, 250);
-	assert.equal(store.getSnapshot().conversations.get(hex(100))?.attention[0]?.kind, 'error');
+	assert.equal(store.getSnapshot().conversations.get(hexId(100))?.attention[0]?.kind, 'error');
 	const before = client.lookups.length;
 	await advance(15_000, 250);
-	const rounds = client.lookups.slice(before).filter((batch) => batch[0] === hex(250));
+	const rounds = client.lookups.slice(before).filter((batch) => batch[0] === hexId(250));
 	assert.ok(rounds.length > 0, 'a round started with the visible rows');
-	assert.deepEqual(rounds[0]!.slice(0, 4), [...visible, hex(100)]);
+	assert.deepEqual(rounds[0]!.slice(0, 4), [...visible, hexId(100)]);
 	assert.ok(client.lookups.every((batch) => batch.length <= 99));
 });

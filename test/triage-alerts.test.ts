@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {test} from 'node:test';
+import {test, type TestContext} from 'node:test';
 import {alertText, attachAlerts} from '../source/state/alerts.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {conversationRow, fixtureNow, fixtureSnapshot, fixtureStore, hexId, liveConnection} from './helpers/dashboard-fixture.js';
@@ -10,7 +10,11 @@ import {conversationRow, fixtureNow, fixtureSnapshot, fixtureStore, hexId, liveC
  * the terminal as a control sequence.
  */
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Time is the subject here: Node's mock timers move it (setTimeout and Date), no real waiting. */
+function mockTime(t: TestContext): (ms: number) => void {
+	t.mock.timers.enable({apis: ['setTimeout', 'Date'], now: Date.now()});
+	return (ms) => t.mock.timers.tick(ms);
+}
 
 function setup(minIntervalMs = 200) {
 	const rows = (entries: Array<[number, string, string?]>) => new Map<string, ConversationRow>(entries.map(([n, execution, title]) => [hexId(n), conversationRow({id: hexId(n), title: title ?? `Conversation ${n}`, execution})]));
@@ -21,7 +25,8 @@ function setup(minIntervalMs = 200) {
 	return {store, written, detach, publish};
 }
 
-test('alerts: the first load and a refresh with the same statuses ring nothing; entering "waiting" rings once', async () => {
+test('alerts: the first load and a refresh with the same statuses ring nothing; entering "waiting" rings once', (t) => {
+	const wait = mockTime(t);
 	const {written, detach, publish} = setup();
 	publish([[1, 'running'], [2, 'running'], [3, 'running']]);
 	publish([[1, 'running'], [2, 'running'], [3, 'running']]);
@@ -32,22 +37,26 @@ test('alerts: the first load and a refresh with the same statuses ring nothing; 
 	// One OSC only, ours: the title's own escape sequence is gone.
 	assert.equal(written[0]!.split('\u001B').length - 1, 1, JSON.stringify(written[0]));
 	publish([[1, 'waiting_for_confirmation', 'Deploy to prod'], [2, 'running'], [3, 'running']]);
-	await wait(300);
+	wait(300);
 	assert.equal(written.length, 1, 'a reconnect or re-poll does not ring again');
 	publish([[1, 'running'], [2, 'finished'], [3, 'running']]);
-	await wait(300);
+	wait(300);
 	assert.equal(written.length, 1, 'leaving a state that needs a person, or finishing, is not an alert');
 	detach();
 });
 
-test('alerts: a burst is rate-limited, the rest coalesced into one "N conversations need you"', async () => {
+test('alerts: a burst is rate-limited, the rest coalesced into one "N conversations need you"', (t) => {
+	const wait = mockTime(t);
 	const {written, detach, publish} = setup(300);
 	publish([[1, 'running'], [2, 'running'], [3, 'running']]);
 	publish([[1, 'error'], [2, 'running'], [3, 'running']]);
 	publish([[1, 'error'], [2, 'stuck'], [3, 'running']]);
 	publish([[1, 'error'], [2, 'stuck'], [3, 'waiting_for_confirmation']]);
 	assert.equal(written.length, 1, 'at most one alert per interval');
-	await wait(450);
+	assert.equal(written.length, 1, 'nothing more before the interval is over');
+	wait(299);
+	assert.equal(written.length, 1);
+	wait(151);
 	assert.equal(written.length, 2);
 	assert.match(written[1]!, /agent-tui: 2 conversations need you/);
 	detach();

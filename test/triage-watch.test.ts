@@ -9,6 +9,7 @@ import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
 import {cliArgs} from './helpers/built-cli.js';
+import {eventually} from './helpers/eventually.js';
 
 /**
  * Status transitions, each reported exactly once (state/status-transitions.ts), and the headless
@@ -56,13 +57,8 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 	t.after(() => child.kill('SIGKILL'));
-	const until = async (predicate: () => boolean, what: string, timeoutMs = 30_000) => {
-		const deadline = Date.now() + timeoutMs;
-		while (!predicate()) {
-			if (Date.now() > deadline) throw new Error(`${what}: not seen in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
-	};
+	const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
+		eventually(predicate, what, {timeoutMs, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
 	await until(() => stderr.includes('watching 30 conversations'), 'the baseline');
 	assert.equal(stdout, '', 'nothing printed for how things already were');
 
@@ -76,7 +72,10 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${stdout}`);
 	// Several more polls, and a restart of the server in between: nothing is reported again.
 	await sim.restart();
-	await new Promise((resolve) => setTimeout(resolve, 12_000));
+	// Nothing repeats across re-polls: let the watch poll the server again (every 5 s) a few
+	// times, counted by the simulator, then check the transitions are still printed once each.
+	const polled = sim.stats.requests;
+	await until(() => sim.stats.requests >= polled + 3, 'three more polls after the transitions');
 	const paused = lines().filter((line) => line.to === 'paused');
 	assert.equal(paused.length, 2, stdout);
 	assert.equal(new Set(paused.map((line) => line.id)).size, 2);

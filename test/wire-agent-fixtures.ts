@@ -4,6 +4,7 @@ import {startSimulator, type Simulator, type SimulatorOptions} from '../source/s
 import type {ScenarioName, SimConversation} from '../source/simulator/world-types.js';
 import {AgentClient, type AgentClientOptions} from '../source/wire/agent-client.js';
 import {type AppConversation, appConversationSchema} from '../source/wire/schemas/app.js';
+import {eventually} from './helpers/eventually.js';
 
 /**
  * Shared set-up for the agent-client and stream tests: a real embedded simulator per test on a
@@ -67,11 +68,7 @@ export function serverIds(sim: Simulator, conversation: SimConversation): string
 }
 
 export async function waitUntil(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!predicate()) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
+	await eventually(predicate, what, {timeoutMs, pollMs: 5});
 }
 
 export function delay(ms: number): Promise<void> {

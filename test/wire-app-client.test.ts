@@ -20,6 +20,7 @@ import {dashedId, normalizeId} from '../source/wire/ids.js';
 import type {StartTask} from '../source/wire/schemas/app.js';
 import {createRequestFor} from '../source/wire/schemas/create-request.js';
 import {Secret} from '../source/wire/secret.js';
+import {eventually} from './helpers/eventually.js';
 
 /** The app client against the embedded simulator, over loopback, endpoint by endpoint. */
 
@@ -49,14 +50,8 @@ async function drain<T>(iterable: AsyncIterable<T>, seen: T[] = []): Promise<T[]
 	return seen;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 3000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await read();
-		if (done(value)) return value;
-		if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
+function eventuallyRead<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 3000): Promise<T> {
+	return eventually(read, what, {until: done, timeoutMs, detail: (last) => `last: ${JSON.stringify(last)}`});
 }
 
 const realPhases = ['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY'];
@@ -166,7 +161,7 @@ test('stream-start: FAIL_START ends in ERROR with the reason; TRUNCATE_START is 
 	assert.ok(error instanceof ProtocolError, String(error));
 	assert.match(error.message, /ended before it finished \(after 1 update\)/);
 	assert.equal(truncated.length, 1);
-	const settled = await eventually(
+	const settled = await eventuallyRead(
 		async () => (await client.getStartTasks([truncated[0]!.id]))[0],
 		(entry) => entry?.status === 'ERROR',
 		'the truncated task to settle',
@@ -210,9 +205,9 @@ test('sandboxes: list, look up by id, pause and resume to the new status, start 
 
 	const byId = async (id: string) => (await client.getSandboxes([id]))[0];
 	assert.deepEqual(await client.pauseSandbox(running.id), {success: true});
-	await eventually(() => byId(running.id), (sandbox) => sandbox?.status === 'PAUSED', 'the sandbox to pause');
+	await eventuallyRead(() => byId(running.id), (sandbox) => sandbox?.status === 'PAUSED', 'the sandbox to pause');
 	assert.deepEqual(await client.resumeSandbox(running.id), {success: true});
-	await eventually(() => byId(running.id), (sandbox) => sandbox?.status === 'RUNNING', 'the sandbox to resume');
+	await eventuallyRead(() => byId(running.id), (sandbox) => sandbox?.status === 'RUNNING', 'the sandbox to resume');
 	assert.ok((await failure(client.pauseSandbox('no-such-sandbox'))) instanceof NotFoundError);
 
 	const specs = await client.listSandboxSpecs();
@@ -225,7 +220,7 @@ test('sandboxes: list, look up by id, pause and resume to the new status, start 
 	const started = await client.startSandbox(spec.id);
 	assert.equal(started.sandbox_spec_id, spec.id);
 	assert.equal(started.status, 'STARTING');
-	await eventually(() => byId(started.id), (sandbox) => sandbox?.status === 'RUNNING', 'the new sandbox to run');
+	await eventuallyRead(() => byId(started.id), (sandbox) => sandbox?.status === 'RUNNING', 'the new sandbox to run');
 	assert.deepEqual(await client.deleteSandbox(started.id), {success: true});
 	assert.equal((await byId(started.id))?.status ?? 'MISSING', 'MISSING');
 	assert.ok((await failure(client.deleteSandbox(started.id))) instanceof NotFoundError);

@@ -20,6 +20,8 @@ import {closeHttpAgent, HttpClient, type RetryInfo} from '../source/wire/http.js
 import {dashedId} from '../source/wire/ids.js';
 import {createRequestFor, type CreateRequest} from '../source/wire/schemas/create-request.js';
 import {Secret} from '../source/wire/secret.js';
+import {eventually} from './helpers/eventually.js';
+import {hexId} from './helpers/fixtures.js';
 
 /**
  * Wire-level edge cases against tiny purpose-built servers: things the simulator does not do on
@@ -81,8 +83,7 @@ async function drain<T>(iterable: AsyncIterable<T>, seen: T[] = []): Promise<T[]
 	return seen;
 }
 
-const hex = (n: number) => n.toString(16).padStart(32, '0');
-const task = (status: string, extra: Record<string, unknown> = {}) => ({id: hex(1), status, created_at: '2026-01-01T00:00:00Z', ...extra});
+const task = (status: string, extra: Record<string, unknown> = {}) => ({id: hexId(1), status, created_at: '2026-01-01T00:00:00Z', ...extra});
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 // ---- stream-start ------------------------------------------------------------------------
@@ -91,7 +92,7 @@ test('stream-start over HTTP: a body written one byte at a time, through multi-b
 	const snapshots = [
 		task('WORKING', {detail: 'café 漢字 😀 "quoted" \\ ]}'}),
 		task('WAITING_FOR_SANDBOX', {sandbox_id: 'sb-1'}),
-		task('READY', {sandbox_id: 'sb-1', app_conversation_id: hex(2)}),
+		task('READY', {sandbox_id: 'sb-1', app_conversation_id: hexId(2)}),
 	];
 	const body = Buffer.from(`[\n${snapshots.map((snapshot) => JSON.stringify(snapshot)).join(',\n')}\n]`, 'utf8');
 	const server = await serve(t, async (_request, response) => {
@@ -109,7 +110,7 @@ test('stream-start over HTTP: a body written one byte at a time, through multi-b
 		['WORKING', 'WAITING_FOR_SANDBOX', 'READY'],
 	);
 	assert.equal(seen[0]?.detail, 'café 漢字 😀 "quoted" \\ ]}');
-	assert.equal(seen[2]?.app_conversation_id, hex(2));
+	assert.equal(seen[2]?.app_conversation_id, hexId(2));
 
 	const [sent] = server.requests;
 	assert.equal(sent?.method, 'POST');
@@ -134,7 +135,7 @@ test('stream-start: an array that ends early is a ProtocolError after the snapsh
 test('stream-start: a connection cut mid-element reads as a truncated stream, not a network failure; sent once', async (t) => {
 	const server = await serve(t, (_request, response) => {
 		response.writeHead(200, {'content-type': 'application/json'});
-		response.write(`[\n${JSON.stringify(task('WORKING'))},\n${JSON.stringify(task('WAITING_FOR_SANDBOX'))},\n{"id":"${hex(1)}","sta`);
+		response.write(`[\n${JSON.stringify(task('WORKING'))},\n${JSON.stringify(task('WAITING_FOR_SANDBOX'))},\n{"id":"${hexId(1)}","sta`);
 		setTimeout(() => response.socket?.destroy(), 20);
 	});
 	const seen: unknown[] = [];
@@ -148,7 +149,7 @@ test('stream-start: a connection cut mid-element reads as a truncated stream, no
 test('stream-start: a malformed snapshot is a ProtocolError naming the field', async (t) => {
 	const server = await serve(t, (_request, response) => {
 		response.writeHead(200, {'content-type': 'application/json'});
-		response.end(`[${JSON.stringify(task('WORKING'))},{"id":"${hex(1)}","status":7}]`);
+		response.end(`[${JSON.stringify(task('WORKING'))},{"id":"${hexId(1)}","status":7}]`);
 	});
 	const seen: unknown[] = [];
 	const error = await failure(drain(client(server.baseUrl).streamStart(createRequestFor({message: 'x'})), seen));
@@ -162,7 +163,7 @@ test('stream-start ends at READY even if the server never closes the array, and 
 	const server = await serve(t, (_request, response) => {
 		closed = new Promise((resolve) => response.on('close', () => resolve()));
 		response.writeHead(200, {'content-type': 'application/json'});
-		response.write(`[\n${JSON.stringify(task('WORKING'))},\n${JSON.stringify(task('READY', {app_conversation_id: hex(2)}))}`);
+		response.write(`[\n${JSON.stringify(task('WORKING'))},\n${JSON.stringify(task('READY', {app_conversation_id: hexId(2)}))}`);
 		// ... and nothing more: no closing bracket, no end.
 	});
 	const seen = await drain(client(server.baseUrl).streamStart(createRequestFor({message: 'x'})));
@@ -347,7 +348,7 @@ test('a POST whose connection breaks mid-answer is OutcomeUnknownError, sent exa
 	assert.match(broken.message, /may have gone through/);
 	assert.equal(server.requests.length, 1);
 
-	const cut = await failure(app.sendMessage(hex(3), 'hello'));
+	const cut = await failure(app.sendMessage(hexId(3), 'hello'));
 	assert.ok(cut instanceof OutcomeUnknownError, String(cut));
 	assert.equal(server.requests.length, 2);
 });
@@ -447,7 +448,7 @@ test('one invalid item in a page is reported and the others returned; same for a
 });
 
 test('batch look-ups: chunks of 99 (ids) and 100 (id), nulls aligned, seed-style answers mapped by id in either spelling', async (t) => {
-	const known = new Set(Array.from({length: 300}, (_, index) => hex(index + 1)));
+	const known = new Set(Array.from({length: 300}, (_, index) => hexId(index + 1)));
 	const server = await serve(t, (_request, response, seen) => {
 		const path = seen.url.pathname;
 		if (path === '/api/v1/app-conversations') {
@@ -467,7 +468,7 @@ test('batch look-ups: chunks of 99 (ids) and 100 (id), nulls aligned, seed-style
 	const app = client(server.baseUrl);
 
 	const ids = Array.from({length: 150}, (_, index) => {
-		const id = index % 10 === 3 ? hex(10_000 + index) : hex(index + 1);
+		const id = index % 10 === 3 ? hexId(10_000 + index) : hexId(index + 1);
 		return index % 2 ? dashedId(id).toUpperCase() : id;
 	});
 	ids.push('not-a-uuid', ids[0]!);
@@ -487,10 +488,10 @@ test('batch look-ups: chunks of 99 (ids) and 100 (id), nulls aligned, seed-style
 	);
 	assert.ok(lookups.every((request) => request.url.searchParams.getAll('ids').every((id) => /^[0-9a-f]{32}$/.test(id))));
 
-	const tasks = await app.getStartTasks([hex(1), hex(5000), hex(2)]);
+	const tasks = await app.getStartTasks([hexId(1), hexId(5000), hexId(2)]);
 	assert.deepEqual(
 		tasks.map((entry) => entry?.id ?? null),
-		[hex(1), null, hex(2)],
+		[hexId(1), null, hexId(2)],
 	);
 
 	const sandboxIds = Array.from({length: 205}, (_, index) => (index % 50 === 7 ? `x${index}` : `sb-${index}`));
@@ -513,18 +514,18 @@ test('batch look-ups: chunks of 99 (ids) and 100 (id), nulls aligned, seed-style
 		['spec-a', null],
 	);
 	// Sandbox ids are opaque: one that looks like a dashed uuid is sent exactly as given.
-	const uuidLike = dashedId(hex(77)).toUpperCase();
+	const uuidLike = dashedId(hexId(77)).toUpperCase();
 	assert.equal((await app.getSandboxes([uuidLike]))[0]?.id, uuidLike);
 	assert.deepEqual(server.requests.at(-1)?.url.searchParams.getAll('id'), [uuidLike]);
 	assert.deepEqual(await app.getConversations([]), []);
 	assert.equal(server.requests.filter((request) => request.url.pathname === '/api/v1/app-conversations').length, 2, 'no request for no ids');
 
 	const other = await serve(t, (_request, response) => json(response, 200, {items: []}));
-	assert.ok((await failure(client(other.baseUrl).getConversations([hex(1)]))) instanceof ProtocolError);
+	assert.ok((await failure(client(other.baseUrl).getConversations([hexId(1)]))) instanceof ProtocolError);
 });
 
 test('search walks every page via page_id with the filters, dedupes shifted rows, and stops on a repeated page id', async (t) => {
-	const row = (n: number, dashed = false) => ({id: dashed ? dashedId(hex(n)) : hex(n), sandbox_status: 'RUNNING', title: `c${n}`});
+	const row = (n: number, dashed = false) => ({id: dashed ? dashedId(hexId(n)) : hexId(n), sandbox_status: 'RUNNING', title: `c${n}`});
 	const server = await serve(t, (_request, response, seen) => {
 		const pageId = seen.url.searchParams.get('page_id');
 		if (seen.url.pathname.endsWith('/sandbox-specs/search')) {
@@ -617,9 +618,5 @@ test('sandbox actions: spec id as a query (no body), pause/resume/delete paths, 
 });
 
 async function waitFor(predicate: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!predicate()) {
-		if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
+	await eventually(predicate, what, {timeoutMs, pollMs: 5});
 }

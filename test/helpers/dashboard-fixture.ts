@@ -8,6 +8,7 @@ import type {
 	SandboxRow,
 } from '../../source/state/dashboard-types.js';
 import {appConversationSchema, sandboxSchema, sandboxSpecSchema} from '../../source/wire/schemas/app.js';
+import {hexId} from './fixtures.js';
 
 /**
  * Snapshots for view tests: conversations and sandboxes in the wire's own JSON shape, parsed by
@@ -35,9 +36,7 @@ export type ConversationSeed = {
 	lastKnown?: string;
 };
 
-export function hexId(n: number): string {
-	return n.toString(16).padStart(32, '0');
-}
+export {hexId};
 
 export function conversationRow(seed: ConversationSeed): ConversationRow {
 	const conversation = appConversationSchema.parse({

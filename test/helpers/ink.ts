@@ -4,6 +4,7 @@ import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
 import {installInkPatches} from '../../source/ink-patches/index.js';
 import {FakeStdin} from './fake-stdin.js';
+import {eventually} from './eventually.js';
 
 /**
  * Ink in memory at a chosen terminal size (ink-testing-library's stdout is fixed at 100 columns
@@ -76,17 +77,9 @@ export async function waitForFrame(
 	predicate: (frame: string) => boolean,
 	options: {timeoutMs?: number; message?: string} = {},
 ): Promise<string> {
-	const deadline = Date.now() + (options.timeoutMs ?? 4000);
-	let last = frame();
-	while (Date.now() < deadline) {
-		last = frame();
-		if (predicate(last)) {
-			await effectsFlushed();
-			return last;
-		}
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-	throw new Error(`${options.message ?? 'frame never matched'}; last frame:\n${last}`);
+	const matched = await eventually(frame, options.message ?? 'the frame to match', {until: predicate, timeoutMs: options.timeoutMs ?? 4000, detail: (last) => `last frame:\n${last}`});
+	await effectsFlushed();
+	return matched;
 }
 
 /**

@@ -2,6 +2,7 @@ import type {TestContext} from 'node:test';
 import WebSocket from 'ws';
 import {startSimulator, type Simulator, type SimulatorOptions} from '../../source/simulator/server.js';
 import type {ScenarioName, SimConversation} from '../../source/simulator/world-types.js';
+import {eventually} from './eventually.js';
 
 /**
  * Helpers for the simulator's own tests: plain fetch and ws (the project's clients are tested
@@ -107,11 +108,7 @@ export function openSocket(url: string, options: WebSocket.ClientOptions = {}): 
 }
 
 export async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 2000, what = 'condition'): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await predicate())) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
+	await eventually(predicate, what, {timeoutMs, pollMs: 5});
 }
 
 export function opened(ws: WebSocket): Promise<void> {

@@ -1,5 +1,6 @@
 import {execFileSync, spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
+import {eventually} from './eventually.js';
 
 /**
  * Drives the real CLI in a real terminal: tmux on a private socket (`-L`, no user config), a
@@ -50,18 +51,14 @@ export function startTmux(options: StartOptions): TmuxSession {
 			tmux('send-keys', '-t', target, ...(sendOptions.literal ? ['-l'] : []), ...list);
 		},
 		async waitFor(predicate, message, timeoutMs = 15_000, pollMs = 100) {
-			const deadline = Date.now() + timeoutMs;
-			let screen = '';
-			while (Date.now() < deadline) {
+			const screen = () => {
 				try {
-					screen = session.capture();
+					return session.capture();
 				} catch {
-					screen = '';
+					return '';
 				}
-				if (predicate(screen)) return screen;
-				await new Promise((resolve) => setTimeout(resolve, pollMs));
-			}
-			throw new Error(`${message}: not on screen after ${timeoutMs} ms. Screen:\n${screen}`);
+			};
+			return eventually(screen, `${message} on screen`, {until: predicate, timeoutMs, pollMs, detail: (last) => `Screen:\n${last}`});
 		},
 		paneState() {
 			const [dead, status] = tmux('display-message', '-p', '-t', target, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
