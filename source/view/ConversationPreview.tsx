@@ -61,7 +61,7 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 					.join(' · ');
 	// Never the link whole: its token is hidden here, and `l` copies it on request.
 	const sessionKey = c.session_api_key?.reveal();
-	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url, sessionKey ? [sessionKey] : [])}`).join(' · ');
+	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url.reveal(), sessionKey ? [sessionKey] : [])}`).join(' · ');
 	const withLinks = linkText ? `${second} · l ${linkText}` : second;
 	return (
 		<Box height={previewRows} flexDirection="column">

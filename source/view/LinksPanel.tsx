@@ -39,9 +39,9 @@ export function LinksPanel(props: Props) {
 			const link = links[index];
 			if (!link) return props.onClose();
 			// Written past Ink: an OSC sequence draws nothing and moves no cursor.
-			stdout.write(osc52Copy(link.url));
+			stdout.write(osc52Copy(link.url.reveal()));
 			props.onClose();
-			props.onCopied(`Copied the ${linkName(String(link.name), link.port)} link to the clipboard${linkHasSecret(link.url) ? ' (with its token; keep it private)' : ''}.`);
+			props.onCopied(`Copied the ${linkName(String(link.name), link.port)} link to the clipboard${linkHasSecret(link.url.reveal()) ? ' (with its token; keep it private)' : ''}.`);
 		},
 		openLink: () => {
 			if (links[index]) setClickable(index);
@@ -70,9 +70,9 @@ export function LinksPanel(props: Props) {
 					links.slice(Math.max(0, offset), Math.max(0, offset) + listHeight).map((link, at) => {
 						const row = Math.max(0, offset) + at;
 						const selected = row === index;
-						const text = line(`${selected ? '›' : ' '} ${linkName(String(link.name), link.port).padEnd(12)} ${maskedLink(link.url, props.secrets)}`, width);
+						const text = line(`${selected ? '›' : ' '} ${linkName(String(link.name), link.port).padEnd(12)} ${maskedLink(link.url.reveal(), props.secrets)}`, width);
 						// Asked for with `o`: the row's masked text links to the whole URL (never drawn).
-						const linked = row === clickable ? osc8Link(link.url, text) : null;
+						const linked = row === clickable ? osc8Link(link.url.reveal(), text) : null;
 						return (
 							<Text key={`${String(link.name)}:${link.port ?? at}`} inverse={selected} wrap="truncate">
 								{linked ?? text}

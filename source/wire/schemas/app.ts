@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {executionStatuses, sandboxStatuses, startTaskStatuses} from '../statuses.js';
+import {SecretLink} from '../secret.js';
 import {idString, openEnum, optionalString, secretString} from './common.js';
 
 /**
@@ -78,7 +79,8 @@ export function startTaskError(task: StartTask): string | undefined {
 
 export const exposedUrlSchema = z.looseObject({
 	name: openEnum(['AGENT_SERVER', 'VSCODE', 'WORKER_1', 'WORKER_2'] as const),
-	url: z.string(),
+	// Held as a credential: the VS Code link carries the session key as its token.
+	url: z.string().transform((value) => new SecretLink(value)),
 	port: z.number().nullish(),
 });
 export type ExposedUrl = z.infer<typeof exposedUrlSchema>;
