@@ -2,6 +2,7 @@ import type {ResolvedConfig} from '../config/resolve.js';
 import type {DashboardDefaults} from '../config/config-file.js';
 import {detectionOptions} from './detection-flags.js';
 import {printError, type Io} from './io.js';
+import {Secret} from '../wire/secret.js';
 
 /**
  * Starts the interactive dashboard. It is loaded with a dynamic import so the headless commands
@@ -31,20 +32,31 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 		config.kind === 'demo'
 			? {demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles, ...poll}
 			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, ...poll, profile: config.profile ?? null};
+	// The composition root: demo or server is decided here, and what this run starts (the demo's
+	// simulator, the process's HTTP agent) is shut down here, after the view has closed its session.
+	// The simulator is loaded only for the demo: a real server's start-up does not pay for it.
+	const simulator = config.kind === 'demo' ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700, sharedSandboxes: true}) : null;
+	const {closeHttpAgent} = await import('../wire/http.js');
+	const shutdown = async () => {
+		await simulator?.close();
+		await closeHttpAgent();
+	};
+	// The demo simulator has its own key; a configured key is never sent to it.
+	const server =
+		config.kind === 'demo'
+			? {baseUrl: simulator!.url, apiKey: new Secret(simulator!.apiKey), runningSandboxCap: simulator!.world.options.maxRunningSandboxes}
+			: {baseUrl: config.baseUrl, apiKey: config.apiKey};
 	// The first requests go out before the view's modules load (Ink, React, yoga: the largest
 	// part of start-up), so the server answers while they compile.
 	const {prepareDashboard} = await import('../state/dashboard-session.js');
-	const prepared = await prepareDashboard(run, (text) => void process.stdout.write(text));
-	if ('error' in prepared) {
-		io.stderr.write(prepared.error);
-		return 2;
-	}
+	const prepared = prepareDashboard(run, server, (text) => void process.stdout.write(text));
 
 	let view: typeof import('../view/app.js');
 	try {
 		view = await import('../view/app.js');
 	} catch (error) {
-		await prepared.close();
+		await prepared.session.close();
+		await shutdown();
 		const {code, message} = error as NodeJS.ErrnoException;
 		// Only the view itself missing means "not in this build"; anything else is a real failure.
 		if (code === 'ERR_MODULE_NOT_FOUND' && /view[\\/]app\.(js|tsx?)/.test(message)) {
@@ -54,7 +66,7 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 		}
 		throw error;
 	}
-	return view.runDashboard(run, prepared);
+	return view.runDashboard(run, prepared, shutdown);
 }
 
 /**

@@ -1,5 +1,5 @@
 import {AppClient} from '../wire/app-client.js';
-import {Secret} from '../wire/secret.js';
+import type {Secret} from '../wire/secret.js';
 import {attachAlerts} from './alerts.js';
 import {createDashboard} from './dashboard-store.js';
 import type {PollTuning} from '../config/poll-tuning.js';
@@ -91,43 +91,27 @@ export function firstAnswer(store: Session['store'], ms: number): Promise<void> 
 }
 
 export type PrepareOptions = SessionOptions & {
-	baseUrl?: string;
+	/** The configured key, if any: never printed (the demo's own key is in `server`). */
 	apiKey: Secret | null;
-	/** Start the embedded simulator and show it, clearly marked DEMO. */
+	/** The embedded simulator, clearly marked DEMO. */
 	demo: boolean;
 	serverLabel: string;
 };
 
-/** The first session, the demo's simulator (when it is the demo) and every key this run holds. */
+/** Where the first session goes: a configured server, or the demo's simulator (commands/dashboard.ts starts it). */
+export type FirstServer = {baseUrl: string; apiKey: Secret | null; runningSandboxCap?: number};
+
+/** The first session and every key this run holds. */
 export type PreparedDashboard = {
 	session: Session;
-	simulator: {close(): Promise<void>} | null;
 	/** Every key this run holds, so a crash line can never print one (profiles add theirs). */
 	secrets: string[];
-	close(): Promise<void>;
 };
 
-/** Starts the demo's simulator if asked, then the first session. An error is a message for stderr. */
-export async function prepareDashboard(options: PrepareOptions, write: (text: string) => void): Promise<PreparedDashboard | {error: string}> {
-	// Loaded only for the demo: a real server's start-up does not pay for the simulator.
-	const simulator = options.demo ? await (await import('../simulator/server.js')).startSimulator({port: 0, tickMs: 700, sharedSandboxes: true}) : null;
-	const baseUrl = simulator?.url ?? options.baseUrl;
-	if (!baseUrl) {
-		await simulator?.close();
-		return {error: 'agent-tui: no server configured (set OPENHANDS_BASE_URL or pass --base-url), or run the demo.\n'};
-	}
-
-	// The demo simulator has its own key; a configured key is never sent to it.
-	const firstKey = simulator ? new Secret(simulator.apiKey) : options.apiKey;
+/** Opens the first session; what runs the server (the demo's simulator) is the caller's. */
+export function prepareDashboard(options: PrepareOptions, server: FirstServer, write: (text: string) => void): PreparedDashboard {
 	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
-	const cap = simulator ? {runningSandboxCap: simulator.world.options.maxRunningSandboxes} : {};
-	const session = openSession({baseUrl, apiKey: firstKey, label: options.serverLabel, demo: options.demo, ...cap}, options, write);
-	return {
-		session,
-		simulator,
-		secrets,
-		async close() {
-			await Promise.allSettled([session.close(), simulator?.close()]);
-		},
-	};
+	const cap = server.runningSandboxCap === undefined ? {} : {runningSandboxCap: server.runningSandboxCap};
+	const session = openSession({baseUrl: server.baseUrl, apiKey: server.apiKey, label: options.serverLabel, demo: options.demo, ...cap}, options, write);
+	return {session, secrets};
 }

@@ -3,7 +3,6 @@ import {firstAnswer, openSession, type PreparedDashboard, type PrepareOptions} f
 import {installInkPatches, warmUpTextMeasures} from '../ink-patches/index.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import {publicMessage} from '../state/redact.js';
-import {closeHttpAgent} from '../wire/http.js';
 import type {Secret} from '../wire/secret.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
@@ -29,10 +28,10 @@ export type RunDashboardOptions = PrepareOptions & {
  * always comes back. Resolves with the process exit code (0 on `q`, 128+n on a signal, 1 on a
  * crash); it closes everything it opened, so the process can end on its own.
  */
-export async function runDashboard(options: RunDashboardOptions, prepared: PreparedDashboard): Promise<number> {
+export async function runDashboard(options: RunDashboardOptions, prepared: PreparedDashboard, shutdown: () => Promise<void>): Promise<number> {
 	const {stdout, stdin, stderr} = process;
 	if (options.usageThresholds) setUsageThresholds(options.usageThresholds);
-	const {simulator, secrets} = prepared;
+	const {secrets} = prepared;
 	let session = prepared.session;
 	const writeAlert = (text: string) => void stdout.write(text);
 	let currentProfile = options.profile ?? null;
@@ -63,7 +62,8 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 		stderr,
 		unmount: () => unmount(),
 		secrets,
-		cleanup: () => Promise.allSettled([session.close(), simulator?.close()]).then(() => closeHttpAgent()),
+		// The current session here (profiles switch it); the simulator and the HTTP agent are the caller's.
+		cleanup: () => Promise.allSettled([session.close()]).then(() => shutdown()),
 	});
 	guard.install();
 
