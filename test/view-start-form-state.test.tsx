@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {buildLaunchLink} from '../source/format/launch-link.js';
+import {buildLaunchLink} from '../source/wire/launch-link.js';
 import {focusedStop, initialStartForm, type StartFormAction, startFormReducer, type StartFormState} from '../source/view/start/start-form-state.js';
 import {phaseLines} from '../source/view/start/start-phases.js';
 import {startTaskSchema} from '../source/wire/schemas/app.js';

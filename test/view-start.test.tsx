@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {useSyncExternalStore} from 'react';
 import {cellWidth} from '../source/format/width.js';
-import {buildLaunchLink} from '../source/format/launch-link.js';
+import {buildLaunchLink} from '../source/wire/launch-link.js';
 import type {StartProgress} from '../source/state/dashboard-types.js';
 import {StartForm} from '../source/view/start/StartForm.js';
 import type {StartRequest} from '../source/view/start/start-form-state.js';

@@ -1,4 +1,4 @@
-import {findLaunchLink, parseLaunchLink} from '../../format/launch-link.js';
+import {findLaunchLink, parseLaunchLink} from '../../wire/launch-link.js';
 import {createRequestFor, createRequestSchema, type PluginSpec, pluginSpecSchema} from '../../wire/schemas/create-request.js';
 
 /**

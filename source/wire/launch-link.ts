@@ -1,4 +1,4 @@
-import {type PluginSpec, pluginSpecSchema} from '../wire/schemas/create-request.js';
+import {type PluginSpec, pluginSpecSchema} from './schemas/create-request.js';
 
 /**
  * Launch links: `{app_url}/launch?plugins=<base64 JSON array>&message=<text>`, the form plugin

@@ -6,7 +6,7 @@ import {
 	findLaunchLink,
 	maxLaunchPlugins,
 	parseLaunchLink,
-} from '../source/format/launch-link.js';
+} from '../source/wire/launch-link.js';
 
 const plugins = [{source: 'github:jpshackelford/oh-examples', ref: 'main', repo_path: 'finish-callback/oh-finish-callback'}];
 const json = JSON.stringify(plugins);
