@@ -102,3 +102,18 @@ test('R with a long list scrolls; esc cancels without acting; the typed word wor
 	assert.equal(controller.calls.filter((call) => call.method === 'resumeSandbox').length, 40);
 	rendered.unmount();
 });
+
+test('P before the sandbox list has arrived says it is loading, then plans over the list once it is there', async () => {
+	const full = fixtureSnapshot();
+	const {store, rendered} = mount({...full, sandboxes: new Map(), sandboxesListed: false});
+	await waitForFrame(rendered.lastFrame, (frame) => frame.includes('Upgrade React'));
+	let frame = await press(rendered, 'P', (text) => text.includes('The sandbox list is still loading'));
+	assert.doesNotMatch(frame, /Nothing to pause|skipped/, 'an unloaded list is not "nothing running"');
+	store.update(() => ({sandboxes: full.sandboxes, sandboxesListed: true}));
+	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('Pause 7 sandboxes of the conversations shown'));
+	assert.match(frame, /1 skipped/);
+	// Planned once: a later change of the list does not move what the user is confirming.
+	store.update(() => ({sandboxes: withSandbox(full, 'sb-0001', {status: 'PAUSED'})}));
+	await settle(150);
+	assert.match(rendered.lastFrame() ?? '', /Pause 7 sandboxes/);
+});

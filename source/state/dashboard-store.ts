@@ -133,6 +133,7 @@ class DashboardModel {
 	#noticeParts: Array<{text: string; count: number}> = [];
 	#capWatch: CapWatch | null = null;
 	#runningCap: number | null = null;
+	#sandboxesListed = false;
 	/** key -> status signature and when the store saw it appear. */
 	#statusSeen = new Map<string, {signature: string; since: number | null}>();
 	#streamActivity = new Map<string, number>();
@@ -253,6 +254,7 @@ class DashboardModel {
 			},
 			conversations: this.#rows,
 			sandboxes: this.#sandboxes,
+			sandboxesListed: false,
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
 			invalidItems: 0,
@@ -291,6 +293,7 @@ class DashboardModel {
 		const parts = {
 			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
 			sandboxes: this.#sandboxes,
+			sandboxesListed: this.#sandboxesListed,
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
 			invalidItems: this.#invalidItems,
@@ -301,6 +304,7 @@ class DashboardModel {
 		const dataChanged =
 			parts.conversations !== previous.conversations ||
 			parts.sandboxes !== previous.sandboxes ||
+			parts.sandboxesListed !== previous.sandboxesListed ||
 			parts.specs !== previous.specs ||
 			parts.runningSandboxCap !== previous.runningSandboxCap ||
 			parts.invalidItems !== previous.invalidItems ||
@@ -496,7 +500,10 @@ class DashboardModel {
 
 	#onSandboxes(items: readonly Sandbox[], complete: boolean): void {
 		const now = this.#now();
-		if (complete) this.#linksDirty = false;
+		if (complete) {
+			this.#linksDirty = false;
+			this.#sandboxesListed = true;
+		}
 		if (this.#capWatch && now > this.#capWatch.until) this.#capWatch = null;
 		const merged = mergeSandboxes(this.#sandboxes, items, {
 			now,

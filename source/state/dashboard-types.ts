@@ -130,6 +130,11 @@ export type DashboardSnapshot = {
 	/** Every known conversation by key; order and filtering are view-model concerns (selectors). */
 	conversations: ReadonlyMap<string, ConversationRow>;
 	sandboxes: ReadonlyMap<string, SandboxRow>;
+	/**
+	 * The whole sandbox list has arrived at least once. Until then an empty or short `sandboxes`
+	 * means "not loaded yet", not "no sandbox is running": plans over sandboxes wait for it.
+	 */
+	sandboxesListed: boolean;
 	specs: readonly SandboxSpec[];
 	/**
 	 * The most sandboxes the service lets run at once, when known (configured, or learned from a

@@ -1,4 +1,4 @@
-import type {Dispatch} from 'react';
+import {useEffect, type Dispatch} from 'react';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import type {ChangesSession} from '../state/changes-session.js';
 import {HelpOverlay} from './HelpOverlay.js';
@@ -9,6 +9,7 @@ import {capQuestion, planSandboxAction} from './sandbox-question.js';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {ActionConfirm} from './triage/ActionConfirm.js';
 import {BulkPanel} from './triage/BulkPanel.js';
+import {planBulk} from './triage/bulk-plan.js';
 import {SearchOverlay} from './triage/SearchOverlay.js';
 import {runTriage} from './triage/run-triage.js';
 import {shortTitle} from './triage/triage-plan.js';
@@ -50,6 +51,13 @@ type Props = {
 export function DashboardOverlay(props: Props) {
 	const {snapshot, controller, conversationKeys, width, height, dispatch, openTimeline, changesSession} = props;
 	const closeOverlay = () => dispatch({type: 'close-overlay'});
+	// A bulk pause or resume opened before the sandbox list arrived plans once, when it arrives;
+	// from then on the panel's list stays what the user confirms.
+	const awaiting = props.overlay.kind === 'bulk' && props.overlay.action !== 'interrupt' ? props.overlay : null;
+	useEffect(() => {
+		if (!awaiting?.awaitingList || !snapshot.sandboxesListed) return;
+		dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: awaiting.action, ...planBulk(snapshot, awaiting.action, awaiting.awaitingList)}});
+	}, [awaiting, snapshot, dispatch]);
 	let overlay = null;
 	if (props.overlay.kind === 'help') {
 		overlay = <HelpOverlay width={width} height={height} onClose={closeOverlay} />;
@@ -140,6 +148,7 @@ export function DashboardOverlay(props: Props) {
 					action={bulk.action}
 					keys={bulk.sandboxKeys}
 					skipped={bulk.skipped}
+					loading={bulk.awaitingList !== undefined}
 					snapshot={snapshot}
 					width={width}
 					height={height}

@@ -50,6 +50,13 @@ export function useDashboardKeys(args: Args): void {
 		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
 	};
 
+	// P / R plan over the sandbox list; opened before it has arrived, the panel says so and plans
+	// once it is there, rather than calling every sandbox "not running".
+	const openSandboxBulk = (action: 'pause' | 'resume') => {
+		const plan = planBulk(snapshot, action, conversationKeys);
+		dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action, ...plan, ...(snapshot.sandboxesListed ? {} : {awaitingList: conversationKeys})}});
+	};
+
 	const openChanges = (key: string | null | undefined) => {
 		if (key) dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey: key, file: null}});
 		else notice('Select a conversation first.');
@@ -153,8 +160,8 @@ export function useDashboardKeys(args: Args): void {
 			sort: () => dispatch({type: 'cycle-sort'}),
 			freeze: () => dispatch({type: 'toggle-freeze'}),
 			...search,
-			bulkPause: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'pause', ...planBulk(snapshot, 'pause', conversationKeys)}}),
-			bulkResume: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'resume', ...planBulk(snapshot, 'resume', conversationKeys)}}),
+			bulkPause: () => openSandboxBulk('pause'),
+			bulkResume: () => openSandboxBulk('resume'),
 			bulkInterrupt: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'interrupt', ...planBulkInterrupt(snapshot, conversationKeys)}}),
 			...triageOn(() => conversations.selectedKey),
 			...agentOn(() => conversations.selectedKey),

@@ -32,7 +32,14 @@ export type Overlay =
 	/** A one-line field: a rejection reason or a message for the agent. */
 	| {kind: 'prompt'; purpose: 'reject' | 'nudge'; conversationKey: string}
 	/** `P` / `R`: the sandboxes of the filtered conversations, behind a typed confirmation. */
-	| {kind: 'bulk'; action: 'pause' | 'resume'; sandboxKeys: readonly string[]; skipped: number}
+	| {
+			kind: 'bulk';
+			action: 'pause' | 'resume';
+			sandboxKeys: readonly string[];
+			skipped: number;
+			/** Opened before the sandbox list had arrived: the conversations to plan over once it has. */
+			awaitingList?: readonly string[];
+	  }
 	/** `I`: stop the agents of the filtered conversations, behind a typed confirmation. */
 	| {kind: 'bulk'; action: 'interrupt'; conversationKeys: readonly string[]; skipped: number}
 	/** `l`: the links of a conversation's sandbox, tokens hidden; enter copies one. */

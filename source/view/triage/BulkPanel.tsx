@@ -12,6 +12,8 @@ type Props = {
 	/** Sandboxes for pause and resume, conversations for interrupt. */
 	keys: readonly string[];
 	skipped: number;
+	/** The sandbox list has not arrived yet: nothing is planned, nothing can be confirmed. */
+	loading?: boolean;
 	/** The live snapshot: sandbox results are read from each sandbox's status and pending action. */
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'>;
 	width: number;
@@ -71,7 +73,7 @@ export function BulkPanel(props: Props) {
 	const items = keys.map((key) => (action === 'interrupt' ? interruptItemLine(snapshot, key, results.get(key)) : bulkItemLine(snapshot, action, key, asked)));
 	const failed = items.filter((item) => item.color === 'red').length;
 	const settled = items.filter((item) => item.settled).length;
-	const title = bulkTitle(action, count, skipped);
+	const title = props.loading ? `The sandbox list is still loading: the sandboxes to ${action} show here once it has arrived…` : bulkTitle(action, count, skipped);
 	const range = count > listHeight ? ` · ${offset + 1}-${Math.min(count, offset + listHeight)} of ${count}` : '';
 	const status = asked ? `${settled} of ${count} done · ${failed} failed · enter/esc closes` : count === 0 ? 'enter/esc closes' : `↑/↓ scroll${range} · enter confirms · esc cancels`;
 	return (
