@@ -174,10 +174,14 @@ export class ConversationPoller {
 		}
 
 		this.#retryAt = null;
-		this.#due.walk = now;
-		this.#due.sandboxes = now;
+		// Due now, or earlier if it already was: a refresh never pushes back an operation that was
+		// waiting its turn. (Setting \`now\` put the first sandbox list behind the walk and the
+		// look-ups again at every refresh, and refreshes come with every accepted action: a quick
+		// user saw "Nothing to pause" with every sandbox still unknown.)
+		this.#due.walk = Math.min(this.#due.walk, now);
+		this.#due.sandboxes = Math.min(this.#due.sandboxes, now);
 		this.#round = null;
-		if (this.#known.size > 0) this.#due.lookup = now;
+		if (this.#known.size > 0) this.#due.lookup = Math.min(this.#due.lookup, now);
 		this.#pump();
 	}
 
@@ -187,7 +191,7 @@ export class ConversationPoller {
 	 */
 	refreshSandboxes(): void {
 		if (this.#closed || !this.#started) return;
-		this.#due.sandboxes = this.#now();
+		this.#due.sandboxes = Math.min(this.#due.sandboxes, this.#now());
 		this.#pump();
 	}
 
