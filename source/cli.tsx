@@ -56,6 +56,7 @@ function parseArgs() {
 				reason: {type: 'string'},
 				run: {type: 'boolean'},
 				output: {type: 'string', shortFlag: 'o'},
+				timeout: {type: 'string'},
 			},
 		});
 	} catch (error) {

@@ -6,6 +6,7 @@ import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
+import {startSimulator} from '../source/simulator/server.js';
 import {cliArgs} from './helpers/built-cli.js';
 
 /**
@@ -16,6 +17,76 @@ import {cliArgs} from './helpers/built-cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-deadline-'));
 after(() => rmSync(home, {recursive: true, force: true}));
+
+type Run = {code: number | null; stdout: string; stderr: string; exitedAt: number};
+
+function cli(args: string[], key = 'k-123456', onStdout?: (text: string) => void): Promise<Run> {
+	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: key};
+	delete env.CI;
+	delete env.OPENHANDS_BASE_URL;
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+			onStdout?.(stdout);
+		});
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({code, stdout, stderr, exitedAt: Date.now()});
+		});
+	});
+}
+
+test('a server that accepts and never answers: --timeout 3s ends a one-shot read with exit 5 in about that', async (t) => {
+	const server = createServer(() => {
+		// Never answers.
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	t.after(() => {
+		server.closeAllConnections();
+		server.close();
+	});
+	const started = Date.now();
+	const run = await cli(['conversations', '--timeout', '3s', '--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`]);
+	const seconds = (run.exitedAt - started) / 1000;
+	t.diagnostic(`exit ${run.code} after ${seconds.toFixed(1)} s`);
+	assert.equal(run.code, 5, run.stderr);
+	assert.ok(seconds < 12, `${seconds} s (node and tsx start-up included)`);
+	assert.match(run.stderr, /did not answer in time/);
+	const bad = await cli(['conversations', '--timeout', 'soon', '--base-url', 'http://127.0.0.1:9']);
+	assert.equal(bad.code, 2);
+	assert.match(bad.stderr, /--timeout takes a duration such as 30s, 2m or 1h, not "soon"/);
+});
+
+test('a dead server ends --follow with exit 5 inside its deadline, saying what it last saw', async (t) => {
+	const sim = await startSimulator({port: 0, tickMs: 20, seed: 13, conversations: 4});
+	let closed = false;
+	t.after(() => (closed ? undefined : sim.close()));
+	const conversation = sim.world
+		.conversationList()
+		.find((candidate) => sim.world.findSandbox(candidate.sandboxId)?.status === 'RUNNING' && candidate.scenario === 'long-runner' && sim.world.events(candidate).length > 0);
+	assert.ok(conversation, 'a running long-runner (it never finishes)');
+	let killedAt = 0;
+	const run = await cli(['events', conversation.id, '--follow', '--json', '--timeout', '4s', '--base-url', sim.baseUrl], sim.apiKey, (stdout) => {
+		// Once the history is out, the server dies.
+		if (!closed && stdout.split('\n').length > 5) {
+			closed = true;
+			killedAt = Date.now();
+			void sim.close();
+		}
+	});
+	const seconds = (run.exitedAt - killedAt) / 1000;
+	t.diagnostic(`exit ${run.code} ${seconds.toFixed(1)} s after the server died`);
+	assert.ok(killedAt > 0, 'the follow printed events before the server died');
+	assert.equal(run.code, 5, run.stderr);
+	assert.ok(seconds < 15, `${seconds} s`);
+	assert.match(run.stderr, /gave up after 4s without contact with the event stream \(.+\); the last event seen is from \d{4}-/);
+});
 
 test('a server trickling 1 byte/s ends a one-shot read with exit 5 inside 60 s', async (t) => {
 	let requests = 0;

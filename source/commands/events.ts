@@ -6,6 +6,7 @@ import {eventLine} from './event-line.js';
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
+import {followDeadline} from './deadline.js';
 import {followConversation} from './follow.js';
 import {historyProgress} from './history-progress.js';
 import {printLine, printText, type Io} from './io.js';
@@ -29,7 +30,7 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	const print = (event: WireEvent) => (flags.json ? printLine(io, toJson(event, io.secrets)) : printText(io, eventLine(event, io.stdout.isTTY ? io.stdout.columns : undefined)));
 
 	if (flags.follow) {
-		const end = await followConversation({server, io, conversation, filter, onEvent: print});
+		const end = await followConversation({server, io, conversation, filter, onEvent: print, deadlineMs: followDeadline(flags)});
 		return end.exitCode;
 	}
 

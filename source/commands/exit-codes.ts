@@ -37,10 +37,10 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const exitCodeHelp: ReadonlyArray<[ExitCode, string]> = [
 	[ExitCode.ok, 'success (for --follow / --wait: the conversation reached its end)'],
 	[ExitCode.unexpected, 'unexpected internal error'],
-	[ExitCode.usage, 'usage error: bad flags, arguments or configuration, or a request\n     the server refused as invalid (400, 409, 422)'],
+	[ExitCode.usage, 'usage error: bad flags, arguments or configuration, a request the server\n     refused as invalid (400, 409, 422), or a redirect (never followed)'],
 	[ExitCode.keyRejected, 'API key rejected (401/403)'],
 	[ExitCode.notFound, 'not found: unknown conversation or sandbox'],
-	[ExitCode.server, 'network or server failure: unreachable, timeout, 5xx, rate limited,\n     not the API (a web page), bad answer, agent server not running'],
+	[ExitCode.server, 'network or server failure: unreachable, timeout (--timeout), 5xx, rate\n     limited, not the API (a web page), bad answer, agent server not running'],
 	[ExitCode.startFailed, 'start failed: the start task ended in ERROR; with --wait, also a\n     conversation that ended in error or stuck, or lost its sandbox'],
 ];
 

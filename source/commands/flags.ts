@@ -34,6 +34,8 @@ export type CommandFlags = {
 	run: boolean;
 	/** `export`: the file to write (`-o`); stdout when absent or `-`. */
 	output: string | undefined;
+	/** Every server command: how long to wait for an unreachable or stalled server (`30s`, `2m`; deadline.ts). */
+	timeout: string | undefined;
 };
 
 export type CommandFlagName = keyof CommandFlags;

@@ -8,6 +8,7 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import {settleEvent, type WireEvent} from '../wire/schemas/events.js';
 import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/statuses.js';
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
+import {defaultFollowDeadlineMs, formatDeadline} from './deadline.js';
 import {UnavailableError} from './exit-codes.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
@@ -47,6 +48,11 @@ export type FollowOptions = {
 	startingTimeoutMs?: number;
 	/** Between two checks of a PAUSED sandbox; never below 10 s (the budget is shared with everything else). */
 	pausedPollMs?: number;
+	/**
+	 * How long the event stream may go without contact (not live, no event) before following gives
+	 * up with exit 5 and what it last saw (`--timeout`; default 3 min).
+	 */
+	deadlineMs?: number;
 };
 
 export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
@@ -91,8 +97,22 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	process.once('SIGINT', onSigint);
 	process.once('SIGTERM', onSigint);
 
+	// A dead or stalled server ends the follow: contact is a live stream or an event.
+	const deadlineMs = options.deadlineMs ?? defaultFollowDeadlineMs;
+	let lastContact = Date.now();
+	let lastStatus: StreamStatus | null = null;
+	const watchdog = setInterval(() => {
+		if (lastStatus?.state === 'live') lastContact = Date.now();
+		if (Date.now() - lastContact < deadlineMs) return;
+		const seen = lastStatus?.lastEventTimestamp ? `; the last event seen is from ${lastStatus.lastEventTimestamp} (server time)` : '; no event was seen';
+		fail(new UnavailableError(`gave up after ${formatDeadline(deadlineMs)} without contact with the event stream (${lastStatus?.lastError ?? 'not connected'})${seen}; --timeout sets how long to wait`));
+	}, Math.min(1000, deadlineMs / 4));
+	stop.signal.addEventListener('abort', () => clearInterval(watchdog), {once: true});
+
 	let reported: StreamStatus['state'] | null = null;
 	const onStatus = (status: StreamStatus) => {
+		if (status.state === 'live' || status.lastEventAt !== lastStatus?.lastEventAt) lastContact = Date.now();
+		lastStatus = status;
 		if (status.state === 'failed') {
 			fail(new UnavailableError(`cannot follow the conversation: ${status.lastError ?? 'the event stream failed'}`));
 			return;
@@ -146,6 +166,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		})();
 		return await ended;
 	} finally {
+		clearInterval(watchdog);
 		process.off('SIGINT', onSigint);
 		process.off('SIGTERM', onSigint);
 		stop.abort();

@@ -84,6 +84,10 @@ Output
   --json          machine-readable: one JSON array; with --follow, start or watch,
                   one JSON object per line (NDJSON). Keys are always "[redacted]"
   --no-color      no colours (NO_COLOR=1 does the same)
+  --timeout D     how long to wait for an unreachable or stalled server before exit 5
+                  (30s, 2m, 1h): each request, retries included, for one-shot commands
+                  (default 45s); without contact with the event stream for --follow and
+                  start --wait (default 3m)
   --alerts        dashboard: ring the bell and send a desktop notification (OSC 9)
                   when a conversation starts waiting, errs or gets stuck
   --quiet-after D dashboard: a running conversation with no event for D (90s, 10m, 1h;

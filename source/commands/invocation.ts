@@ -34,7 +34,7 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output', 'timeout'];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
@@ -68,6 +68,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		reason: flags.reason ?? undefined,
 		run: flags.run ?? false,
 		output: flags.output ?? undefined,
+		timeout: flags.timeout ?? undefined,
 	};
 
 	const [name, ...args] = input;
@@ -75,7 +76,8 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 	if (name !== undefined && !command && name !== 'simulator') {
 		throw new UsageError(`unknown command "${name}"; commands: ${commandNames.join(', ')} (see agent-tui --help)`);
 	}
-	const allowed: readonly CommandFlagName[] = command?.flags ?? (name === 'simulator' ? simulatorFlags : dashboardFlags);
+	// Every command that talks to a server takes --timeout.
+	const allowed: readonly CommandFlagName[] = command ? [...command.flags, 'timeout'] : name === 'simulator' ? simulatorFlags : dashboardFlags;
 	const misplaced = commandFlagNames.filter((flag) => flagGiven(commandFlags, flag) && !allowed.includes(flag));
 	if (misplaced.length > 0) {
 		throw new UsageError(`${misplaced.map(flagSpelling).join(', ')} cannot be used ${name ? `with ${name}` : 'without a command'} (see agent-tui --help)`);

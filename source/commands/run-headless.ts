@@ -2,6 +2,8 @@ import type {ResolvedConfig} from '../config/resolve.js';
 import {exitCodeFor} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 import {KeyRejectedError} from '../wire/errors.js';
+import {setRequestDeadline} from '../wire/http.js';
+import {requestDeadline} from './deadline.js';
 import {note, printError, type Io} from './io.js';
 import type {HeadlessCommand} from './registry.js';
 import type {Server} from './server.js';
@@ -14,6 +16,8 @@ import type {Server} from './server.js';
 export async function runHeadless(command: HeadlessCommand, config: ResolvedConfig, args: readonly string[], flags: CommandFlags, io: Io): Promise<number> {
 	let server: Server | undefined;
 	try {
+		// Each request, its retries included, gives up after this: a hanging server costs one deadline.
+		setRequestDeadline(requestDeadline(flags));
 		server = await (await import('./server.js')).openServer(config, io);
 		return await command.run(server, io, args, flags);
 	} catch (error) {

@@ -7,6 +7,7 @@ import {findConversation} from './conversation-lookup.js';
 import {eventLine} from './event-line.js';
 import {MissingError, StartFailedError, UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
+import {followDeadline} from './deadline.js';
 import {followConversation} from './follow.js';
 import {note, printLine, printProgress, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
@@ -35,6 +36,7 @@ export async function runStart(server: Server, io: Io, flags: CommandFlags): Pro
 	const end = await followConversation({
 		server,
 		io,
+		deadlineMs: followDeadline(flags),
 		conversation,
 		filter: {},
 		onEvent: (event) => (flags.json ? printLine(io, toJson(event, io.secrets)) : printProgress(io, eventLine(event))),

@@ -65,7 +65,14 @@ export type HttpClientOptions = {
  * trickle. callDeadlineMs bounds one call with its retries: a hanging or trickling server costs
  * under a minute, not five full timeouts.
  */
-const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 10_000, bodyDeadlineMs: 20_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4, callDeadlineMs: 45_000};
+const defaults = {headersTimeoutMs: 15_000, bodyTimeoutMs: 15_000, bodyDeadlineMs: 20_000, maxBytes: 32 * 1024 * 1024, maxRetries: 4, callDeadlineMs: 45_000};
+
+let requestDeadlineMs = defaults.callDeadlineMs;
+
+/** The longest one call may take, its retries included (`--timeout`); process-wide. */
+export function setRequestDeadline(ms: number): void {
+	requestDeadlineMs = Math.max(1000, ms);
+}
 
 let sharedAgent: Agent | undefined;
 
@@ -116,7 +123,14 @@ export class HttpClient {
 				await pace(url.origin, options.signal).catch(() => {
 					throw cancelled(method, url, options.signal);
 				});
-				const response = await this.#send(method, url, options);
+				// No single try may outlast what is left of the call's deadline.
+				const left = Math.max(1000, requestDeadlineMs - (Date.now() - started));
+				const bounded = {
+					...options,
+					headersTimeoutMs: Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, left),
+					bodyDeadlineMs: Math.min(options.bodyDeadlineMs ?? defaults.bodyDeadlineMs, left),
+				};
+				const response = await this.#send(method, url, bounded);
 				return interpret(method, url, response, this.#credentials());
 			} catch (error) {
 				// Whatever undici made of it (a timeout reason looks like a network error), a
@@ -124,8 +138,10 @@ export class HttpClient {
 				if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 				if (error instanceof RateLimitedError) slowDown(url.origin, error);
 				let delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
-				// Another try that could not finish inside the call's deadline is not worth starting.
-				if (delayMs !== undefined && Date.now() - started + delayMs + Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000) > defaults.callDeadlineMs) delayMs = undefined;
+				// Another try that could not finish inside the call's deadline is not worth starting. (A
+				// 429 is an answer, not a stalled server: its waits have their own cap.)
+				const margin = Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000, requestDeadlineMs / 4);
+				if (delayMs !== undefined && !(error instanceof RateLimitedError) && Date.now() - started + delayMs + margin > requestDeadlineMs) delayMs = undefined;
 				if (delayMs === undefined) throw error;
 				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
 				await sleep(delayMs, options.signal).catch(() => {
