@@ -125,6 +125,8 @@ export class ConversationPoller {
 
 	#due: Record<Operation, number>;
 	#lastRequestAt = Number.NEGATIVE_INFINITY;
+	/** Operations that have sent at least one request (those are spaced from then on). */
+	#ranOnce = new Set<Operation>();
 	#busy = false;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#timerAt = Number.POSITIVE_INFINITY;
@@ -261,7 +263,11 @@ export class ConversationPoller {
 			return;
 		}
 
-		const at = Math.max(next.at, this.#retryAt ?? 0, this.#lastRequestAt + this.#spacingMs);
+		// The first request of each kind is not spaced: the first screen needs the conversations,
+		// the sandboxes and the specs at once (three requests, well inside the per-second budget),
+		// not one a second; a bulk action planned over a sandbox list still empty would mislead.
+		const spacedAfter = this.#ranOnce.has(next.operation) ? this.#lastRequestAt + this.#spacingMs : Number.NEGATIVE_INFINITY;
+		const at = Math.max(next.at, this.#retryAt ?? 0, spacedAfter);
 		if (at > now) {
 			this.#arm(at);
 			return;
@@ -269,6 +275,7 @@ export class ConversationPoller {
 
 		this.#clearTimer();
 		this.#busy = true;
+		this.#ranOnce.add(next.operation);
 		void this.#run(next.operation).finally(() => {
 			this.#busy = false;
 			this.#pump();
