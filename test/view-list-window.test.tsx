@@ -69,3 +69,17 @@ test('view state: panes cycle, overlays shadow the panes, filters edit in place'
 	for (let step = 0; step < sortKeys.length - 1; step++) state = viewReducer(state, {type: 'cycle-sort'});
 	assert.equal(state.sort, 'attention');
 });
+
+test('an adoption queued by a render never undoes a key pressed after that render', () => {
+	const keys = ['a', 'b', 'c', 'd'];
+	// The filter hid the selected row 'x': the render resolved to 'c' and queued its adoption.
+	const before: ListWindowState = {selectedKey: 'x', index: 2, offset: 0};
+	assert.equal(resolveWindow(before, keys, 3).selectedKey, 'c');
+	// The user pressed g before the adoption ran: the first row stays selected.
+	const afterG = listWindowReducer(before, {type: 'first', keys, height: 3});
+	assert.equal(afterG.selectedKey, 'a');
+	const late = listWindowReducer(afterG, {type: 'adopt', key: 'c', expected: 'x', keys, height: 3});
+	assert.equal(late.selectedKey, 'a', 'the stale adoption is dropped');
+	// With nothing pressed in between, the adoption applies.
+	assert.equal(listWindowReducer(before, {type: 'adopt', key: 'c', expected: 'x', keys, height: 3}).selectedKey, 'c');
+});

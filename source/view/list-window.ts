@@ -25,7 +25,12 @@ export type ListWindowAction =
 	| {type: 'page'; direction: 1 | -1; keys: readonly string[]; height: number}
 	| {type: 'first'; keys: readonly string[]; height: number}
 	| {type: 'last'; keys: readonly string[]; height: number}
-	| {type: 'select'; key: string; keys: readonly string[]; height: number};
+	| {type: 'select'; key: string; keys: readonly string[]; height: number}
+	/**
+	 * Take the row a render resolved to, only if the selection is still `expected` when this is
+	 * reduced: an adoption queued by an effect must never undo a key the user pressed meanwhile.
+	 */
+	| {type: 'adopt'; key: string; expected: string | null; keys: readonly string[]; height: number};
 
 export const initialListWindow: ListWindowState = {selectedKey: null, index: 0, offset: 0};
 
@@ -64,7 +69,10 @@ export function listWindowReducer(state: ListWindowState, action: ListWindowActi
 			return at(action.keys, action.height, 0, current);
 		case 'last':
 			return at(action.keys, action.height, action.keys.length - 1, current);
+		case 'adopt':
 		case 'select': {
+			// An adoption applies only if nothing moved since the render that resolved it.
+			if (action.type === 'adopt' && state.selectedKey !== action.expected) return state;
 			const index = action.keys.indexOf(action.key);
 			return index === -1 ? state : at(action.keys, action.height, index, current);
 		}

@@ -20,7 +20,7 @@ export function useListWindow(keys: readonly string[], height: number): ListWind
 	// neighbour of a row that vanished), so a later filter change keeps that same item selected.
 	useEffect(() => {
 		if (window.selectedKey !== null && window.selectedKey !== state.selectedKey) {
-			dispatch({type: 'select', key: window.selectedKey, keys, height});
+			dispatch({type: 'adopt', key: window.selectedKey, expected: state.selectedKey, keys, height});
 		}
 	}, [window.selectedKey, state.selectedKey, keys, height]);
 	const move = useCallback((delta: number) => dispatch({type: 'move', delta, keys, height}), [keys, height]);
