@@ -222,7 +222,9 @@ test('server order: under random drops, failed pages and lost frames, what is an
 			assert.ok(outcome.ok, `${outcome.reason}\nannounced ${outcome.announced.join(' ')}\nserver    ${outcome.server.join(' ')}`);
 			assert.deepEqual(outcome.announced, outcome.server);
 		}),
-		{numRuns: 150},
+		// A fixed seed: the phase coverage below is then a fact of this run, not a chance (unseeded,
+		// 'after-resync' drops came out at 4 of the 10 needed in one CI run).
+		{numRuns: 250, seed: 20261125},
 	);
 	// The drops did land in every phase (the property would be weak otherwise).
 	for (const phase of ['before-ready', 'during-resync', 'after-resync'] as const) assert.ok((seen.get(phase) ?? 0) >= 10, `drops ${phase}: ${seen.get(phase) ?? 0}`);

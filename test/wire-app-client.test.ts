@@ -312,11 +312,13 @@ test('rate limits and 5xx on GETs are retried transparently (Retry-After honoure
 	const client = clientFor(sim, {onRetry: (info) => retries.push(info)});
 	sim.faults.rateLimit({count: 2, retryAfterSeconds: 0});
 	assert.ok((await client.listSandboxSpecs()).length > 0);
+	// Retry-After: 0 is the real service's per-second window rounded down: it means "after the
+	// window" (1 s), never "now" (issue 16's pacing rule).
 	assert.deepEqual(
 		retries.map((info) => [info.attempt, info.delayMs]),
 		[
-			[1, 0],
-			[2, 0],
+			[1, 1000],
+			[2, 1000],
 		],
 	);
 	assert.match(retries[0]?.reason ?? '', /rate limited/);
