@@ -1,7 +1,5 @@
-import {contentText} from '../wire/schemas/content.js';
-import {actionKindName} from '../wire/schemas/actions.js';
-import {type EventOf, eventKindName, type WireEvent} from '../wire/schemas/events.js';
-import {observationIsError, observationText} from '../wire/schemas/observations.js';
+import {actionKindName, contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
+import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import {type DetailDocument, DetailDocumentBuilder} from './event-detail-document.js';
 import {kindLabel} from './event-kind-label.js';
 import {describeAction, eventSummary} from './event-summary.js';

@@ -1,7 +1,7 @@
+import {contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
 import type {Action} from '../wire/schemas/actions.js';
-import {contentText} from '../wire/schemas/content.js';
-import {type EventOf, eventKindName, type WireEvent} from '../wire/schemas/events.js';
-import {type Observation, observationIsError, observationText} from '../wire/schemas/observations.js';
+import type {EventOf, WireEvent} from '../wire/schemas/events.js';
+import type {Observation} from '../wire/schemas/observations.js';
 import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {sanitizeLine} from './sanitize.js';

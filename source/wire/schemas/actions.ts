@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {optionalString} from './common.js';
+export {actionKindName} from '../event-fields.js';
 
 /**
  * Action kinds (the `action` of an ActionEvent). Fields per openhands-wire.md §4; the seed lists
@@ -110,7 +111,3 @@ export function parseAction(raw: unknown): Action {
 	return {kind: 'UnknownAction', originalKind: kind, problem: result.error.issues[0]?.message ?? 'invalid', raw: record};
 }
 
-export function actionKindName(action: Action | null | undefined): string {
-	if (!action) return 'none';
-	return action.kind === 'UnknownAction' ? action.originalKind : action.kind;
-}

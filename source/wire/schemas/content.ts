@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {optionalString} from './common.js';
+export {contentText} from '../event-fields.js';
 
 /** Nested content types shared by events, actions and observations (seed 001, "Nested types"). */
 
@@ -22,16 +23,6 @@ export const contentSchema = z.union([
 ]);
 export type Content = z.infer<typeof contentSchema>;
 
-export function contentText(content: readonly Content[] | null | undefined): string {
-	if (!content) return '';
-	return content
-		.map((part) => {
-			if ('text' in part && typeof part.text === 'string') return part.text;
-			if (part.type === 'image') return '[image]';
-			return `[${String(part.type)}]`;
-		})
-		.join('\n');
-}
 
 export const thinkingBlockSchema = z.union([
 	z.looseObject({type: z.literal('thinking'), thinking: z.string(), signature: optionalString}),

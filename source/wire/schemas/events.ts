@@ -13,6 +13,7 @@ import {
 	thinkingBlockSchema,
 } from './content.js';
 import {type Observation, parseObservation} from './observations.js';
+export {eventKindName} from '../event-fields.js';
 
 /**
  * Events of a conversation (seed 001 plus openhands-wire.md §4). Parsing is two steps, because
@@ -359,11 +360,6 @@ export function parseEvents(items: readonly unknown[]): {events: WireEvent[]; in
 	return {events, invalid};
 }
 
-/** The kind to show and to filter on: the server's own name, also for unknown kinds. Never validates. */
-export function eventKindName(event: LoggedEvent): string {
-	if (event.kind === 'PendingEvent') return event.pendingKind;
-	return event.kind === 'UnknownEvent' ? shortEventKind(event.originalKind) : event.kind;
-}
 
 /** Total order used everywhere events are merged: timestamp (string), then id. */
 export function compareEvents(a: {timestamp: string; id: string}, b: {timestamp: string; id: string}): number {

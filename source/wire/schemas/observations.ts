@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {contentSchema} from './content.js';
 import {optionalString} from './common.js';
+export {observationIsError, observationText} from '../event-fields.js';
 
 /**
  * Observation kinds (the `observation` of an ObservationEvent). Since 2025-11-05 every
@@ -108,25 +109,4 @@ export function parseObservation(raw: unknown): Observation {
 	return {kind: 'UnknownObservation', originalKind: kind, problem: result.error.issues[0]?.message ?? 'invalid', raw: record};
 }
 
-/** The observation's text, from `content[]` (new) or `output` (before 2025-11-05). */
-export function observationText(observation: Observation): string {
-	if (observation.kind === 'UnknownObservation') {
-		const {content, output} = observation.raw;
-		if (typeof output === 'string') return output;
-		if (Array.isArray(content)) {
-			return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : '')).join('\n');
-		}
-		return '';
-	}
-	if (observation.content && observation.content.length > 0) {
-		return observation.content
-			.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : `[${String(part.type)}]`))
-			.join('\n');
-	}
-	return observation.output ?? '';
-}
 
-export function observationIsError(observation: Observation): boolean {
-	if (observation.kind === 'UnknownObservation') return observation.raw.is_error === true;
-	return observation.is_error === true;
-}
