@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -14,7 +13,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:
@@ -255,22 +254,7 @@ describe('as a script runs them: the registry, flags and exit codes', {concurren
 	after(() => rmSync(home, {recursive: true, force: true}));
 
 	function cli(args: string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
-		const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-		delete env.CI;
-		delete env.OPENHANDS_BASE_URL;
-		return new Promise((resolve, reject) => {
-			const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-			const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-			child.on('error', reject);
-			child.on('close', (code) => {
-				clearTimeout(timer);
-				resolve({code, stdout, stderr});
-			});
-		});
+		return runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
 	}
 
 	test('interrupt on a stopped sandbox exits 5 and says how to resume', async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {createServer} from 'node:http';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -9,7 +8,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AgentClient, type EventSearchParams} from '../source/wire/agent-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {Secret} from '../source/wire/secret.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * `events` and `start` as a user runs them: every page, filters, order, following a live
@@ -38,22 +37,7 @@ after(async () => {
 });
 
 function cli(sim: Pick<Simulator, 'apiKey' | 'baseUrl'>, args: string[]): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr});
-		});
-	});
+	return runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
 }
 
 /** A conversation whose agent server is up, preferring a long history (several pages). */

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -8,7 +7,7 @@ import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {exitCodeFor} from '../source/commands/exit-codes.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * The exit code table is a contract with scripts. Each row of the table `--help` prints is
@@ -21,24 +20,7 @@ after(() => rmSync(home, {recursive: true, force: true}));
 type Run = {code: number | null; stdout: string; stderr: string};
 
 function cli(args: string[], key?: string): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg')};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	delete env.OPENHANDS_API_KEY;
-	if (key) env.OPENHANDS_API_KEY = key;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr});
-		});
-	});
+	return runCli(args, {home, env: key ? {OPENHANDS_API_KEY: key} : {}, timeoutMs: 90_000});
 }
 
 let sim: Simulator;

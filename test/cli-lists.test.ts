@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -7,7 +6,7 @@ import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * The list commands and sandbox actions against a real simulator over HTTP: every page, status
@@ -30,22 +29,7 @@ after(async () => {
 });
 
 function cli(args: string[]): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr});
-		});
-	});
+	return runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 30_000});
 }
 
 type Row = {id: string; sandbox_status: string; execution_status: string | null; session_api_key: string | null; title: string | null};

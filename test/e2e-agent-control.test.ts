@@ -1,10 +1,8 @@
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {fileURLToPath} from 'node:url';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import type {Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
-import {cliCommand} from './helpers/built-cli.js';
+import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Stop one agent and let it continue, in a real terminal (tmux) at 80x24 and 160x48, against a
@@ -12,37 +10,18 @@ import {cliCommand} from './helpers/built-cli.js';
  * pauses that agent only (its sandbox keeps running), `c` lets it go on.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
+// No ticking: statuses change only through what the test does.
+const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30});
 
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-});
-
-async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
-	// No ticking: statuses change only through what the test does.
-	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30});
-	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
-	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
-	sessions.push(tmux);
-	return {tmux, simulator};
-}
-
-const lines = (screen: string) => screen.split('\n');
+const lines = screenLines;
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
 /** The selected row's agent column (the first status) says running; the sandbox column may too. */
 const agentRunning = (screen: string) => /^› \S+ running /.test(selected(screen));
 const agentPaused = (screen: string) => /^› \S+ paused /.test(selected(screen));
 
-function fits(screen: string, columns: number) {
-	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-}
+const fits = assertFits;
 
 function running(simulator: Simulator): SimConversation[] {
 	return simulator.world.liveConversations().filter((conversation) => conversation.executionStatus === 'running');

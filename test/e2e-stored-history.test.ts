@@ -1,9 +1,8 @@
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {fileURLToPath} from 'node:url';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
-import {cliCommand} from './helpers/built-cli.js';
+import type {Simulator} from '../source/simulator/server.js';
+import type {TmuxSession} from './helpers/tmux.js';
+import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Stored history in a real terminal (tmux) against a simulator in this process: a conversation
@@ -11,33 +10,14 @@ import {cliCommand} from './helpers/built-cli.js';
  * header; resuming its sandbox from there (r, y) turns the same timeline live, its events kept.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
+const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
 
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-});
-
-async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
-	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
-	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
-	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
-	sessions.push(tmux);
-	return {tmux, simulator};
-}
-
-const lines = (screen: string) => screen.split('\n');
+const lines = screenLines;
 const headerOf = (screen: string) => lines(screen).find((line) => line.includes('stored history') || / live · /.test(line)) ?? '';
 
-function fits(screen: string, columns: number) {
-	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-}
+const fits = assertFits;
 
 /** Filters the list to paused sandboxes and opens the first one's timeline. */
 async function openPaused(tmux: TmuxSession, simulator: Simulator, columns: number): Promise<{screen: string; key: string}> {

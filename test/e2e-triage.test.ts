@@ -1,9 +1,7 @@
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {fileURLToPath} from 'node:url';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
-import {cliCommand} from './helpers/built-cli.js';
+import type {TmuxSession} from './helpers/tmux.js';
+import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Triage in a real terminal (tmux) against a simulator in this process: find the conversation
@@ -12,34 +10,15 @@ import {cliCommand} from './helpers/built-cli.js';
  * and read the result per sandbox.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
+// No ticking: the waiting conversation waits until the test answers it.
+const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
 
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-});
-
-async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
-	// No ticking: the waiting conversation waits until the test answers it.
-	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
-	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
-	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
-	sessions.push(tmux);
-	return {tmux, simulator};
-}
-
-const lines = (screen: string) => screen.split('\n');
+const lines = screenLines;
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
 
-function fits(screen: string, columns: number) {
-	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-}
+const fits = assertFits;
 
 /** `n` until the selected row is the one waiting for approval; then open its timeline with the pending actions. */
 async function openWaiting(tmux: TmuxSession, columns: number): Promise<string> {

@@ -1,12 +1,9 @@
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {fileURLToPath} from 'node:url';
 import {parseClockOffset} from '../source/simulator/clock.js';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {createRequestFor} from '../source/wire/schemas/create-request.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
-import {cliCommand} from './helpers/built-cli.js';
+import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Triage you can trust, in a real terminal (tmux) against a simulator whose clock runs three
@@ -15,35 +12,16 @@ import {cliCommand} from './helpers/built-cli.js';
  * an errored conversation keeps it counted and marked as its last known status.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
+// No ticking: statuses stay where the test puts them.
+const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});
 
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-});
-
-async function launch(columns: number, rows: number): Promise<{tmux: TmuxSession; simulator: Simulator}> {
-	// No ticking: statuses stay where the test puts them.
-	const simulator = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});
-	simulators.push(simulator);
-	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
-	const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
-	sessions.push(tmux);
-	return {tmux, simulator};
-}
-
-const lines = (screen: string) => screen.split('\n');
+const lines = screenLines;
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
 const needYou = (screen: string) => Number(/! (\d+) need you/.exec(lines(screen)[0] ?? '')?.[1] ?? Number.NaN);
 
-function fits(screen: string, columns: number) {
-	for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-}
+const fits = assertFits;
 
 describe('trust end to end in tmux, the server three weeks behind', {skip, concurrency: 2}, () => {
 	test('80x24: a just-started conversation is under 2 minutes old; a on a waiting row shows the command and risk, n does nothing', {timeout: 90_000}, async () => {

@@ -1,3 +1,5 @@
+import {spawn} from 'node:child_process';
+import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {buildInputsHash, builtFromHash} from '../../scripts/build-inputs.mjs';
 
@@ -32,4 +34,32 @@ export function cliArgs(): string[] {
 export function cliCommand(nodeArgs: readonly string[] = []): string {
 	const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 	return [process.execPath, ...nodeArgs, freshBuiltCli()].map(quote).join(' ');
+}
+
+export type CliRun = {code: number | null; stdout: string; stderr: string; exitedAt: number};
+
+/**
+ * Runs the built CLI as a script would, with a clean environment: HOME and XDG_CONFIG_HOME under
+ * `home`, no CI, no OPENHANDS_* from the developer's shell (only what `env` adds). Killed after
+ * `timeoutMs` so a hang fails the test instead of stalling the run.
+ */
+export function runCli(args: readonly string[], options: {home: string; env?: NodeJS.ProcessEnv; timeoutMs?: number}): Promise<CliRun> {
+	const env: NodeJS.ProcessEnv = {...process.env, HOME: options.home, XDG_CONFIG_HOME: join(options.home, 'xdg')};
+	delete env.CI;
+	delete env.OPENHANDS_BASE_URL;
+	delete env.OPENHANDS_API_KEY;
+	Object.assign(env, options.env);
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({code, stdout, stderr, exitedAt: Date.now()});
+		});
+	});
 }

@@ -1,0 +1,45 @@
+import {after} from 'node:test';
+import assert from 'node:assert/strict';
+import {fileURLToPath} from 'node:url';
+import {startSimulator, type Simulator, type SimulatorOptions} from '../../source/simulator/server.js';
+import {cliCommand} from './built-cli.js';
+import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './tmux.js';
+
+/**
+ * The shared start of the dashboard end-to-end tests: a simulator in this process, the built CLI
+ * in a real terminal (tmux) pointed at it, and both closed when the test file ends. The pane
+ * prints `EXIT=<status>` when the dashboard exits, so a test can check it quit cleanly.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `describe`'s skip reason where tmux is missing. */
+export const tmuxSkip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+
+export type DashboardRun = {tmux: TmuxSession; simulator: Simulator};
+
+/** Registers the clean-up once per test file; `launch` starts one simulator and one dashboard. */
+export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns: number, rows: number) => Promise<DashboardRun> {
+	const simulators: Simulator[] = [];
+	const sessions: TmuxSession[] = [];
+	after(async () => {
+		for (const session of sessions) session.kill();
+		await Promise.all(simulators.map((simulator) => simulator.close()));
+	});
+	return async (columns, rows) => {
+		const simulator = await startSimulator({port: 0, ...simulatorOptions});
+		simulators.push(simulator);
+		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+		const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
+		const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
+		sessions.push(tmux);
+		return {tmux, simulator};
+	};
+}
+
+export const screenLines = (screen: string) => screen.split('\n');
+
+/** Every line of the screen fits the terminal's width. */
+export function assertFits(screen: string, columns: number): void {
+	for (const line of screenLines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
+}
