@@ -176,6 +176,22 @@ test('help and footer say which key stops one agent and which pauses a whole san
 	narrow.rendered.unmount();
 });
 
+test('footer: a stopped sandbox leads with r, even when the last status it read says running', async () => {
+	// The status of a stopped sandbox's conversation comes from its stored history: last known, not live.
+	const base = snapshot();
+	const conversations = new Map(base.conversations);
+	const row = conversations.get(hexId(4))!;
+	conversations.set(hexId(4), {...row, conversation: {...row.conversation, execution_status: 'running'}});
+	const store = fixtureStore({...base, conversations});
+	const rendered = renderSized(<Dashboard store={store} controller={controller().controller} onQuit={() => undefined} />, {columns: 80, rows: 24});
+	await select(rendered, 'Fix the flaky');
+	let frame = await waitForFrame(rendered.lastFrame, (text) => /^i stop agent {2}p pause sandbox/m.test(text));
+	await select(rendered, 'Refactor the CLI flags');
+	frame = await waitForFrame(rendered.lastFrame, (text) => /^r resume sandbox/m.test(text));
+	assert.doesNotMatch(frame, /i stop agent|p pause sandbox/);
+	rendered.unmount();
+});
+
 test('I: the working agents of the filtered set, a typed count, then one interrupt each', async () => {
 	const {rendered, calls} = mount();
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Fix the flaky'));

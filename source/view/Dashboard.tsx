@@ -94,7 +94,19 @@ export function Dashboard(props: DashboardProps) {
 	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
 	const actedOnStatus = actedOn ? executionStatusOf(snapshot, actedOn) : null;
 	// While its agent works, the footer leads with the two stops: this agent (i) or the whole sandbox (p).
-	const footerFirst = actedOnStatus === 'waiting_for_confirmation' ? waitingHints : actedOnStatus === 'running' ? workingHints : noHints;
+	// A stopped sandbox comes first: a status read from stored history is the last known one, and
+	// neither stop applies; a PAUSED sandbox leads with r, the one way to go live.
+	const actedOnSandbox = actedOn ? snapshot.conversations.get(actedOn)?.conversation.sandbox_status : undefined;
+	const sandboxStopped = actedOnSandbox != null && String(actedOnSandbox) !== 'RUNNING';
+	const footerFirst = sandboxStopped
+		? String(actedOnSandbox) === 'PAUSED'
+			? stoppedHints
+			: noHints
+		: actedOnStatus === 'waiting_for_confirmation'
+			? waitingHints
+			: actedOnStatus === 'running'
+				? workingHints
+				: noHints;
 	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
 	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
@@ -260,6 +272,7 @@ type Notice = {text: string; level: 'info' | 'warn' | 'error'};
 
 const waitingHints: readonly ActionName[] = ['approve', 'reject'];
 const workingHints: readonly ActionName[] = ['interrupt', 'pause'];
+const stoppedHints: readonly ActionName[] = ['resume'];
 const noHints: readonly ActionName[] = [];
 
 /**
