@@ -23,21 +23,31 @@ const levelColor = {info: 'cyan', warn: 'yellow', error: 'red'} as const;
 
 /** Key hints for what has the keyboard (or the y/n question), then the notice line. */
 function FooterImpl({width, contexts, question, notice, first = []}: Props) {
+	// A question's detail (what else it stops, which sandbox the cap pauses) follows it on the same
+	// line when it fits, else takes the notice line: what the question acts on is never cut off.
+	const asked = question ? `${question.question} [y/n] ` : '';
+	const detailBelow = question !== null && question.detail !== '' && cellWidth(asked) + cellWidth(question.detail) > width;
 	return (
 		<Box flexDirection="column" height={2} width={width}>
 			{question ? (
 				<Text color="yellow" wrap="truncate">
-					<Text bold>{line(`${question.question} [y/n] `, width)}</Text>
-					{line(question.detail, Math.max(0, width - cellWidth(question.question) - 7))}
+					<Text bold>{line(asked, width)}</Text>
+					{detailBelow ? '' : line(question.detail, Math.max(0, width - cellWidth(asked)))}
 				</Text>
 			) : (
 				<Text dimColor wrap="truncate">
 					{line(fitFooterHints(footerHints(contexts, keymap, first), width), width)}
 				</Text>
 			)}
-			<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">
-				{notice ? line(sanitizeLine(notice.text), width) : ' '}
-			</Text>
+			{detailBelow ? (
+				<Text color="yellow" wrap="truncate">
+					{line(question.detail, width)}
+				</Text>
+			) : (
+				<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">
+					{notice ? line(sanitizeLine(notice.text), width) : ' '}
+				</Text>
+			)}
 		</Box>
 	);
 }
