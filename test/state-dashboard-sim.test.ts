@@ -2,9 +2,9 @@ import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
 import {startSimulator, type Simulator, type SimulatorOptions} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * The dashboard store against the real simulator over HTTP and WebSocket (port 0, no ticking:
@@ -23,25 +23,7 @@ diagnostics.subscribe('undici:request:create', (message) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves with the first snapshot that satisfies `predicate`, or fails after `timeoutMs`. */
-function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 10_000): Promise<DashboardSnapshot> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			const snapshot = store.getSnapshot();
-			if (!predicate(snapshot)) return false;
-			clearTimeout(timer);
-			unsubscribe();
-			resolve(snapshot);
-			return true;
-		};
-
-		const timer = setTimeout(() => {
-			unsubscribe();
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const unsubscribe = store.subscribe(check);
-		check();
-	});
-}
+const waitFor = waitForSnapshot;
 
 /** Fast polling and a roomy budget unless a test is about the budget itself. */
 const fast: Partial<CreateDashboardOptions> = {

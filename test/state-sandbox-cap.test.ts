@@ -1,13 +1,14 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {createDashboard} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
+import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {capEffect} from '../source/state/sandbox-rows.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {capQuestion, planSandboxAction} from '../source/view/sandbox-question.js';
 import {fixtureSnapshot, hexId, sandboxRow} from './helpers/dashboard-fixture.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * The cap on running sandboxes, before it bites: the question names the sandbox a resume (or a
@@ -38,23 +39,7 @@ test('capEffect: the oldest other running sandbox, certain at a known cap, nothi
 	assert.doesNotMatch(JSON.stringify(under), /pauses/);
 });
 
-function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 20_000): Promise<DashboardSnapshot> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			const snapshot = store.getSnapshot();
-			if (!predicate(snapshot)) return;
-			clearTimeout(timer);
-			unsubscribe();
-			resolve(snapshot);
-		};
-		const timer = setTimeout(() => {
-			unsubscribe();
-			reject(new Error(`timed out waiting for ${what}: ${JSON.stringify(store.getSnapshot().notice)}`));
-		}, timeoutMs);
-		const unsubscribe = store.subscribe(check);
-		check();
-	});
-}
+const waitFor = waitForSnapshot;
 
 const status = (snapshot: DashboardSnapshot, key: string) => String(snapshot.sandboxes.get(key)?.sandbox.status);
 

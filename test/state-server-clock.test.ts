@@ -1,7 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {createDashboard} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
 import {parseClockOffset} from '../source/simulator/clock.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
@@ -10,6 +9,7 @@ import {ServerClock, serverClock} from '../source/wire/server-clock.js';
 import {parseTime} from '../source/state/attention.js';
 import {conversationCells, conversationColumns} from '../source/view/conversation-cells.js';
 import {clockOffsetText} from '../source/view/Header.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * Ages by the servers' clock: estimated from `Date` headers, used for every age and "quiet"
@@ -48,23 +48,7 @@ test('parseClockOffset and the header words', () => {
 	assert.equal(clockOffsetText(-30_000), null, 'under a minute is noise, not news');
 });
 
-function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 20_000): Promise<DashboardSnapshot> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			const snapshot = store.getSnapshot();
-			if (!predicate(snapshot)) return;
-			clearTimeout(timer);
-			unsubscribe();
-			resolve(snapshot);
-		};
-		const timer = setTimeout(() => {
-			unsubscribe();
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const unsubscribe = store.subscribe(check);
-		check();
-	});
-}
+const waitFor = waitForSnapshot;
 
 test('a server three weeks behind: the offset is estimated, a just-started conversation is minutes old, nothing is quiet for weeks', {timeout: 60_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 20, sandboxTransitionMs: 50, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});

@@ -2,11 +2,11 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countConversations, parseConversationFilter, selectConversationKeys, unknownFilterStatuses} from '../source/state/conversation-query.js';
 import {createDashboard} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {normalizeId} from '../source/wire/ids.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * Agent status and sandbox status are two things. Against the simulator: pausing the sandbox of
@@ -14,23 +14,7 @@ import {normalizeId} from '../source/wire/ids.js';
  * need-you count and under `status:error`, while `sandbox:paused` selects it by its sandbox.
  */
 
-function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 20_000): Promise<DashboardSnapshot> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			const snapshot = store.getSnapshot();
-			if (!predicate(snapshot)) return;
-			clearTimeout(timer);
-			unsubscribe();
-			resolve(snapshot);
-		};
-		const timer = setTimeout(() => {
-			unsubscribe();
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const unsubscribe = store.subscribe(check);
-		check();
-	});
-}
+const waitFor = waitForSnapshot;
 
 test('pausing the sandbox of an errored conversation: still error (last known), still needs you; filters follow the columns', {timeout: 60_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});

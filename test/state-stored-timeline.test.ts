@@ -1,11 +1,12 @@
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot, DashboardStore} from '../source/state/dashboard-types.js';
+import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {eventKindName} from '../source/wire/schemas/events.js';
 import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../source/state/timeline-query.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * The timeline of a conversation whose sandbox is not running, against the simulator over real
@@ -16,24 +17,7 @@ import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../sour
 
 const storedRoute = 'GET /api/v1/conversation/:id/events/search';
 
-function waitFor(store: DashboardStore, predicate: (snapshot: DashboardSnapshot) => boolean, what: string, timeoutMs = 15_000): Promise<DashboardSnapshot> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			const snapshot = store.getSnapshot();
-			if (!predicate(snapshot)) return false;
-			clearTimeout(timer);
-			unsubscribe();
-			resolve(snapshot);
-			return true;
-		};
-		const timer = setTimeout(() => {
-			unsubscribe();
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const unsubscribe = store.subscribe(check);
-		check();
-	});
-}
+const waitFor = waitForSnapshot;
 
 async function setup(t: TestContext, options: Partial<CreateDashboardOptions> = {}) {
 	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20});
