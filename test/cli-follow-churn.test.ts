@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {setStatus, stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator} from '../source/simulator/server.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * `events <id> --follow --json` is what pipelines read: oldest first, each event once. Here the
@@ -29,23 +28,7 @@ test('--follow --json under socket drops every 50 ms at ~200 events/s: two runs 
 	assert.ok(conversation, 'the seed has a running long-runner');
 	if (conversation.executionStatus !== 'running') setStatus(sim.world, conversation, 'running');
 
-	const follow = (): Promise<Run> =>
-		new Promise((resolve, reject) => {
-			const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-			delete env.CI;
-			delete env.OPENHANDS_BASE_URL;
-			const child = spawn(process.execPath, [...cliArgs(), 'events', conversation.id, '--follow', '--json', '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-			const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-			child.on('error', reject);
-			child.on('close', (code) => {
-				clearTimeout(timer);
-				resolve({code, stdout, stderr, exitedAt: Date.now()});
-			});
-		});
+	const follow = (): Promise<Run> => runCli(['events', conversation.id, '--follow', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 90_000});
 
 	const runs = Promise.all([follow(), follow()]);
 	// 200 events a second, however late the timer fires: steps until the count is where it should be.

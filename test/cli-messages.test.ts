@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {createServer, type RequestListener} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -7,7 +6,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, test, type TestContext} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * The words a script's author reads when something is wrong: each says what happened and what to
@@ -17,24 +16,7 @@ import {cliArgs} from './helpers/built-cli.js';
 type Run = {code: number | null; stdout: string; stderr: string};
 
 function cli(args: string[], options: {home?: string; env?: NodeJS.ProcessEnv} = {}): Promise<Run> {
-	const home = options.home ?? mkdtempSync(join(tmpdir(), 'agent-tui-msg-'));
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), ...options.env};
-	delete env.CI;
-	if (!options.env?.OPENHANDS_BASE_URL) delete env.OPENHANDS_BASE_URL;
-	if (!options.env?.OPENHANDS_API_KEY) delete env.OPENHANDS_API_KEY;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr});
-		});
-	});
+	return runCli(args, {home: options.home ?? mkdtempSync(join(tmpdir(), 'agent-tui-msg-')), env: options.env ?? {}, timeoutMs: 60_000});
 }
 
 async function loopback(t: TestContext, handler: RequestListener): Promise<string> {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -7,7 +6,7 @@ import {after, test} from 'node:test';
 import {stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {rateLimitWait} from '../source/wire/http.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli} from './helpers/built-cli.js';
 
 /**
  * The hosted service rounds its per-second window down, so its 429 says `Retry-After: 0`. That
@@ -21,24 +20,10 @@ after(() => rmSync(home, {recursive: true, force: true}));
 
 type Run = {code: number | null; stdout: string; stderr: string; ms: number};
 
-function cli(sim: Simulator, args: string[]): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
+async function cli(sim: Simulator, args: string[]): Promise<Run> {
 	const started = Date.now();
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr, ms: Date.now() - started});
-		});
-	});
+	const run = await runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 90_000});
+	return {...run, ms: run.exitedAt - started};
 }
 
 test('Retry-After: 0 waits for the window (X-RateLimit-Reset, at least 1 s); a longer Retry-After is kept; the limit sets the spacing', () => {

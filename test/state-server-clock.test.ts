@@ -1,14 +1,11 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createDashboard} from '../source/state/dashboard-store.js';
 import {parseClockOffset} from '../source/simulator/clock.js';
-import {startSimulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
-import {closeHttpAgent} from '../source/wire/http.js';
 import {ServerClock, serverClock} from '../source/wire/server-clock.js';
 import {parseTime} from '../source/state/attention.js';
 import {conversationCells, conversationColumns} from '../source/view/conversation-cells.js';
 import {clockOffsetText} from '../source/view/Header.js';
+import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -51,22 +48,7 @@ test('parseClockOffset and the header words', () => {
 const waitFor = waitForSnapshot;
 
 test('a server three weeks behind: the offset is estimated, a just-started conversation is minutes old, nothing is quiet for weeks', {timeout: 60_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 20, sandboxTransitionMs: 50, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'sim',
-		demo: false,
-		budget: {perSecond: 200, perMinute: 10_000},
-		intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
-		flushMs: 20,
-	});
-	t.after(async () => {
-		await controller.close();
-		await sim.close();
-		await closeHttpAgent();
-	});
+	const {store, controller} = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 20, sandboxTransitionMs: 50, startTaskPhaseMs: 20, clockOffsetMs: parseClockOffset('-21d')!});
 	const loaded = await waitFor(store, (snapshot) => snapshot.conversations.size === 20 && Math.abs(snapshot.connection.clockOffsetMs + 21 * day) < 5000, 'the list and the clock offset');
 	assert.ok(Math.abs(serverClock.offsetMs() + 21 * day) < 5000, `estimate ${serverClock.offsetMs()}`);
 	// Our clock would call every running conversation quiet for three weeks.

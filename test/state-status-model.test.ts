@@ -1,11 +1,8 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countConversations, parseConversationFilter, selectConversationKeys, unknownFilterStatuses} from '../source/state/conversation-query.js';
-import {createDashboard} from '../source/state/dashboard-store.js';
-import {startSimulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
-import {closeHttpAgent} from '../source/wire/http.js';
 import {normalizeId} from '../source/wire/ids.js';
+import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -17,22 +14,7 @@ import {waitForSnapshot} from './helpers/store-wait.js';
 const waitFor = waitForSnapshot;
 
 test('pausing the sandbox of an errored conversation: still error (last known), still needs you; filters follow the columns', {timeout: 60_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'sim',
-		demo: false,
-		budget: {perSecond: 200, perMinute: 10_000},
-		intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
-		flushMs: 20,
-	});
-	t.after(async () => {
-		await controller.close();
-		await sim.close();
-		await closeHttpAgent();
-	});
+	const {store, controller} = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
 	const loaded = await waitFor(store, (snapshot) => snapshot.conversations.size === 30 && snapshot.sandboxes.size > 0, 'the list');
 	const errored = [...loaded.conversations.values()].find((row) => row.conversation.execution_status === 'error' && row.conversation.sandbox_status === 'RUNNING');
 	assert.ok(errored, 'the seed has an errored conversation in a running sandbox');
