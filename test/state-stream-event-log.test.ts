@@ -84,6 +84,52 @@ test('event log: 100,000 events in order, then 100,000 replayed and 1,000 late o
 	assert.ok(elapsed < 2000, `took ${Math.round(elapsed)} ms`);
 });
 
+/** Read through a call: assert.equal(x, null) would otherwise narrow the getter for the rest of the test. */
+const ceilingOf = (log: EventLog) => log.ceiling;
+const floorOf = (log: EventLog) => log.floor;
+
+test('event log window: trimNewest keeps the oldest part and what is on screen; the ceiling keeps out what is not contiguous', () => {
+	const log = new EventLog();
+	log.add(Array.from({length: 100}, (_, n) => event(n)));
+	assert.equal(log.trimNewest(200), 0, 'under the bound: nothing dropped');
+	assert.equal(ceilingOf(log), null);
+	// The screen reaches event 59: it stays, even past the 40 asked for.
+	assert.equal(log.trimNewest(40, event(59)), 40);
+	assert.equal(log.size, 60);
+	assert.equal(log.at(-1)!.id, 'e0000059');
+	assert.deepEqual(ceilingOf(log), {timestamp: event(59).timestamp, id: 'e0000059'});
+	assert.equal(log.trimmed, 40);
+	assert.ok(!log.has('e0000060'), 'dropped ids may come back');
+	// A live event past the ceiling would leave a hole: refused, one at a time or in a batch.
+	assert.equal(log.add([event(150)]), 0);
+	assert.equal(log.add([event(150), event(151)]), 0);
+	assert.equal(log.size, 60);
+	// Read back in order from the ceiling (a repeat of the ceiling itself is dropped): the ceiling moves up.
+	const version = log.version;
+	assert.deepEqual(log.addNewer([event(59), event(60), event(61)], false).map((entry) => entry.id), ['e0000060', 'e0000061']);
+	assert.ok(log.version > version);
+	assert.equal(ceilingOf(log)?.id, 'e0000061');
+	// The last page: the ceiling goes away and live events are welcome again.
+	log.addNewer(Array.from({length: 38}, (_, n) => event(62 + n)), true);
+	assert.equal(ceilingOf(log), null);
+	assert.equal(log.add([event(150)]), 1);
+	assert.deepEqual(ids(log), [...Array.from({length: 100}, (_, n) => event(n).id), 'e0000150']);
+	assertOrdered(log);
+	// The mirror: trimOldest moves the floor up, never past what is on screen.
+	assert.equal(log.trimOldest(50, event(20)), 20);
+	assert.equal(floorOf(log)?.id, 'e0000020');
+	assert.equal(log.indexOf(event(25)), 5);
+	assert.equal(log.indexOf(event(200)), log.size, 'past the end: where it would go');
+	// reset drops both bounds and every event.
+	log.trimNewest(30);
+	assert.ok(ceilingOf(log) && floorOf(log));
+	log.reset();
+	assert.equal(log.size, 0);
+	assert.equal(floorOf(log), null);
+	assert.equal(ceilingOf(log), null);
+	assert.equal(log.add([event(5)]), 1);
+});
+
 test('naive timestamps: stepping back keeps the precision and the separator; other text is left alone', () => {
 	assert.equal(shiftNaiveTimestamp('2025-11-22T12:00:00.123456', -1000), '2025-11-22T11:59:59.123456');
 	assert.equal(shiftNaiveTimestamp('2025-11-22T00:00:00.000100', -1000), '2025-11-21T23:59:59.000100');

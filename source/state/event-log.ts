@@ -34,11 +34,23 @@ export class EventLog {
 	 */
 	#floor: {timestamp: string; id: string} | null = null;
 
-	/** Events dropped from the old end so far (by `trimOldest`). */
+	/**
+	 * The newest event held when newer ones exist that are not held: the mirror of the floor, set
+	 * when reading far back dropped the newest events to bound memory (`trimNewest`). Events newer
+	 * than this come in only through `addNewer` (the pager reading them back in order), so the log
+	 * still never holds a hole; a live event meanwhile is left to that read.
+	 */
+	#ceiling: {timestamp: string; id: string} | null = null;
+
+	/** Events dropped so far to bound memory (by `trimOldest` and `trimNewest`). */
 	#trimmed = 0;
 
 	get floor(): {timestamp: string; id: string} | null {
 		return this.#floor;
+	}
+
+	get ceiling(): {timestamp: string; id: string} | null {
+		return this.#ceiling;
 	}
 
 	get trimmed(): number {
@@ -73,6 +85,18 @@ export class EventLog {
 		return this.#events.at(index);
 	}
 
+	/** Where `key` is, or would go, in the (timestamp, id) order: a binary search. */
+	indexOf(key: {timestamp: string; id: string}): number {
+		let low = 0;
+		let high = this.#events.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (compareEvents(this.#events[middle]!, key) < 0) low = middle + 1;
+			else high = middle;
+		}
+		return low;
+	}
+
 	has(id: string): boolean {
 		return this.#byId.has(id);
 	}
@@ -99,6 +123,7 @@ export class EventLog {
 	#addOne(event: LoggedEvent): number {
 		if (this.#byId.has(event.id)) return 0;
 		if (this.#floor && compareEvents(event, this.#floor) < 0) return 0;
+		if (this.#ceiling && compareEvents(event, this.#ceiling) > 0) return 0;
 		this.#byId.set(event.id, event);
 		this.#insert(event);
 		this.#version++;
@@ -110,7 +135,7 @@ export class EventLog {
 	 * against the log and within the batch) are dropped: the first copy seen wins.
 	 */
 	addNew(events: Iterable<LoggedEvent>): LoggedEvent[] {
-		return this.#addNew(events, true);
+		return this.#addNew(events, {belowFloor: false, aboveCeiling: false});
 	}
 
 	/**
@@ -119,12 +144,29 @@ export class EventLog {
 	 * `reachedStart` (the history has nothing older). Returns the ones that were new.
 	 */
 	addOlder(events: readonly LoggedEvent[], reachedStart: boolean): LoggedEvent[] {
-		const fresh = this.#addNew(events, false);
+		const fresh = this.#addNew(events, {belowFloor: true, aboveCeiling: false});
 		let oldest: {timestamp: string; id: string} | null = this.#floor;
 		for (const event of events) if (oldest && compareEvents(event, oldest) < 0) oldest = event;
 		const floor = reachedStart ? null : oldest;
 		if (floor !== this.#floor) {
 			this.#floor = floor === null ? null : {timestamp: floor.timestamp, id: floor.id};
+			if (fresh.length === 0) this.#version++;
+		}
+		return fresh;
+	}
+
+	/**
+	 * Events newer than the ceiling, read back from a history (oldest first or not): they go in
+	 * above what is held, and the ceiling moves up to the newest of them, or goes away when
+	 * `reachedEnd` (the history has nothing newer). Returns the ones that were new.
+	 */
+	addNewer(events: readonly LoggedEvent[], reachedEnd: boolean): LoggedEvent[] {
+		const fresh = this.#addNew(events, {belowFloor: false, aboveCeiling: true});
+		let newest: {timestamp: string; id: string} | null = this.#ceiling;
+		for (const event of events) if (newest && compareEvents(event, newest) > 0) newest = event;
+		const ceiling = reachedEnd ? null : newest;
+		if (ceiling !== this.#ceiling) {
+			this.#ceiling = ceiling === null ? null : {timestamp: ceiling.timestamp, id: ceiling.id};
 			if (fresh.length === 0) this.#version++;
 		}
 		return fresh;
@@ -168,14 +210,59 @@ export class EventLog {
 		return drop;
 	}
 
-	#addNew(events: Iterable<LoggedEvent>, aboveFloor: boolean): LoggedEvent[] {
+	/**
+	 * Drops everything, floor and ceiling included: the view jumped to the newest end of a
+	 * history whose window was elsewhere, and the pager reads it again from there. The watermark
+	 * is the caller's to set (it knows what the new window will be complete from).
+	 */
+	reset(): void {
+		this.#events = [];
+		this.#byId.clear();
+		this.#floor = null;
+		this.#ceiling = null;
+		this.#version++;
+	}
+
+	/**
+	 * Bounded memory while reading far back: drops the newest events beyond the oldest `keep`,
+	 * but none at or before `keepThrough` (what is on screen). The dropped ones stay readable from
+	 * the history (the ceiling says where they start). Returns how many were dropped.
+	 */
+	trimNewest(keep: number, keepThrough: {timestamp: string; id: string} | null = null): number {
+		let kept = Math.max(1, keep);
+		if (this.#events.length <= kept) return 0;
+		if (keepThrough) {
+			// Never before the newest event the view still shows: keep up to the first event after it.
+			let low = 0;
+			let high = this.#events.length;
+			while (low < high) {
+				const middle = (low + high) >>> 1;
+				if (compareEvents(this.#events[middle]!, keepThrough) <= 0) low = middle + 1;
+				else high = middle;
+			}
+			kept = Math.max(kept, low);
+		}
+		const drop = this.#events.length - kept;
+		if (drop <= 0) return 0;
+		const dropped = this.#events.splice(kept, drop);
+		for (const event of dropped) this.#byId.delete(event.id);
+		const newest = this.#events.at(-1)!;
+		this.#ceiling = {timestamp: newest.timestamp, id: newest.id};
+		this.#trimmed += drop;
+		this.#version++;
+		return drop;
+	}
+
+	#addNew(events: Iterable<LoggedEvent>, allow: {belowFloor: boolean; aboveCeiling: boolean}): LoggedEvent[] {
 		const fresh: LoggedEvent[] = [];
 		let sorted = true;
-		const floor = aboveFloor ? this.#floor : null;
+		const floor = allow.belowFloor ? null : this.#floor;
+		const ceiling = allow.aboveCeiling ? null : this.#ceiling;
 		for (const event of events) {
 			if (this.#byId.has(event.id)) continue;
-			// Below the floor lies history not held: only the pager reading it back may add there.
+			// Below the floor (above the ceiling) lies history not held: only the pager reading it back may add there.
 			if (floor && compareEvents(event, floor) < 0) continue;
+			if (ceiling && compareEvents(event, ceiling) > 0) continue;
 			this.#byId.set(event.id, event);
 			const previous = fresh.at(-1);
 			if (previous && compareEvents(previous, event) > 0) sorted = false;
