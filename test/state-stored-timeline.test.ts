@@ -1,7 +1,7 @@
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
-import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
+import type {DashboardSnapshot, ShownRange} from '../source/state/dashboard-types.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {eventKindName} from '../source/wire/schemas/events.js';
@@ -154,4 +154,97 @@ test('stored history reads like a live one: tool calls with their observations, 
 	const agentActions = selectTimelineEvents(timeline, 'kind:ActionEvent source:agent');
 	assert.equal(agentActions.length, actions.filter((action) => action.source === 'agent').length);
 	assert.ok(agentActions.length > 0);
+});
+
+/** What the view reports at the top of the window: the first 14 rows on screen. */
+function pinTop(controller: {pinTimeline?: (range: ShownRange | null) => void}, snapshot: DashboardSnapshot): void {
+	const events = snapshot.timeline!.events;
+	controller.pinTimeline!({oldest: events[0]!, newest: events[Math.min(events.length - 1, 13)]!});
+}
+
+/** What the view reports at the bottom of the window: the last 14 rows on screen. */
+function pinBottom(controller: {pinTimeline?: (range: ShownRange | null) => void}, snapshot: DashboardSnapshot): void {
+	const events = snapshot.timeline!.events;
+	controller.pinTimeline!({oldest: events[Math.max(0, events.length - 14)]!, newest: events.at(-1)!});
+}
+
+/** Each page: the view's pin, then the next page that way, until that end is reached. */
+async function readTo(end: 'older' | 'newer', store: Parameters<typeof waitFor>[0], controller: ReturnType<typeof createDashboard>['controller']): Promise<DashboardSnapshot> {
+	let snapshot = store.getSnapshot();
+	let maxHeld = 0;
+	while (snapshot.timeline![end]?.state === 'more') {
+		(end === 'older' ? pinTop : pinBottom)(controller, snapshot);
+		const version = snapshot.timeline!.version;
+		(end === 'older' ? controller.loadOlderEvents : controller.loadNewerEvents)!();
+		snapshot = await waitFor(store, (s) => s.timeline!.version !== version && s.timeline![end]?.state !== 'loading', `a page ${end}`);
+		maxHeld = Math.max(maxHeld, snapshot.timeline!.events.length);
+	}
+	assert.ok(maxHeld <= 2000, `at most the bound plus its slack held on the way (${maxHeld})`);
+	return snapshot;
+}
+
+function assertContiguous(ids: readonly string[], server: readonly string[]): void {
+	assert.equal(new Set(ids).size, ids.length, 'no event twice');
+	const from = server.indexOf(ids[0]!);
+	assert.ok(from >= 0);
+	assert.deepEqual(ids, server.slice(from, from + ids.length), 'a contiguous run of the history, in order');
+}
+
+test('reading a long stored history to its top keeps a bounded window; the newest end is read back on the way down, or in one request to follow', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t, {maxTimelineEvents: 1000});
+	const {row, total} = pausedWithHistory(sim, loaded, 3000);
+	const server = sim.world.events(row.key).map((event) => event.id);
+	controller.openTimeline(row.key);
+	await waitFor(store, (s) => (s.timeline?.events.length ?? 0) > 0 && s.timeline?.older?.state === 'more', 'the first page');
+	// Up to the first event: the newest end is dropped as the old end comes in.
+	const top = await readTo('older', store, controller);
+	const held = top.timeline!.events.map((event) => event.id);
+	assert.equal(held[0], server[0], 'the first event is shown');
+	assert.ok(held.length < total && held.length <= 2000, `a window, not the whole history (${held.length} of ${total})`);
+	assert.equal(top.timeline!.newer?.state, 'more', 'the header can say newer events are not loaded');
+	assertContiguous(held, server);
+
+	// Down again, page by page: in order, bounded, to the newest event.
+	const bottom = await readTo('newer', store, controller);
+	const down = bottom.timeline!.events.map((event) => event.id);
+	assert.equal(down.at(-1), server.at(-1), 'the newest event is back');
+	assert.equal(bottom.timeline!.newer?.state, 'none');
+	assert.ok(down.length <= 2000);
+	assertContiguous(down, server);
+
+	// Up again, then follow: the newest page is read again, one request, instead of thirty walking down.
+	await readTo('older', store, controller);
+	assert.equal(store.getSnapshot().timeline!.newer?.state, 'more');
+	sim.stats.reset();
+	controller.pinTimeline!(null);
+	const newest = await waitFor(store, (s) => s.timeline!.events.at(-1)?.id === server.at(-1) && s.timeline!.older?.state === 'more', 'the newest page');
+	assert.equal(sim.stats.byRoute[storedRoute], 1);
+	assert.equal(newest.timeline!.newer?.state, 'none');
+	assert.equal(newest.timeline!.events.length, 100);
+	assertContiguous(newest.timeline!.events.map((event) => event.id), server);
+});
+
+test('resumed while the newest end is not held: the stream waits for it, then goes live from there (nothing lost or twice)', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t, {maxTimelineEvents: 1000});
+	const {row} = pausedWithHistory(sim, loaded, 2600);
+	controller.openTimeline(row.key);
+	await waitFor(store, (s) => s.timeline?.older?.state === 'more', 'the first page');
+	await readTo('older', store, controller);
+	assert.equal(store.getSnapshot().timeline!.newer?.state, 'more');
+	await controller.resumeSandbox(String(row.conversation.sandbox_id));
+	await waitFor(store, (s) => s.timeline?.stream.state === 'live' && !s.timeline.stored, 'the live stream');
+	// The agent works on while the user reads the top: its events are not in the window yet, and
+	// the app server's copy lags (its webhook is behind), so the stored copy alone would miss them.
+	sim.faults.storedCopyLags(true);
+	sim.step(4);
+	const before = sim.world.events(row.key).length;
+	assert.ok(before > sim.world.storedEvents(row.key).length, 'the stored copy is behind');
+	await waitFor(store, (s) => s.timeline!.newer?.state === 'more', 'still reading the top');
+	// Down to the newest: the stored copy to its end, then the stream reopened from there.
+	await readTo('newer', store, controller);
+	sim.step(3);
+	const server = () => sim.world.events(row.key).map((event) => event.id);
+	const caught = await waitFor(store, (s) => s.timeline!.events.at(-1)?.id === server().at(-1) && s.timeline!.stream.state === 'live', 'the live end');
+	assert.ok(sim.world.events(row.key).length > before);
+	assertContiguous(caught.timeline!.events.map((event) => event.id), server());
 });

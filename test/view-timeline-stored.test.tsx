@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import type {TimelineState} from '../source/state/dashboard-types.js';
+import type {ShownRange, TimelineState} from '../source/state/dashboard-types.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
 import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
 import {message, resetFixtureClock} from './helpers/event-fixtures.js';
@@ -26,7 +26,7 @@ function storedHistory(total: number): WireEvent[] {
 class PagedHistory {
 	readonly source: TimelineSource;
 	requests = 0;
-	readonly pins: Array<{timestamp: string; id: string} | null> = [];
+	readonly pins: Array<ShownRange | null> = [];
 	#loaded: number;
 
 	constructor(readonly all: WireEvent[], sandboxStatus = 'PAUSED', readonly pageSize = 100) {
@@ -58,7 +58,7 @@ class PagedHistory {
 		}, 5);
 	};
 
-	pin = (key: {timestamp: string; id: string} | null) => this.pins.push(key);
+	pin = (range: ShownRange | null) => this.pins.push(range);
 }
 
 function mount(history: PagedHistory, columns = 80, rows = 16) {
@@ -122,9 +122,87 @@ test('g reads on to the first event and selects it; the oldest row on screen is 
 	assert.match(selectedLine(top), /stored note 000/);
 	assert.doesNotMatch(top, /older on scroll|loaded events/);
 	await settle(50);
-	assert.equal(history.pins.at(-1)?.id, history.all[0]!.id, 'the oldest row on screen is pinned');
+	assert.equal(history.pins.at(-1)?.oldest.id, history.all[0]!.id, 'the oldest row on screen is pinned');
+	// And the newest on screen: a 16-row pane less its header shows 15.
+	assert.equal(history.pins.at(-1)?.newest.id, history.all[14]!.id, 'and so is the newest row on screen');
 	await press(view, 'f', (text) => text.includes('following'));
 	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 449'));
 	await settle(50);
 	assert.equal(history.pins.at(-1), null, 'following: nothing pinned');
+});
+
+/**
+ * A window at the old end of a long history (the newest end dropped to bound memory), like the
+ * session after `g`: newer pages come back one at a time as the user scrolls down to them, and
+ * `G` reads the newest page again instead.
+ */
+class WindowAtTop {
+	readonly source: TimelineSource;
+	newerRequests = 0;
+	toNewest = 0;
+	#end: number;
+
+	constructor(readonly all: WireEvent[], held = 200) {
+		this.#end = held;
+		this.source = new TimelineSource({
+			conversationKey: 'c0ffee00c0ffee00c0ffee00c0ffee00',
+			events: all.slice(0, held),
+			version: 1,
+			stream: {state: 'idle', attempt: 0},
+			executionStatus: 'error',
+			gap: false,
+			stored: {sandboxStatus: 'PAUSED'},
+			older: {state: 'none', pages: 1},
+			newer: {state: 'none', pages: 1},
+		});
+	}
+
+	/** What the session's trim does once the view is at the top: the newest end is gone. */
+	dropNewest = () => this.source.update({newer: {state: 'more', pages: 1}});
+
+	loadNewer = () => {
+		this.newerRequests++;
+		this.source.update({newer: {state: 'loading', pages: 1}});
+		setTimeout(() => {
+			this.#end = Math.min(this.all.length, this.#end + 100);
+			this.source.update({events: this.all.slice(0, this.#end), newer: {state: this.#end < this.all.length ? 'more' : 'none', pages: 1}});
+		}, 5);
+	};
+
+	toNewestPage = () => {
+		this.toNewest++;
+		this.source.update({events: [], older: {state: 'loading', pages: 1}, newer: {state: 'none', pages: 1}});
+		setTimeout(() => this.source.update({events: this.all.slice(-100), older: {state: 'more', pages: 1}}), 5);
+	};
+}
+
+test('a window whose newest end was dropped: newer pages as the user scrolls down to them, G reads the newest page again', async (t) => {
+	const history = new WindowAtTop(storedHistory(1000));
+	const view = renderSized(<TimelineHarness source={history.source} width={160} height={16} onLoadNewer={history.loadNewer} onToNewest={history.toNewestPage} />, {columns: 160, rows: 18});
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('stored note'));
+	await press(view, 'g', (text) => text.includes('stored note 000'));
+	history.dropNewest();
+	await settle(50);
+	const header = withoutColour(view.lastFrame() ?? '');
+	assert.match(header, /loaded events · newer on scroll down · G newest/);
+	const atTop = history.newerRequests;
+	// At the top nothing newer is asked for; paging down to the newest held event asks for the next page.
+	await press(view, keys.pageDown, () => true);
+	assert.equal(history.newerRequests, atTop, 'not while the newest held event is off screen');
+	for (let step = 0; step < 20 && history.newerRequests === atTop; step++) await press(view, keys.pageDown, () => true);
+	assert.ok(history.newerRequests > atTop);
+	await waitForFrame(view.lastFrame, (text) => withoutColour(text).includes('300 loaded'));
+	const selected = selectedLine(view.lastFrame() ?? '');
+	// The selection stayed on its event as the page came in below it, and moves on into the new page.
+	assert.match(selected, /stored note 199/);
+	await press(view, keys.pageDown, () => true);
+	assert.match(selectedLine(view.lastFrame() ?? ''), /stored note 2\d\d/);
+	// G: one read of the newest page, not eight walking down; its newest event selected.
+	const walked = history.newerRequests;
+	await press(view, 'G', () => true);
+	const newest = withoutColour(await waitForFrame(view.lastFrame, (text) => selectedLine(text).includes('stored note 999')));
+	assert.equal(history.toNewest, 1);
+	assert.equal(history.newerRequests, walked, 'G walked no newer pages');
+	assert.doesNotMatch(newest, /newer on scroll down/);
 });

@@ -29,12 +29,12 @@ function asAgentQuery(query: URLSearchParams): URLSearchParams {
 
 export function registerAppEventRoutes(router: Router): void {
 	router.add('GET', '/api/v1/conversation/:id/events/search', 'bearer', (context) =>
-		searchEvents(context.world.events(conversationFor(context, context.params.id!)), asAgentQuery(context.query)),
+		searchEvents(context.world.storedEvents(conversationFor(context, context.params.id!)), asAgentQuery(context.query)),
 	);
 	router.add('GET', '/api/v1/conversation/:id/events/count', 'bearer', (context) =>
-		countEvents(context.world.events(conversationFor(context, context.params.id!)), asAgentQuery(context.query)),
+		countEvents(context.world.storedEvents(conversationFor(context, context.params.id!)), asAgentQuery(context.query)),
 	);
 	router.add('GET', '/api/v1/events/search', 'bearer', (context) =>
-		searchEvents(context.world.events(conversationFor(context, context.query.get('conversation_id__eq'))), asAgentQuery(context.query)),
+		searchEvents(context.world.storedEvents(conversationFor(context, context.query.get('conversation_id__eq'))), asAgentQuery(context.query)),
 	);
 }

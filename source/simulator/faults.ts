@@ -33,6 +33,11 @@ export type FaultSwitches = {
 	newEventRoutes(mode: NewEventRoutes): void;
 	/** Off: the git routes' query form answers 404, as on an older agent server (the path form still works). */
 	gitQueryRoutes(on: boolean): void;
+	/**
+	 * On: the app server's stored copy of events stops taking new ones (its webhook lags behind the
+	 * agent servers), so a client that trusts it as the newest loses events. Off: caught up.
+	 */
+	storedCopyLags(on: boolean): void;
 	reset(): void;
 };
 
@@ -102,6 +107,9 @@ export class FaultState {
 		gitQueryRoutes: (on) => {
 			this.world.gitQueryRoutes = on;
 		},
+		storedCopyLags: (on) => {
+			this.world.storedCopyHeld = on ? new Map(this.world.conversationList().map((conversation) => [conversation.id, this.world.events(conversation).length])) : null;
+		},
 		reset: () => {
 			this.rateLimited = 0;
 			this.perSecond = 0;
@@ -115,6 +123,7 @@ export class FaultState {
 			this.world.interruptMissing = 0;
 			this.world.noTrajectory = false;
 			this.world.gitQueryRoutes = true;
+			this.world.storedCopyHeld = null;
 		},
 	};
 
@@ -221,6 +230,10 @@ export class FaultState {
 			s.gitQueryRoutes(body.gitQueryRoutes);
 			applied.push('gitQueryRoutes');
 		}
+		if (typeof body.storedCopyLags === 'boolean') {
+			s.storedCopyLags(body.storedCopyLags);
+			applied.push('storedCopyLags');
+		}
 		if (body.dropSockets === true) {
 			s.dropSockets();
 			applied.push('dropSockets');
@@ -243,6 +256,7 @@ export class FaultState {
 			noTrajectory: this.world.noTrajectory,
 			newEventRoutes: this.newEventRoutes,
 			gitQueryRoutes: this.world.gitQueryRoutes,
+			storedCopyLags: this.world.storedCopyHeld !== null,
 		};
 	}
 }

@@ -58,6 +58,11 @@ export class World {
 	noTrajectory = false;
 	/** Agent servers answer the newer query form of the git routes; off, only the older path form (a fault switch). */
 	gitQueryRoutes = true;
+	/**
+	 * The app server's copy of the events lags (its webhook is behind): while set, that copy holds
+	 * only as many events of each conversation as it had when the lag began (a fault switch).
+	 */
+	storedCopyHeld: Map<string, number> | null = null;
 	readonly specs: SimSpec[] = [];
 	private readonly conversations: SimConversation[] = [];
 	private readonly conversationIndex = new Map<string, SimConversation>();
@@ -132,6 +137,14 @@ export class World {
 	events(conversationOrId: SimConversation | string): readonly SimEvent[] {
 		const conversation = this.resolve(conversationOrId);
 		return this.agent(conversation).log.events;
+	}
+
+	/** The app server's copy of a conversation's events: all of them, unless the stored-copy lag fault holds it back. */
+	storedEvents(conversationOrId: SimConversation | string): readonly SimEvent[] {
+		const conversation = this.resolve(conversationOrId);
+		const events = this.events(conversation);
+		const held = this.storedCopyHeld?.get(conversation.id);
+		return held === undefined ? events : events.slice(0, held);
 	}
 
 	/** Appends an event as if the agent server produced it (tests use this to inject anything). */

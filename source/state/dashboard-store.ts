@@ -29,7 +29,7 @@ import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
-import type {ReadHistoryPage} from './older-events.js';
+import type {ReadHistoryPage} from './history-pager.js';
 import {type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 
@@ -185,7 +185,9 @@ class DashboardModel {
 			openTimeline: (key) => this.#openTimeline(key),
 			closeTimeline: () => this.#closeTimeline(),
 			loadOlderEvents: () => this.#timeline?.loadOlder(),
-			pinTimeline: (key) => this.#timeline?.pin(key),
+			loadNewerEvents: () => this.#timeline?.loadNewer(),
+			timelineToNewest: () => this.#timeline?.toNewest(),
+			pinTimeline: (range) => this.#timeline?.pin(range),
 			...createSandboxActions({
 				client: this.#client,
 				budget: this.budget,
@@ -614,6 +616,7 @@ class DashboardModel {
 				limit: request.limit,
 				...(request.pageId === null ? {} : {pageId: request.pageId}),
 				...(request.timestampLt === undefined ? {} : {timestampLt: request.timestampLt}),
+				...(request.timestampGte === undefined ? {} : {timestampGte: request.timestampGte}),
 				pace,
 				signal: request.signal,
 			});

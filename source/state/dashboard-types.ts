@@ -1,4 +1,4 @@
-import type {OlderEventsStatus} from './older-events.js';
+import type {HistoryEndStatus} from './history-pager.js';
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
@@ -110,8 +110,13 @@ export type TimelineState = {
 	 */
 	stored?: {sandboxStatus: string} | null;
 	/** Whether older events exist that are not loaded (read back a page at a time as the view asks). */
-	older?: OlderEventsStatus;
+	older?: HistoryEndStatus;
+	/** Whether newer events exist that are not loaded: reading far back dropped them to bound memory. */
+	newer?: HistoryEndStatus;
 };
+
+/** The screen's first and last events while the view is not following: a trim of the timeline keeps both and all between. */
+export type ShownRange = {oldest: {timestamp: string; id: string}; newest: {timestamp: string; id: string}};
 
 export type StartProgress = {
 	state: 'idle' | 'starting' | 'ready' | 'error';
@@ -161,8 +166,12 @@ export interface DashboardController {
 	closeTimeline(): void;
 	/** The open timeline's next older page of history (the view reached the oldest event held). */
 	loadOlderEvents?(): void;
-	/** The oldest event the timeline shows while not following (null: following): kept in memory. */
-	pinTimeline?(key: {timestamp: string; id: string} | null): void;
+	/** The open timeline's next newer page (the view reached the newest event held, and newer ones were dropped). */
+	loadNewerEvents?(): void;
+	/** Back to the newest events when they were dropped (`G`): the newest page is read again. */
+	timelineToNewest?(): void;
+	/** The first and last events the timeline shows while not following (null: following): kept in memory. */
+	pinTimeline?(range: ShownRange | null): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
 	resumeSandbox(sandboxKey: string): Promise<void>;
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;

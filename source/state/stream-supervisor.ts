@@ -568,6 +568,8 @@ export class StreamSupervisor {
 
 	/** History pages that extend the watermark go straight into the log (they are complete below their end). */
 	#store(events: readonly LoggedEvent[]): void {
+		// A page still being iterated when the stream closed: the log may have moved on (a window reset).
+		if (this.#stopped) return;
 		const fresh = this.log.addNew(events);
 		if (fresh.length > 0) this.#announce(fresh);
 	}

@@ -1,8 +1,8 @@
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
-import type {StreamHealth, TimelineState} from './dashboard-types.js';
+import type {ShownRange, StreamHealth, TimelineState} from './dashboard-types.js';
 import {EventLog} from './event-log.js';
-import {OlderEvents, type ReadHistoryPage} from './older-events.js';
+import {HistoryPager, type ReadHistoryPage} from './history-pager.js';
 import {redact} from './redact.js';
 import {executionStatusOf} from './stream-events.js';
 import {deliveryLagMs, type StreamLag} from './stream-lag.js';
@@ -18,9 +18,15 @@ import {deliveryLagMs, type StreamLag} from './stream-lag.js';
  * server's stored copy instead (openhands-wire.md §3.1), opened on its newest page (one request)
  * with older pages read as the view asks (`loadOlder`). When the sandbox runs again the stream
  * opens on the same log from the newest stored event: both sources share event ids, so the log
- * holds each event once and the timeline goes live where it stands. The same pager bounds memory
- * on a long follow: past `maxEvents` the oldest events are dropped (never what is on screen, see
- * `pin`) and read back from the stored copy when scrolled to.
+ * holds each event once and the timeline goes live where it stands.
+ *
+ * The same pager bounds memory: the log is a window of about `maxEvents` on the history. Past
+ * it, the oldest events are dropped (a long follow), or the newest when the screen is at the old
+ * end (reading a long history up to its first event); never what is on screen (see `pin`). What
+ * was dropped is read back from the stored copy when scrolled to; following again (or `G` past
+ * the window) re-reads the newest page instead of walking back up. While the newest end is not
+ * held, a live stream's events wait in the stored copy: when reading newer pages reaches the end,
+ * the stream is reopened from there, so nothing is lost or shown twice.
  */
 
 export type TimelineStreamStatus = {
@@ -92,12 +98,18 @@ export class TimelineSession {
 	#stream: TimelineStream | null = null;
 	#generation = 0;
 	#closed = false;
-	readonly #older: OlderEvents | null;
+	readonly #older: HistoryPager | null;
 	/** Showing the stored copy (the sandbox is not running), not a live stream. */
 	#stored: boolean;
-	/** The oldest event on screen while the view is not following: trimming keeps it and what follows. */
-	#pin: {timestamp: string; id: string} | null = null;
+	/** What is on screen while the view is not following: trimming keeps it. */
+	#pin: ShownRange | null = null;
+	/** The execution status of the newest stored state update, taken while the log held the newest end. */
+	#storedStatus: string | null = null;
 	readonly #maxEvents: number;
+	/** The newest end was dropped while streaming: reopen the stream once it is read back. */
+	#reopenAfterCeiling = false;
+	/** The newest page is being read for an empty window (the first screen): published at once. */
+	#firstScreen = true;
 
 	constructor(options: TimelineSessionOptions) {
 		this.key = options.key;
@@ -106,18 +118,10 @@ export class TimelineSession {
 		this.#maxEvents = Math.max(1000, options.maxEvents ?? 50_000);
 		const read = options.readHistory;
 		this.#older = read
-			? new OlderEvents({
+			? new HistoryPager({
 				log: this.#log,
 				read,
-				onChange: (fresh) => {
-					if (this.#closed) return;
-					this.#state = null;
-					// Stored events are history, never "new since you looked". Never trimmed here: the
-					// user scrolled up to read them (trimming happens as live events arrive, or on follow).
-					// The first page is the screen the user is waiting for: published at once.
-					const first = fresh.length > 0 && this.#older?.status.pages === 1;
-					this.#options.onChange({liveEvents: 0, newestActivityAt: null, ...(first ? {urgent: true} : {})});
-				},
+				onChange: (fresh) => this.#pageArrived(fresh),
 			})
 			: null;
 		this.#stored = !canStream(options.conversation) && this.#older !== null;
@@ -131,15 +135,53 @@ export class TimelineSession {
 		void this.#older.loadOlder();
 	}
 
-	/** The oldest event the view shows while it is not following (null: following the newest). */
-	pin(key: {timestamp: string; id: string} | null): void {
-		this.#pin = key === null ? null : {timestamp: key.timestamp, id: key.id};
-		if (key === null) this.#trim();
+	/** The next newer page, when the view reaches the newest event held and newer ones were dropped. */
+	loadNewer(): void {
+		if (this.#closed || !this.#older) return;
+		void this.#older.loadNewer();
 	}
 
-	/** The log's own array, for a read right now (attention); never stored or published. */
-	get currentEvents(): readonly LoggedEvent[] {
-		return this.#log.events;
+	/**
+	 * What the view shows while it is not following (null: following the newest). Following asks
+	 * for the newest end: when it was dropped, the window starts again from the newest page.
+	 */
+	pin(range: ShownRange | null): void {
+		this.#pin = range === null ? null : {oldest: {...range.oldest}, newest: {...range.newest}};
+		if (range === null) {
+			if (this.#log.ceiling) this.toNewest();
+			else this.#trim();
+		}
+	}
+
+	/**
+	 * Back to the newest end when it is not held (`G`, or follow): the window is dropped and read
+	 * again from the newest page, one request, instead of walking up every page between; a live
+	 * stream is reopened from there.
+	 */
+	toNewest(): void {
+		if (this.#closed || !this.#older || !this.#log.ceiling) return;
+		const live = !this.#stored;
+		if (live) this.#closeStream();
+		this.#older.reset();
+		this.#log.reset();
+		this.#reopenAfterCeiling = false;
+		this.#firstScreen = true;
+		// The new window is complete from the newest stored page on; the stream (if any) reads on from there.
+		this.#log.syncedThrough = null;
+		this.#state = null;
+		const generation = this.#generation;
+		void this.#older.loadNewest().then(() => {
+			if (live && !this.#closed && !this.#stored && generation === this.#generation) this.#open();
+		});
+		this.#options.onChange({liveEvents: 0, newestActivityAt: null});
+	}
+
+	/**
+	 * The log's own array, for a read right now (attention); never stored or published. Null while
+	 * the newest end is not held: what the agent did last is then not known here.
+	 */
+	get currentEvents(): readonly LoggedEvent[] | null {
+		return this.#log.ceiling ? null : this.#log.events;
 	}
 
 	/** The events as an immutable array: copied once per change, when first asked for. */
@@ -159,7 +201,10 @@ export class TimelineSession {
 	/** The current TimelineState; the same object until something changes. */
 	state(): TimelineState {
 		// No stream reports a status for stored history: the newest state update held says what it last was.
-		if (this.#stored && this.#state === null) this.#executionStatus = this.#lastStoredStatus() ?? this.#executionStatus;
+		if (this.#stored && this.#state === null) {
+			if (!this.#log.ceiling) this.#storedStatus = this.#lastStoredStatus() ?? this.#storedStatus;
+			this.#executionStatus = this.#storedStatus ?? this.#executionStatus;
+		}
 		this.#state ??= {
 			conversationKey: this.key,
 			events: this.events,
@@ -170,6 +215,7 @@ export class TimelineSession {
 			lag: this.#lag,
 			stored: this.#stored ? {sandboxStatus: this.#conversation.sandbox_status} : null,
 			older: this.#older?.status ?? {state: this.#log.floor ? 'more' : 'none', pages: 0},
+			newer: this.#older?.newerStatus ?? {state: 'none', pages: 0},
 		};
 		return this.#state;
 	}
@@ -188,18 +234,18 @@ export class TimelineSession {
 				if (this.#state === null) this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 				return;
 			}
-			// The sandbox runs again: go live on the same log, from where the stored copy ended.
+			// The sandbox runs again: go live on the same log, from where the stored copy ended. With
+			// the newest end dropped (reading far back), the stream's events wait for it to be read back.
 			this.#stored = false;
 			this.#state = null;
+			this.#reopenAfterCeiling = this.#log.ceiling !== null;
 			this.#open();
 			this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 			return;
 		}
 		if (this.#older && !canStream(conversation) && this.#health.state !== 'live') {
 			// Paused (or gone) under an open timeline: stop retrying a server that is not there.
-			void this.#stream?.close();
-			this.#stream = null;
-			this.#generation++;
+			this.#closeStream();
 			this.#stored = true;
 			this.#health = {state: 'idle', attempt: 0};
 			this.#state = null;
@@ -224,6 +270,36 @@ export class TimelineSession {
 		const stream = this.#stream;
 		this.#stream = null;
 		await stream?.close();
+	}
+
+	#closeStream(): void {
+		void this.#stream?.close();
+		this.#stream = null;
+		this.#generation++;
+		this.#health = {state: 'idle', attempt: 0};
+	}
+
+	/**
+	 * A page of the stored copy landed (or a read started or ended). Stored events are history,
+	 * never "new since you looked"; the first page is the screen the user is waiting for, so it is
+	 * published at once. A newer page that reached the end while a stream is open: the stream's
+	 * events were left out meanwhile, so it is reopened from the newest event now held.
+	 */
+	#pageArrived(fresh: readonly LoggedEvent[]): void {
+		if (this.#closed) return;
+		this.#state = null;
+		const first = fresh.length > 0 && this.#firstScreen;
+		if (first) this.#firstScreen = false;
+		if (fresh.length > 0) this.#trim();
+		if (this.#reopenAfterCeiling && !this.#log.ceiling) {
+			this.#reopenAfterCeiling = false;
+			if (!this.#stored) {
+				this.#closeStream();
+				this.#log.syncedThrough = this.#log.lastTimestamp ?? this.#log.syncedThrough;
+				this.#open();
+			}
+		}
+		this.#options.onChange({liveEvents: 0, newestActivityAt: null, ...(first ? {urgent: true} : {})});
 	}
 
 	#open(): void {
@@ -278,12 +354,23 @@ export class TimelineSession {
 
 	/**
 	 * Past the bound (with some slack, so a trim is one splice per thousand events, not one per
-	 * event), drops the oldest events the view does not show. Only with a stored copy to read them
-	 * back from: otherwise they would be gone for good.
+	 * event), drops events the view does not show: the oldest, unless the screen is among them
+	 * (reading far back), then the newest. Only with a stored copy to read them back from:
+	 * otherwise they would be gone for good.
 	 */
 	#trim(): void {
 		if (!this.#older || this.#log.size <= this.#maxEvents + trimSlack) return;
-		if (this.#log.trimOldest(this.#maxEvents, this.#pin) > 0) this.#state = null;
+		const pin = this.#pin;
+		const excess = this.#log.size - this.#maxEvents;
+		let dropped: number;
+		if (!pin || this.#log.indexOf(pin.oldest) >= excess) {
+			dropped = this.#log.trimOldest(this.#maxEvents, pin?.oldest ?? null);
+		} else {
+			dropped = this.#log.trimNewest(this.#maxEvents, pin.newest);
+			// A stream open meanwhile has its events left out until the newest end is read back.
+			if (dropped > 0 && !this.#stored) this.#reopenAfterCeiling = true;
+		}
+		if (dropped > 0) this.#state = null;
 	}
 
 	#setStatus(status: TimelineStreamStatus): void {

@@ -194,7 +194,9 @@ export function Dashboard(props: DashboardProps) {
 			focusEvent={view.timelineFocus}
 			onFocused={() => dispatch({type: 'focused'})}
 			onLoadOlder={() => controller.loadOlderEvents?.()}
-			onPin={(key) => controller.pinTimeline?.(key)}
+			onLoadNewer={() => controller.loadNewerEvents?.()}
+			onToNewest={() => controller.timelineToNewest?.()}
+			onPin={(range) => controller.pinTimeline?.(range)}
 		/>
 	);
 

@@ -1,6 +1,6 @@
 import {type ReactNode, useReducer, useSyncExternalStore} from 'react';
 import type {KeyContext} from '../../source/view/keymap.js';
-import type {TimelineState} from '../../source/state/dashboard-types.js';
+import type {ShownRange, TimelineState} from '../../source/state/dashboard-types.js';
 import {TimelinePane} from '../../source/view/timeline/TimelinePane.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from '../../source/view/use-key-dispatch.js';
 import {initialViewState, keyContexts, viewReducer} from '../../source/view/view-state.js';
@@ -42,13 +42,17 @@ export function TimelineHarness({
 	width,
 	height,
 	onLoadOlder,
+	onLoadNewer,
+	onToNewest,
 	onPin,
 }: {
 	source: TimelineSource;
 	width: number;
 	height: number;
 	onLoadOlder?: () => void;
-	onPin?: (key: {timestamp: string; id: string} | null) => void;
+	onLoadNewer?: () => void;
+	onToNewest?: () => void;
+	onPin?: (range: ShownRange | null) => void;
 }) {
 	const timeline = useSyncExternalStore(source.subscribe, source.get);
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, pane: 'timeline'});
@@ -70,6 +74,8 @@ export function TimelineHarness({
 				onCloseDetails={() => dispatch({type: 'close-overlay'})}
 				onBack={() => dispatch({type: 'focus', pane: 'conversations'})}
 				{...(onLoadOlder ? {onLoadOlder} : {})}
+				{...(onLoadNewer ? {onLoadNewer} : {})}
+				{...(onToNewest ? {onToNewest} : {})}
 				{...(onPin ? {onPin} : {})}
 			/>
 		</KeyHarness>

@@ -8,7 +8,7 @@ import {executionStatusStyle} from '../../format/status-style.js';
 import type {StreamHealth} from '../../state/dashboard-types.js';
 import {behindWarningMs, type StreamLag} from '../../state/stream-lag.js';
 import {formatAge} from '../../format/time.js';
-import type {OlderEventsStatus} from '../../state/older-events.js';
+import type {HistoryEndStatus} from '../../state/history-pager.js';
 import {streamLabel} from './stream-label.js';
 import {toneColor} from './TimelineRow.js';
 
@@ -17,7 +17,9 @@ type Props = {
 	/** The events are the stored copy (sandbox not RUNNING): marked first, with how to go live. */
 	stored?: {sandboxStatus: string} | null;
 	/** Older events exist that are not loaded yet (counts and filters cover the loaded ones). */
-	older?: OlderEventsStatus;
+	older?: HistoryEndStatus;
+	/** Newer events exist that are not loaded: reading far back dropped them to bound memory. */
+	newer?: HistoryEndStatus | undefined;
 	stream: StreamHealth;
 	gap: boolean;
 	/** The stream's own lag behind the server (not the list's polling age). */
@@ -53,7 +55,7 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
  * The timeline's status line: execution status (from the stream's state updates), stream health,
  * counts, order, follow state, and a gap warning when a resync could not prove continuity.
  */
-function TimelineHeaderView({executionStatus: status, stored, older, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause}: Props) {
+function TimelineHeaderView({executionStatus: status, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause}: Props) {
 	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
 	// The raw status (it is what the server says and what filters use), marked and coloured by its style.
 	const look = executionStatusStyle(status);
@@ -69,10 +71,13 @@ function TimelineHeaderView({executionStatus: status, stored, older, stream: hea
 	if (stored) segments.reverse();
 	if (gap) segments.push({text: '⚠ gap: events may be missing', color: tone('error'), bold: true});
 	// While older events are not loaded, every count (and filter) covers the loaded ones: say so.
-	const partial = older !== undefined && older.state !== 'none';
-	const noun = partial ? 'loaded events' : 'events';
+	const olderPartial = older !== undefined && older.state !== 'none';
+	const newerPartial = newer !== undefined && newer.state !== 'none';
+	const noun = olderPartial || newerPartial ? 'loaded events' : 'events';
 	segments.push({text: shown === total ? `${formatCount(total)} ${noun}` : `${formatCount(shown)} of ${formatCount(total)} ${noun}`, color: undefined});
-	if (older && partial) segments.push(olderSegment(older));
+	// The newer end first: it is the one a reader of the old end is missing, and `G` is the way back.
+	if (newer && newerPartial) segments.push(endSegment(newer, 'newer'));
+	if (older && olderPartial) segments.push(endSegment(older, 'older'));
 	segments.push(
 		{text: descending ? 'newest first' : 'oldest first', color: tone('muted')},
 		follow
@@ -114,18 +119,19 @@ export function storedLabel(sandboxStatus: string): {text: string; tone: Summary
 	return {text: `stored history · sandbox ${status}`, tone: 'warn'};
 }
 
-function olderSegment(older: OlderEventsStatus): Segment {
-	switch (older.state) {
+function endSegment(end: HistoryEndStatus, which: 'older' | 'newer'): Segment {
+	const scroll = which === 'older' ? 'scroll up' : 'scroll down';
+	switch (end.state) {
 		case 'loading': {
-			return {text: 'loading older…', color: toneColor.muted};
+			return {text: `loading ${which}…`, color: toneColor.muted};
 		}
 
 		case 'failed': {
-			return {text: `older: ${sanitizeLine(older.lastError ?? 'failed')} (scroll up to retry)`, color: toneColor.error};
+			return {text: `${which}: ${sanitizeLine(end.lastError ?? 'failed')} (${scroll} to retry)`, color: toneColor.error};
 		}
 
 		default: {
-			return {text: 'older on scroll up', color: toneColor.muted};
+			return which === 'older' ? {text: 'older on scroll up', color: toneColor.muted} : {text: 'newer on scroll down · G newest', color: toneColor.warn};
 		}
 	}
 }

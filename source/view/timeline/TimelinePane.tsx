@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
-import {useEffect, useEffectEvent, useMemo, useRef, useState} from 'react';
+import {useEffect, useEffectEvent, useMemo, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
-import type {TimelineState} from '../../state/dashboard-types.js';
+import type {ShownRange, TimelineState} from '../../state/dashboard-types.js';
 import {distinctKinds, selectTimelineEvents} from '../../state/timeline-query.js';
 import {type LoggedEvent, settleEvent} from '../../wire/schemas/events.js';
 import {EventDetails} from '../details/EventDetails.js';
@@ -12,7 +12,8 @@ import {TimelineHeader} from './TimelineHeader.js';
 import {TimelineRow} from './TimelineRow.js';
 import {timelineColumns} from './timeline-columns.js';
 import {useForgottenIds} from './use-forgotten-ids.js';
-import {type TimelineCursor, useTimelineCursor} from './use-timeline-cursor.js';
+import {useHistoryPages} from './use-history-pages.js';
+import {useTimelineCursor} from './use-timeline-cursor.js';
 
 export type TimelinePaneProps = {
 	/** The open conversation's timeline (snapshot.timeline); null when none is open. */
@@ -45,12 +46,13 @@ export type TimelinePaneProps = {
 	onFocused?(): void;
 	/** The window reached the oldest event held while older ones exist: read the next older page. */
 	onLoadOlder?(): void;
-	/** The oldest event on screen while not following (null while following): kept in memory. */
-	onPin?(key: {timestamp: string; id: string} | null): void;
+	/** The window reached the newest event held while newer ones were dropped: read the next newer page. */
+	onLoadNewer?(): void;
+	/** `G` past newer events that were dropped: read the newest page again. */
+	onToNewest?(): void;
+	/** What is on screen while not following (null while following): kept in memory. */
+	onPin?(range: ShownRange | null): void;
 };
-
-/** Older pages read on their own after a key (a filter that matches few rows fills the screen). */
-const autoPages = 10;
 
 /**
  * The events of one conversation, one line each, windowed: only the visible rows are rendered,
@@ -96,7 +98,18 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 		focusOnHit();
 	}, [focus, rows]);
 	const columns = useMemo(() => timelineColumns(width), [width]);
-	const history = useOlderPages(props, rows, cursor, listHeight, descending);
+	const history = useHistoryPages({
+		timeline,
+		filter,
+		rows,
+		cursor,
+		listHeight,
+		descending,
+		onLoadOlder: props.onLoadOlder,
+		onLoadNewer: props.onLoadNewer,
+		onToNewest: props.onToNewest,
+		onPin: props.onPin,
+	});
 
 	useKeyHandlers(
 		'timeline',
@@ -106,9 +119,10 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 				down: () => history.key(() => cursor.move(1)),
 				pageUp: () => history.key(() => cursor.page(-1)),
 				pageDown: () => history.key(() => cursor.page(1)),
-				// Towards the oldest event (g ascending, G descending) reads older pages until the first one.
-				top: () => (descending ? history.key : history.seek)(() => cursor.first()),
-				bottom: () => (descending ? history.seek : history.key)(() => cursor.last()),
+				// Towards the oldest event (g ascending, G descending) reads older pages until the first
+				// one; towards the newest, past a dropped newest end, reads the newest page again.
+				top: () => (descending ? history.seekNewest : history.seekOldest)(() => cursor.first()),
+				bottom: () => (descending ? history.seekOldest : history.seekNewest)(() => cursor.last()),
 				follow: () => history.key(() => cursor.toggleFollow()),
 				order: () => setDescending((value) => !value),
 				filter: () => props.onEditFilter(),
@@ -128,6 +142,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			executionStatus={timeline.executionStatus}
 			stored={timeline.stored ?? null}
 			older={timeline.older}
+			newer={timeline.newer}
 			stream={timeline.stream}
 			gap={timeline.gap}
 			lag={timeline.lag}
@@ -199,64 +214,6 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			</Box>
 		</Box>
 	);
-}
-
-/**
- * Reading older history as the user reaches it. When the window shows the oldest event held and
- * older ones exist, the next page is asked for; a key press allows a few pages in a row, so a
- * filter matching few events fills the screen, and `g` (to the oldest) keeps reading until the
- * conversation's first event, the selection kept on the oldest row as pages land. Every other key
- * stops that. Also reports the oldest visible event, so a long follow never drops what is shown.
- */
-function useOlderPages(props: TimelinePaneProps & {timeline: TimelineState}, rows: readonly LoggedEvent[], cursor: TimelineCursor, listHeight: number, descending: boolean) {
-	const {timeline, onLoadOlder, onPin} = props;
-	const older = timeline.older?.state ?? 'none';
-	const allowance = useRef(autoPages);
-	const [seeking, setSeeking] = useState(false);
-	const oldestShown = descending ? cursor.offset + listHeight >= rows.length : cursor.offset === 0;
-	const wanted = older === 'more' && (seeking || (oldestShown && allowance.current > 0));
-	// Once per version while wanted: a page that landed and still leaves the top shown asks again.
-	const loadOlder = useEffectEvent(() => {
-		if (!wanted || !onLoadOlder) return;
-		allowance.current--;
-		onLoadOlder();
-	});
-	useEffect(() => {
-		loadOlder();
-	}, [wanted, timeline.version]);
-	useEffect(() => {
-		allowance.current = autoPages;
-	}, [props.filter]);
-	useEffect(() => {
-		if (seeking && older === 'none') setSeeking(false);
-	}, [seeking, older]);
-	// While seeking the top, the oldest row stays selected as older pages land above it.
-	const oldestIndex = descending ? rows.length - 1 : 0;
-	const keepOldestSelected = useEffectEvent(() => {
-		if (seeking && rows.length > 0 && cursor.selected !== oldestIndex) (descending ? cursor.last : cursor.first)();
-	});
-	useEffect(() => {
-		keepOldestSelected();
-	}, [seeking, rows, oldestIndex]);
-	const pinned = cursor.follow ? null : rows[descending ? Math.min(rows.length - 1, cursor.offset + listHeight - 1) : cursor.offset];
-	const pinId = pinned?.id ?? null;
-	// Told when the pinned row changes, not when a new row object carries the same id.
-	const reportPin = useEffectEvent(() => onPin?.(pinned ? {timestamp: pinned.timestamp, id: pinned.id} : null));
-	useEffect(() => {
-		reportPin();
-	}, [pinId]);
-	return {
-		key(action: () => void) {
-			allowance.current = autoPages;
-			setSeeking(false);
-			action();
-		},
-		seek(action: () => void) {
-			allowance.current = autoPages;
-			setSeeking(true);
-			action();
-		},
-	};
 }
 
 function emptyText(timeline: TimelineState, filter: string): string {
