@@ -23,7 +23,9 @@ const {benchBounded, benchStored} = await import('./stored.js');
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
  * table. `--tiny` runs everything at small sizes (the test suite uses it to prove the bench
- * works); `--json` prints the rows as JSON instead of the table.
+ * works); `--json` prints the rows as JSON instead of the table. `--only=a,b` runs those steps in
+ * this process (under tsx when run from npm); with `--bundled`, bundled, each in its own process,
+ * as the full table is measured.
  */
 
 const args = new Set(process.argv.slice(2));
@@ -45,9 +47,10 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];
-if (only) {
+if (only && !args.has('--bundled')) {
 	for (const step of steps) {
-		process.stderr.write(`bench: ${step.name}…\n`);
+		// A child of the bundled run (--json) leaves the progress line to its parent.
+		if (!args.has('--json')) process.stderr.write(`bench: ${step.name}…\n`);
 		rows.push(...(await step.run()));
 	}
 } else {

@@ -7,7 +7,7 @@ import {simulatorTemplates} from './frames.js';
  * PAUSED conversation gets N more events (the simulator's own, every scenario, repeated); the
  * line printed tells the parent where it is and what its oldest and newest events say.
  */
-export type StoredSimInfo = {baseUrl: string; apiKey: string; conversationId: string; title: string; total: number};
+export type StoredSimInfo = {baseUrl: string; apiKey: string; conversationId: string; title: string; total: number; firstId: string; lastId: string};
 
 export async function serveStoredSim(count: number): Promise<void> {
 	const templates = await simulatorTemplates();
@@ -18,7 +18,8 @@ export async function serveStoredSim(count: number): Promise<void> {
 		const {id: _id, timestamp: _timestamp, ...draft} = templates[index % templates.length]! as Record<string, unknown> & {kind: string};
 		sim.world.appendEvent(target, draft);
 	}
-	const info: StoredSimInfo = {baseUrl: sim.baseUrl, apiKey: sim.apiKey, conversationId: target.id, title: target.title, total: sim.world.events(target).length};
+	const events = sim.world.events(target);
+	const info: StoredSimInfo = {baseUrl: sim.baseUrl, apiKey: sim.apiKey, conversationId: target.id, title: target.title, total: events.length, firstId: events[0]!.id, lastId: events.at(-1)!.id};
 	process.stdout.write(`${JSON.stringify(info)}\n`);
 	// Serves until the parent ends it.
 	await new Promise(() => undefined);

@@ -125,6 +125,7 @@ async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
 		const total = info.total.toLocaleString('en-US');
 		await settle(100);
 		// To its first event: g reads every older page, the selection on the oldest row.
+		if (process.env.BENCH_MEMORY) process.stderr.write(`before g: ${JSON.stringify(process.memoryUsage())}\n`);
 		const walkStart = performance.now();
 		const walkRequests = storedRequests;
 		mounted.stdin.write('g');
@@ -132,10 +133,26 @@ async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
 		const walk = performance.now() - walkStart;
 		const pages = storedRequests - walkRequests;
 		await settle(200);
-		const held = store.getSnapshot().timeline?.events.length ?? 0;
+		const top = store.getSnapshot().timeline!;
+		const held = top.events.length;
+		const reachedFirst = top.events[0]?.id === info.firstId;
 		gc?.();
 		gc?.();
 		const {rss, heapUsed} = process.memoryUsage();
+		if (process.env.BENCH_MEMORY) process.stderr.write(`after g, gc: ${JSON.stringify(process.memoryUsage())}\n`);
+		// Back down: G past the dropped newest end reads the newest page again (one request), its newest event selected.
+		const dropped = top.newer?.state === 'more';
+		const backRequests = storedRequests;
+		const atNewest = () => {
+			const timeline = store.getSnapshot().timeline;
+			return timeline?.events.at(-1)?.id === info.lastId && timeline.newer?.state === 'none' && timeline.older?.state !== 'loading';
+		};
+		const back = await keyToFrame(mounted, 'G', (frame) => atNewest() && frame.includes('› '), 30_000).catch((error: unknown) => {
+			const timeline = store.getSnapshot().timeline;
+			process.stderr.write(`${mounted.stdout.last}\nheld ${timeline?.events.length}, older ${timeline?.older?.state}, newer ${timeline?.newer?.state}, last ${timeline?.events.at(-1)?.id} (want ${info.lastId})\n`);
+			throw error;
+		});
+		const backCount = storedRequests - backRequests;
 		return [
 			{
 				area: 'stored',
@@ -146,10 +163,17 @@ async function openStopped(info: StoredSimInfo): Promise<BenchRow[]> {
 			},
 			{
 				area: 'stored',
-				name: `resident memory after g to its first event (${pages} pages in ${(walk / 1000).toFixed(1)} s, budget lifted; ${held.toLocaleString('en-US')} events held, heap ${mb(heapUsed)})`,
+				name: `resident memory after g to its first event (${pages} pages in ${(walk / 1000).toFixed(1)} s, budget lifted; ${reachedFirst ? 'the first event shown' : 'NOT at the first event'}, a window of ${held.toLocaleString('en-US')} events held, the newest end ${top.newer?.state === 'more' ? 'dropped' : 'kept'}; heap ${mb(heapUsed)})`,
 				figure: mb(rss),
 				target: '< 300 MB',
-				met: rss < 300 * 1024 * 1024 && held === info.total,
+				met: rss < 300 * 1024 * 1024 && reachedFirst && held <= 51_000,
+			},
+			{
+				area: 'stored',
+				name: `then G back to its newest event: key to frame (${backCount} request${backCount === 1 ? '' : 's'}: ${dropped ? `the newest page read again, not ${Math.ceil((info.total - held) / 100)} walking down` : 'the newest end was held, a jump'})`,
+				figure: ms(back),
+				target: '≤ 1 request, < 300 ms',
+				met: backCount <= 1 && back < 300,
 			},
 		];
 	} finally {
