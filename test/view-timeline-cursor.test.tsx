@@ -42,7 +42,12 @@ test('moving pauses following; the selection stays on its event when history is 
 	view = cursorView(state, rows, 10);
 	assert.equal(rows.at(view.selected)?.id, key(146).id, 'same event selected');
 	assert.equal(view.selected - view.offset, screenRow, 'same screen row');
-	assert.equal(view.newSincePause, 102);
+	assert.equal(view.newSincePause, 2, 'the two newer ones are new; the history read in above is not');
+	// Newest first the same two count.
+	const newestFirst = rowsOf([...Array.from({length: 100}, (_, index) => index), ...Array.from({length: 52}, (_, index) => index + 100)], true);
+	assert.equal(cursorView(state, newestFirst, 10).newSincePause, 2);
+	// A window whose newest end was dropped and read back: nothing newer than at the pause.
+	assert.equal(cursorView(state, rowsOf(Array.from({length: 50}, (_, index) => index + 100)), 10).newSincePause, 0);
 	state = cursorReducer(state, {type: 'toggle-follow', rows, height: 10});
 	view = cursorView(state, rows, 10);
 	assert.equal(view.selected, rows.length - 1);

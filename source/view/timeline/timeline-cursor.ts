@@ -24,8 +24,11 @@ export type CursorState = {
 	screenRow: number;
 	/** Follow (tail): the selection sticks to the newest row. */
 	follow: boolean;
-	/** Row count when following stopped, to show how many arrived since. */
-	countAtPause: number;
+	/**
+	 * The newest row when following stopped, to show how many newer ones arrived since. A key,
+	 * not a count: older history read in above (or a window's dropped end read back) is not new.
+	 */
+	newestAtPause: EventKey | null;
 };
 
 export type CursorAction =
@@ -39,7 +42,7 @@ export type CursorAction =
 	| {type: 'reset'; follow: boolean};
 
 export function initialCursor(follow = true): CursorState {
-	return {anchor: null, screenRow: 0, follow, countAtPause: 0};
+	return {anchor: null, screenRow: 0, follow, newestAtPause: null};
 }
 
 /** Index of `key` in rows sorted by compareEvents (or its reverse), or where it would go. */
@@ -56,6 +59,27 @@ export function findRow(rows: CursorRows, key: EventKey): number {
 		else high = middle;
 	}
 	return Math.min(low, Math.max(0, rows.length - 1));
+}
+
+/** Rows strictly newer than `key` (all of them when there was none): a binary search. */
+export function countNewer(rows: CursorRows, key: EventKey | null): number {
+	if (!key) return rows.length;
+	let low = 0;
+	let high = rows.length;
+	// Ascending: the first row after `key`; descending: the first row at or before it.
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		const row = rows.at(middle)!;
+		const newer = compareEvents(row, key) > 0;
+		if (rows.descending ? newer : !newer) low = middle + 1;
+		else high = middle;
+	}
+	return rows.descending ? low : rows.length - low;
+}
+
+function newestKey(rows: CursorRows): EventKey | null {
+	const row = rows.at(newestIndex(rows));
+	return row ? {id: row.id, timestamp: row.timestamp} : null;
 }
 
 function newestIndex(rows: CursorRows): number {
@@ -82,7 +106,7 @@ export function cursorView(state: CursorState, rows: CursorRows, height: number)
 	const selected = state.follow || !state.anchor ? newestIndex(rows) : findRow(rows, state.anchor);
 	const row = state.follow ? (rows.descending ? 0 : visible - 1) : state.screenRow;
 	const offset = clamp(selected - clamp(row, 0, visible - 1), 0, Math.max(0, rows.length - visible));
-	const newSincePause = state.follow ? 0 : Math.max(0, rows.length - state.countAtPause);
+	const newSincePause = state.follow ? 0 : countNewer(rows, state.newestAtPause);
 	return {selected, offset, newSincePause};
 }
 
@@ -101,7 +125,7 @@ function select(state: CursorState, rows: CursorRows, height: number, target: nu
 		anchor: anchor ? {id: anchor.id, timestamp: anchor.timestamp} : null,
 		screenRow,
 		follow,
-		countAtPause: state.follow && !follow ? rows.length : state.countAtPause,
+		newestAtPause: state.follow && !follow ? newestKey(rows) : state.newestAtPause,
 	};
 }
 
@@ -133,7 +157,7 @@ export function cursorReducer(state: CursorState, action: CursorAction): CursorS
 					anchor: anchor ? {id: anchor.id, timestamp: anchor.timestamp} : null,
 					screenRow: view.selected - view.offset,
 					follow: false,
-					countAtPause: action.rows.length,
+					newestAtPause: newestKey(action.rows),
 				};
 			}
 
@@ -141,7 +165,7 @@ export function cursorReducer(state: CursorState, action: CursorAction): CursorS
 		}
 
 		case 'anchor': {
-			return {anchor: {id: action.key.id, timestamp: action.key.timestamp}, screenRow: Math.floor(action.height / 2), follow: false, countAtPause: action.rows.length};
+			return {anchor: {id: action.key.id, timestamp: action.key.timestamp}, screenRow: Math.floor(action.height / 2), follow: false, newestAtPause: newestKey(action.rows)};
 		}
 
 		case 'reset': {
