@@ -31,7 +31,7 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
 	const run =
 		config.kind === 'demo'
 			? {demo: true, apiKey: null, serverLabel: 'DEMO', alerts, ...detection, ...profiles, ...poll}
-			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, alerts, ...detection, ...profiles, ...poll, profile: config.profile ?? null};
+			: {demo: false, baseUrl: config.baseUrl, apiKey: config.apiKey, serverLabel: config.label, keySource: keySourceOf(config), alerts, ...detection, ...profiles, ...poll, profile: config.profile ?? null};
 	// The composition root: demo or server is decided here, and what this run starts (the demo's
 	// simulator, the process's HTTP agent) is shut down here, after the view has closed its session.
 	// The simulator is loaded only for the demo: a real server's start-up does not pay for it.
@@ -88,6 +88,12 @@ export function dashboardOptions(
 }
 
 /** ctrl-p in the dashboard: the config file's profiles, and how to open one (as `--profile NAME` would). */
+/** Where the key sent came from, in words; with none configured the server gets no key, and that is the news. */
+function keySourceOf(config: Extract<ResolvedConfig, {kind: 'server'}>): string {
+	if (config.apiKey === null) return 'no key is set: OPENHANDS_API_KEY';
+	return config.apiKeySource ?? 'OPENHANDS_API_KEY';
+}
+
 async function profileSwitching(io: Io) {
 	const {listProfiles, resolveProfile} = await import('../config/profiles.js');
 	const warn = (line: string) => {
@@ -104,7 +110,7 @@ async function profileSwitching(io: Io) {
 		async resolveProfile(name: string) {
 			const resolved = await resolveProfile(name, process.env, warn);
 			if (resolved.kind !== 'server') throw new Error(`profile "${name}" names no server`);
-			return {baseUrl: resolved.baseUrl, apiKey: resolved.apiKey, label: resolved.label};
+			return {baseUrl: resolved.baseUrl, apiKey: resolved.apiKey, label: resolved.label, keySource: keySourceOf(resolved)};
 		},
 	};
 }

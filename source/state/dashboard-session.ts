@@ -14,6 +14,8 @@ export type SessionTarget = {
 	baseUrl: string;
 	apiKey: Secret | null;
 	label: string;
+	/** Where the key came from, in words, for a "key rejected" header. */
+	keySource?: string | null;
 	demo: boolean;
 	/** The service's cap on running sandboxes when known (the demo simulator's); else learned. */
 	runningSandboxCap?: number;
@@ -47,6 +49,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		appClient,
 		appBaseUrl: target.baseUrl,
 		serverLabel: target.label,
+		keySource: target.keySource ?? null,
 		demo: target.demo,
 		...(target.runningSandboxCap === undefined ? {} : {runningSandboxCap: target.runningSandboxCap}),
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
@@ -96,6 +99,8 @@ export type PrepareOptions = SessionOptions & {
 	/** The embedded simulator, clearly marked DEMO. */
 	demo: boolean;
 	serverLabel: string;
+	/** Where the configured key came from, in words (never the key). */
+	keySource?: string | null;
 };
 
 /** Where the first session goes: a configured server, or the demo's simulator (commands/dashboard.ts starts it). */
@@ -112,6 +117,6 @@ export type PreparedDashboard = {
 export function prepareDashboard(options: PrepareOptions, server: FirstServer, write: (text: string) => void): PreparedDashboard {
 	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
 	const cap = server.runningSandboxCap === undefined ? {} : {runningSandboxCap: server.runningSandboxCap};
-	const session = openSession({baseUrl: server.baseUrl, apiKey: server.apiKey, label: options.serverLabel, demo: options.demo, ...cap}, options, write);
+	const session = openSession({baseUrl: server.baseUrl, apiKey: server.apiKey, label: options.serverLabel, keySource: options.keySource ?? null, demo: options.demo, ...cap}, options, write);
 	return {session, secrets};
 }

@@ -58,6 +58,8 @@ export type CreateDashboardOptions = {
 	appClient: DashboardClient;
 	appBaseUrl: string;
 	serverLabel: string;
+	/** Where the key sent came from, in words (config/resolve.ts apiKeySource); shown when it is rejected. */
+	keySource?: string | null;
 	demo: boolean;
 	now?: () => number;
 	/** The servers' clock (default: the process's estimate from `Date` headers); ages use it. */
@@ -243,6 +245,7 @@ class DashboardModel {
 		return {
 			version: 0,
 			serverLabel: redact(this.#options.serverLabel, this.#options.secrets ?? []),
+			keySource: this.#options.keySource ? redact(this.#options.keySource, this.#options.secrets ?? []) : null,
 			demo: this.#options.demo,
 			connection: {
 				health: 'polling',

@@ -130,6 +130,11 @@ export type DashboardSnapshot = {
 	/** Increments on every published change. */
 	version: number;
 	serverLabel: string;
+	/**
+	 * Where the key this dashboard sends came from, in words (`OPENHANDS_API_KEY`, `apiKey of
+	 * profile "work" in …`), for a "key rejected" header; null for the demo or when unknown.
+	 */
+	keySource?: string | null;
 	demo: boolean;
 	connection: ConnectionState;
 	/** Every known conversation by key; order and filtering are view-model concerns (selectors). */

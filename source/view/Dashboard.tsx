@@ -230,6 +230,7 @@ export function Dashboard(props: DashboardProps) {
 			<Box flexDirection="column" height={layout.frameHeight} width={columns} overflow="hidden">
 				<Header
 					serverLabel={snapshot.serverLabel}
+					keySource={snapshot.keySource ?? null}
 					demo={snapshot.demo}
 					connection={snapshot.connection}
 					counts={counts}

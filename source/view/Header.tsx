@@ -12,6 +12,8 @@ import {useNow} from './use-now.js';
 
 type Props = {
 	serverLabel: string;
+	/** Where the key came from, named when the server rejects it. */
+	keySource?: string | null;
 	demo: boolean;
 	connection: ConnectionState;
 	counts: ConversationCounts;
@@ -66,10 +68,10 @@ export function clockOffsetText(offsetMs: number): string | null {
  * are in each status, in words. On a narrow terminal the counts go first and the need-you count
  * last of all.
  */
-function HeaderImpl({serverLabel, demo, connection, counts, invalidItems, width}: Props) {
+function HeaderImpl({serverLabel, keySource, demo, connection, counts, invalidItems, width}: Props) {
 	// The header alone re-renders every second, for the data age.
 	const now = useNow(1000);
-	const health = healthText(connection, now);
+	const health = healthText(connection, now, keySource ?? null);
 	const budget = budgetText(connection);
 	const segments: Segment[] = [];
 	if (demo) segments.push({text: ' DEMO ', color: 'black', backgroundColor: 'yellow', bold: true}, {text: ' simulator ', keep: 3});

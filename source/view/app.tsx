@@ -19,7 +19,7 @@ export type RunDashboardOptions = PrepareOptions & {
 	/** The config file's profiles for ctrl-p (names and servers, never keys), the one in use, and how to open one. */
 	profiles?: readonly ProfileChoice[];
 	profile?: string | null;
-	resolveProfile?(name: string): Promise<{baseUrl: string; apiKey: Secret | null; label: string}>;
+	resolveProfile?(name: string): Promise<{baseUrl: string; apiKey: Secret | null; label: string; keySource?: string | null}>;
 };
 
 /**

@@ -9,8 +9,9 @@ export type HealthText = {text: string; color: string | undefined};
  * `◐ polling`, `! stale 2m`, `✗ key rejected`, and the age of the conversation list (`3s ago`,
  * `list 3s old`): the list is polled; the open timeline's stream lag is in its own header.
  */
-export function healthText(connection: ConnectionState, now: number): HealthText {
-	if (connection.keyRejected) return {text: '✗ key rejected (check OPENHANDS_API_KEY)', color: 'red'};
+export function healthText(connection: ConnectionState, now: number, keySource: string | null = null): HealthText {
+	// Where the refused key came from: the environment, a key file, a profile (the headless commands say the same).
+	if (connection.keyRejected) return {text: `✗ key rejected (${keySource ? sanitizeLine(keySourceText(keySource)) : 'check OPENHANDS_API_KEY'})`, color: 'red'};
 	const age = connection.lastSuccessAt === null ? null : formatAge(Math.max(0, now - connection.lastSuccessAt));
 	const retry = connection.nextRetryAt !== null && connection.nextRetryAt > now ? ` (retry ${formatAge(connection.nextRetryAt - now)})` : '';
 	switch (connection.health) {
@@ -28,6 +29,10 @@ export function healthText(connection: ConnectionState, now: number): HealthText
 		default:
 			return {text: sanitizeLine(String(connection.health)), color: undefined};
 	}
+}
+
+function keySourceText(source: string): string {
+	return source.startsWith('no key') ? source : `key from ${source}`;
 }
 
 /** `87/100 req/min` when the request budget is nearly spent, otherwise empty. */
