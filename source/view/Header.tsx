@@ -59,7 +59,10 @@ export function fitByImportance(segments: readonly Segment[], width: number): Se
 /** `server clock 21d behind` when the servers' clock is off ours by more than a minute, else null. */
 export function clockOffsetText(offsetMs: number): string | null {
 	if (Math.abs(offsetMs) <= noticeableOffsetMs) return null;
-	return `server clock ${formatAge(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead'}`;
+	// The estimate is good to about a second either way: to the nearest minute, so a server 21 days
+	// behind does not read "20d" when the estimate lands a second short.
+	const shown = Math.round(Math.abs(offsetMs) / 60_000) * 60_000;
+	return `server clock ${formatAge(shown)} ${offsetMs < 0 ? 'behind' : 'ahead'}`;
 }
 
 /**
