@@ -77,11 +77,6 @@ export class HistoryPager {
 		return this.#statusOf('newer', this.#log.ceiling !== null);
 	}
 
-	/** A read is under way (either end, or the newest page). */
-	get busy(): boolean {
-		return this.#loading !== null;
-	}
-
 	/**
 	 * The first screen: the newest page, newest first. Marks the log complete up to its newest
 	 * event (so a live stream opened later reads on from there) and sets the floor when older
@@ -123,7 +118,6 @@ export class HistoryPager {
 						walk.pageId = pageId;
 						if (reachedEnd) this.#older = null;
 					},
-					pageId: walk.pageId,
 				};
 			});
 		});
@@ -147,7 +141,6 @@ export class HistoryPager {
 						walk.pageId = pageId;
 						if (reachedEnd) this.#newer = null;
 					},
-					pageId: walk.pageId,
 				};
 			});
 		});
@@ -175,7 +168,6 @@ export class HistoryPager {
 		signal: AbortSignal,
 		step: () => {
 			request: Pick<StoredPageRequest, 'sortOrder' | 'pageId' | 'timestampLt' | 'timestampGte'>;
-			pageId: string | null;
 			add(events: readonly LoggedEvent[], reachedEnd: boolean): LoggedEvent[];
 			next(pageId: string | null, reachedEnd: boolean): void;
 		} | null,
@@ -187,7 +179,7 @@ export class HistoryPager {
 			const page = compact(await this.#read({...walk.request, limit: pageSize, signal}));
 			if (signal.aborted) return;
 			this.#pages++;
-			const repeated = page.nextPageId !== null && page.nextPageId === walk.pageId;
+			const repeated = page.nextPageId !== null && page.nextPageId === walk.request.pageId;
 			const reachedEnd = page.nextPageId === null || page.events.length === 0;
 			const fresh = walk.add(page.events, reachedEnd);
 			walk.next(page.nextPageId, reachedEnd);
