@@ -1,10 +1,10 @@
+import {eventKindName} from '../source/wire/event-fields.js';
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
 import type {DashboardSnapshot, ShownRange} from '../source/state/dashboard-types.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
-import {eventKindName} from '../source/wire/schemas/events.js';
 import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../source/state/timeline-query.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 

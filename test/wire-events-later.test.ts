@@ -1,10 +1,11 @@
+import {eventKindName} from '../source/wire/event-fields.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {executionStatusOf, transientEvent} from '../source/state/stream-events.js';
 import {selectTimelineEvents} from '../source/state/timeline-query.js';
 import {startSimulator} from '../source/simulator/server.js';
-import {eventKindName, type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater, settleEvent, type WireEvent} from '../source/wire/schemas/events.js';
+import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater, settleEvent, type WireEvent} from '../source/wire/schemas/events.js';
 
 /**
  * Events validated on first use (PendingEvent) must be indistinguishable from events validated on

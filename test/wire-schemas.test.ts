@@ -1,11 +1,11 @@
+import {eventKindName, observationText} from '../source/wire/event-fields.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {inspect} from 'node:util';
 import {appConversationSchema, sandboxSchema, startTaskSchema} from '../source/wire/schemas/app.js';
 import {parseAligned, parseEach, parsePage} from '../source/wire/schemas/common.js';
 import {createRequestSchema, parsePluginFlag} from '../source/wire/schemas/create-request.js';
-import {compareEvents, eventKindName, parseEvent, parseEvents} from '../source/wire/schemas/events.js';
-import {observationText} from '../source/wire/schemas/observations.js';
+import {compareEvents, parseEvent, parseEvents} from '../source/wire/schemas/events.js';
 
 const base = {id: 'e1', timestamp: '2026-11-22T10:00:00.000001', source: 'agent'};
 

@@ -2,6 +2,7 @@ import {createWriteStream} from 'node:fs';
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import {storedHistoryEvents} from '../state/stored-history.js';
+import {hasAgentServer} from '../wire/agent-base-url.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
@@ -25,7 +26,7 @@ export async function runExport(server: Server, io: Io, id: string, output: stri
 	const conversation = await findConversation(server, io, id);
 	const toFile = output !== undefined && output !== '-';
 	if (!toFile && io.stdout.isTTY) throw new UsageError('export writes a file (a zip, or JSON): give -o FILE or redirect stdout');
-	const running = conversation.sandbox_status === 'RUNNING' && Boolean(conversation.conversation_url);
+	const running = hasAgentServer(conversation);
 	const trajectory = running ? await agentFor(server, conversation).downloadTrajectory() : null;
 	const sink = toFile ? createWriteStream(output, {mode: 0o600}) : (io.stdout as Writable);
 	try {

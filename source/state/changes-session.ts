@@ -1,5 +1,5 @@
 import {computeFileDiff, type FileDiff} from '../format/file-diff.js';
-import {agentBaseUrl} from '../wire/agent-base-url.js';
+import {agentBaseUrl, hasAgentServer} from '../wire/agent-base-url.js';
 import {GitClient} from '../wire/git-client.js';
 import {diffPathFor, repoDirFor, workspaceRoot} from '../wire/git-paths.js';
 import type {AppConversation} from '../wire/schemas/app.js';
@@ -36,7 +36,6 @@ export type ChangesSnapshot = {
 	invalid: number;
 	/** Requests sent so far: the list, then one per file opened. */
 	requests: number;
-	version: number;
 };
 
 export type GitSource = Pick<GitClient, 'changes' | 'diff'>;
@@ -75,7 +74,6 @@ export class ChangesSession {
 			error: null,
 			invalid: 0,
 			requests: 0,
-			version: 0,
 		};
 	}
 
@@ -126,7 +124,7 @@ export class ChangesSession {
 			return;
 		}
 		const sandboxStatus = conversation.sandbox_status ?? 'MISSING';
-		if (sandboxStatus !== 'RUNNING' || !conversation.conversation_url) {
+		if (!hasAgentServer(conversation)) {
 			this.#update({state: 'not-running', repoDir, sandboxStatus, files: [], error: null});
 			return;
 		}
@@ -156,7 +154,7 @@ export class ChangesSession {
 
 	#update(patch: Partial<ChangesSnapshot>): void {
 		if (this.#closed) return;
-		this.#snapshot = {...this.#snapshot, ...patch, version: this.#snapshot.version + 1};
+		this.#snapshot = {...this.#snapshot, ...patch};
 		for (const listener of this.#listeners) listener();
 	}
 }

@@ -1,3 +1,4 @@
+import {hasAgentServer} from '../wire/agent-base-url.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
@@ -58,7 +59,7 @@ export function createConversationActions(options: ConversationActionsOptions): 
 		const conversation = options.conversation(normalized);
 		if (!conversation) throw new Error('that conversation is not in the list (yet)');
 		const sandboxStatus = String(conversation.sandbox_status ?? 'MISSING');
-		if (needsRunningSandbox && (sandboxStatus !== 'RUNNING' || !conversation.conversation_url)) throw new SandboxNotRunningError(sandboxStatus);
+		if (needsRunningSandbox && !hasAgentServer(conversation)) throw new SandboxNotRunningError(sandboxStatus);
 		let result: T;
 		try {
 			// A failed POST is not retried blindly: a second approval could answer a newer question.

@@ -189,17 +189,8 @@ export class EventLog {
 	trimOldest(keep: number, keepFrom: {timestamp: string; id: string} | null = null): number {
 		let drop = this.#events.length - keep;
 		if (drop <= 0) return 0;
-		if (keepFrom) {
-			// Never past the first event the view still shows.
-			let low = 0;
-			let high = Math.min(drop, this.#events.length);
-			while (low < high) {
-				const middle = (low + high) >>> 1;
-				if (compareEvents(this.#events[middle]!, keepFrom) < 0) low = middle + 1;
-				else high = middle;
-			}
-			drop = low;
-		}
+		// Never past the first event the view still shows.
+		if (keepFrom) drop = Math.min(drop, this.indexOf(keepFrom));
 		if (drop <= 0) return 0;
 		const dropped = this.#events.splice(0, drop);
 		for (const event of dropped) this.#byId.delete(event.id);

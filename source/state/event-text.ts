@@ -1,7 +1,5 @@
-import {contentText} from '../wire/schemas/content.js';
+import {contentText, eventKindName, observationText} from '../wire/event-fields.js';
 import type {WireEvent} from '../wire/schemas/events.js';
-import {eventKindName} from '../wire/schemas/events.js';
-import {observationText} from '../wire/schemas/observations.js';
 
 /**
  * The text a timeline search looks in, per event: the things a person remembers and types

@@ -1,4 +1,4 @@
-import {type LoggedEvent, mayHoldEncryptedContent} from '../wire/schemas/events.js';
+import {compareEvents, type LoggedEvent, mayHoldEncryptedContent} from '../wire/schemas/events.js';
 import type {EventLog} from './event-log.js';
 import {shiftNaiveTimestamp} from './naive-timestamp.js';
 
@@ -242,13 +242,8 @@ function compact(page: StoredPage): StoredPage {
 
 function oldestOf(events: readonly LoggedEvent[]): LoggedEvent | undefined {
 	let oldest: LoggedEvent | undefined;
-	for (const event of events) if (!oldest || compareKeys(event, oldest) < 0) oldest = event;
+	for (const event of events) if (!oldest || compareEvents(event, oldest) < 0) oldest = event;
 	return oldest;
-}
-
-function compareKeys(a: {timestamp: string; id: string}, b: {timestamp: string; id: string}): number {
-	if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
-	return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
 }
 
 /**

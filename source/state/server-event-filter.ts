@@ -1,6 +1,6 @@
+import {contentText, eventKindName} from '../wire/event-fields.js';
 import {eventKindMatches} from '../wire/event-kinds.js';
-import {contentText} from '../wire/schemas/content.js';
-import {eventKindName, type WireEvent} from '../wire/schemas/events.js';
+import {type WireEvent} from '../wire/schemas/events.js';
 
 /**
  * The agent server's event filters (`kind`, `source`, `body`), applied on our side with its

@@ -1,3 +1,4 @@
+import {hasAgentServer} from '../wire/agent-base-url.js';
 import {walkEventPages} from '../wire/paging.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {InvalidItem} from '../wire/schemas/common.js';
@@ -21,7 +22,7 @@ export type HistorySource = 'agent-server' | 'stored';
 
 /** Where a conversation's history is read from: its agent server while it runs, else the stored copy. */
 export function historySource(conversation: Pick<AppConversation, 'sandbox_status' | 'conversation_url'>): HistorySource {
-	return conversation.sandbox_status === 'RUNNING' && conversation.conversation_url ? 'agent-server' : 'stored';
+	return hasAgentServer(conversation) ? 'agent-server' : 'stored';
 }
 
 /**

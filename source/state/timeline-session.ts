@@ -1,3 +1,4 @@
+import {hasAgentServer} from '../wire/agent-base-url.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ShownRange, StreamHealth, TimelineState} from './dashboard-types.js';
@@ -77,11 +78,6 @@ export type TimelineSessionOptions = {
 
 const trimSlack = 1000;
 
-/** A live stream needs the conversation's agent server, which only a RUNNING sandbox exposes. */
-export function canStream(conversation: AppConversation): boolean {
-	return conversation.sandbox_status === 'RUNNING' && Boolean(conversation.conversation_url);
-}
-
 export class TimelineSession {
 	readonly key: string;
 	readonly #options: TimelineSessionOptions;
@@ -98,7 +94,7 @@ export class TimelineSession {
 	#stream: TimelineStream | null = null;
 	#generation = 0;
 	#closed = false;
-	readonly #older: HistoryPager | null;
+	readonly #pager: HistoryPager | null;
 	/** Showing the stored copy (the sandbox is not running), not a live stream. */
 	#stored: boolean;
 	/** What is on screen while the view is not following: trimming keeps it. */
@@ -117,28 +113,28 @@ export class TimelineSession {
 		this.#conversation = options.conversation;
 		this.#maxEvents = Math.max(1000, options.maxEvents ?? 50_000);
 		const read = options.readHistory;
-		this.#older = read
+		this.#pager = read
 			? new HistoryPager({
 				log: this.#log,
 				read,
 				onChange: (fresh) => this.#pageArrived(fresh),
 			})
 			: null;
-		this.#stored = !canStream(options.conversation) && this.#older !== null;
-		if (this.#stored) void this.#older!.loadNewest();
+		this.#stored = !hasAgentServer(options.conversation) && this.#pager !== null;
+		if (this.#stored) void this.#pager!.loadNewest();
 		else this.#open();
 	}
 
 	/** The next older page of the history, when the view reaches the oldest event held. */
 	loadOlder(): void {
-		if (this.#closed || !this.#older) return;
-		void this.#older.loadOlder();
+		if (this.#closed || !this.#pager) return;
+		void this.#pager.loadOlder();
 	}
 
 	/** The next newer page, when the view reaches the newest event held and newer ones were dropped. */
 	loadNewer(): void {
-		if (this.#closed || !this.#older) return;
-		void this.#older.loadNewer();
+		if (this.#closed || !this.#pager) return;
+		void this.#pager.loadNewer();
 	}
 
 	/**
@@ -159,10 +155,10 @@ export class TimelineSession {
 	 * stream is reopened from there.
 	 */
 	toNewest(): void {
-		if (this.#closed || !this.#older || !this.#log.ceiling) return;
+		if (this.#closed || !this.#pager || !this.#log.ceiling) return;
 		const live = !this.#stored;
 		if (live) this.#closeStream();
-		this.#older.reset();
+		this.#pager.reset();
 		this.#log.reset();
 		this.#reopenAfterCeiling = false;
 		this.#firstScreen = true;
@@ -170,7 +166,7 @@ export class TimelineSession {
 		this.#log.syncedThrough = null;
 		this.#state = null;
 		const generation = this.#generation;
-		void this.#older.loadNewest().then(() => {
+		void this.#pager.loadNewest().then(() => {
 			if (live && !this.#closed && !this.#stored && generation === this.#generation) this.#open();
 		});
 		this.#options.onChange({liveEvents: 0, newestActivityAt: null});
@@ -214,8 +210,8 @@ export class TimelineSession {
 			gap: this.#gap,
 			lag: this.#lag,
 			stored: this.#stored ? {sandboxStatus: this.#conversation.sandbox_status} : null,
-			older: this.#older?.status ?? {state: this.#log.floor ? 'more' : 'none', pages: 0},
-			newer: this.#older?.newerStatus ?? {state: 'none', pages: 0},
+			older: this.#pager?.status ?? {state: 'none', pages: 0},
+			newer: this.#pager?.newerStatus ?? {state: 'none', pages: 0},
 		};
 		return this.#state;
 	}
@@ -230,7 +226,7 @@ export class TimelineSession {
 		this.#conversation = conversation;
 		if (this.#stored) {
 			if (before.sandbox_status !== conversation.sandbox_status) this.#state = null;
-			if (!canStream(conversation)) {
+			if (!hasAgentServer(conversation)) {
 				if (this.#state === null) this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 				return;
 			}
@@ -243,7 +239,7 @@ export class TimelineSession {
 			this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 			return;
 		}
-		if (this.#older && !canStream(conversation) && this.#health.state !== 'live') {
+		if (this.#pager && !hasAgentServer(conversation) && this.#health.state !== 'live') {
 			// Paused (or gone) under an open timeline: stop retrying a server that is not there.
 			this.#closeStream();
 			this.#stored = true;
@@ -266,7 +262,7 @@ export class TimelineSession {
 		if (this.#closed) return;
 		this.#closed = true;
 		this.#generation++;
-		this.#older?.close();
+		this.#pager?.close();
 		const stream = this.#stream;
 		this.#stream = null;
 		await stream?.close();
@@ -359,7 +355,7 @@ export class TimelineSession {
 	 * otherwise they would be gone for good.
 	 */
 	#trim(): void {
-		if (!this.#older || this.#log.size <= this.#maxEvents + trimSlack) return;
+		if (!this.#pager || this.#log.size <= this.#maxEvents + trimSlack) return;
 		const pin = this.#pin;
 		const excess = this.#log.size - this.#maxEvents;
 		let dropped: number;

@@ -6,6 +6,15 @@
  * URL (`/runtime/3/api/...`) is proxied through the app server's host.
  */
 
+/**
+ * Whether the conversation's agent server can be reached now: only a RUNNING sandbox exposes one,
+ * and then the app server says where. Streaming, agent control, git changes and the trajectory
+ * all need it; everything else reads the app server's stored copy or says to resume first.
+ */
+export function hasAgentServer(conversation: {sandbox_status?: string | null | undefined; conversation_url?: string | null | undefined}): boolean {
+	return conversation.sandbox_status === 'RUNNING' && Boolean(conversation.conversation_url);
+}
+
 const conversationTail = /\/api\/conversations\/[^/]+\/*$/;
 
 export function agentBaseUrl(conversationUrl: string, appBaseUrl: string): string {

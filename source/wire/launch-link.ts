@@ -35,10 +35,6 @@ export function findLaunchLink(text: string): string | null {
 	return /[?&]plugins=/.test(url) ? url : null;
 }
 
-export function looksLikeLaunchLink(text: string): boolean {
-	return findLaunchLink(text) !== null;
-}
-
 /**
  * Standard or URL-safe base64, with or without padding. `URLSearchParams` has already turned a
  * `+` into a space, so spaces are read back as `+` (base64 never contains spaces).

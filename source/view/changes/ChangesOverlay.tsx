@@ -36,7 +36,6 @@ const unsupportedSnapshot: ChangesSnapshot = {
 	error: 'this server connection cannot read changes',
 	invalid: 0,
 	requests: 0,
-	version: 0,
 };
 const loadingSnapshot: ChangesSnapshot = {...unsupportedSnapshot, state: 'loading', error: null};
 const noSubscribe = () => () => undefined;

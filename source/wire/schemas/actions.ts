@@ -1,6 +1,5 @@
 import {z} from 'zod';
 import {optionalString} from './common.js';
-export {actionKindName} from '../event-fields.js';
 
 /**
  * Action kinds (the `action` of an ActionEvent). Fields per openhands-wire.md §4; the seed lists

@@ -1,6 +1,5 @@
 import {z} from 'zod';
 import {optionalString} from './common.js';
-export {contentText} from '../event-fields.js';
 
 /** Nested content types shared by events, actions and observations (seed 001, "Nested types"). */
 

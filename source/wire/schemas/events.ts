@@ -13,7 +13,6 @@ import {
 	thinkingBlockSchema,
 } from './content.js';
 import {type Observation, parseObservation} from './observations.js';
-export {eventKindName} from '../event-fields.js';
 
 /**
  * Events of a conversation (seed 001 plus openhands-wire.md §4). Parsing is two steps, because

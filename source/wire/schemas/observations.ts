@@ -1,7 +1,6 @@
 import {z} from 'zod';
 import {contentSchema} from './content.js';
 import {optionalString} from './common.js';
-export {observationIsError, observationText} from '../event-fields.js';
 
 /**
  * Observation kinds (the `observation` of an ObservationEvent). Since 2025-11-05 every
