@@ -20,11 +20,6 @@ type Props = {
 	onMove(delta: number): void;
 };
 
-/** Typed or pasted control characters never reach the filter (it is echoed on screen). */
-export function cleanFilterText(text: string): string {
-	return text.replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
-}
-
 /**
  * A one-line filter (`/`). While editing, printable keys go to the text input and only the
  * `filter` context of the keymap applies (enter, esc, arrows, ctrl-c), so typing `q` types a q.
@@ -59,7 +54,7 @@ export function FilterLine(props: Props) {
 		<Box height={1} width={width} overflow="hidden">
 			<Text color="cyan">/ </Text>
 			<Box flexGrow={1} height={1} overflow="hidden">
-				<TextField value={value} placeholder={placeholder} onChange={(text) => props.onChange(cleanFilterText(text))} />
+				<TextField value={value} placeholder={placeholder} onChange={props.onChange} />
 			</Box>
 			<Text dimColor>{right}</Text>
 		</Box>

@@ -16,7 +16,8 @@ type Props = {
  * A one-line text field. It does not read the keyboard itself: the key dispatcher hands it every
  * editing key in order (several keys read at once over SSH, a bracketed paste as one piece of
  * text), and line-edit.ts decides what each does. The value belongs to the parent; the field
- * keeps only its cursor, and the value as it last made it, so keys that arrive before the parent
+ * keeps only its cursor, and the value as it last made it (cleaned by line-edit.ts: callers take
+ * it as it comes), so keys that arrive before the parent
  * has re-rendered build on each other instead of on a stale value.
  */
 export function TextField({value, onChange, placeholder = '', focus = true}: Props) {

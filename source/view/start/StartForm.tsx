@@ -4,7 +4,6 @@ import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {StartProgress} from '../../state/dashboard-types.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
-import {cleanFieldInput} from './clean-input.js';
 import {FormField} from './FormField.js';
 import {PluginRows} from './PluginRows.js';
 import {focusedStop, initialStartForm, type StartRequest, startFormReducer} from './start-form-state.js';
@@ -145,7 +144,7 @@ export function StartForm({progress, width, height, active, onSubmit, onOpenConv
 			width={width}
 			rows={rows}
 			focused={focus.kind === kind}
-			onChange={(value) => dispatch({type: 'set', field: kind, value: cleanFieldInput(value)})}
+			onChange={(value) => dispatch({type: 'set', field: kind, value})}
 		/>
 	);
 	// The marker shows the focus without colour (NO_COLOR, monochrome terminals).
@@ -173,7 +172,7 @@ export function StartForm({progress, width, height, active, onSubmit, onOpenConv
 				focus={focus}
 				width={width}
 				maxRows={Math.max(1, height - fixedRows)}
-				onChange={(index, part, value) => dispatch({type: 'set-plugin', index, part, value: cleanFieldInput(value)})}
+				onChange={(index, part, value) => dispatch({type: 'set-plugin', index, part, value})}
 			/>
 			<Box height={1} width={width} overflow="hidden">
 				<Text> </Text>

@@ -4,7 +4,6 @@ import {compactJson} from '../../format/event-values.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {PluginSpec} from '../../wire/schemas/create-request.js';
-import {cleanFieldInput} from './clean-input.js';
 import {trustWord} from './start-form-state.js';
 
 type Props = {
@@ -53,7 +52,7 @@ export function TrustReview({plugins, origin, trustInput, width, height, onTrust
 			</Text>
 			<Box width={width} height={1} overflow="hidden">
 				<Text bold>{`Type "${trustWord}" and press enter to start (esc goes back): `}</Text>
-				<TextField value={trustInput} onChange={(value) => onTrustInput(cleanFieldInput(value))} />
+				<TextField value={trustInput} onChange={onTrustInput} />
 			</Box>
 		</Box>
 	);

@@ -4,7 +4,6 @@ import SelectInput from 'ink-select-input';
 import {useMemo} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
-import {cleanFilterText} from '../FilterLine.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {pickerKinds, withKind} from './filter-text.js';
 
@@ -74,7 +73,7 @@ export function TimelineFilterLine(props: Props) {
 			<Box height={1} overflow="hidden">
 				<Text color="cyan">/ </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={(text) => onChange(cleanFilterText(text))} />
+					<TextField value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={onChange} />
 				</Box>
 				<Text dimColor>{counter}</Text>
 			</Box>

@@ -2,7 +2,6 @@ import {useState} from 'react';
 import {Box, Text} from 'ink';
 import {TextField} from '../TextField.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
-import {cleanFilterText} from '../FilterLine.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {bulkItemLine, type BulkAction, confirmationMatches, interruptItemLine, type InterruptResult} from './bulk-plan.js';
@@ -94,7 +93,7 @@ export function BulkPanel(props: Props) {
 				<Box height={1} width={width} overflow="hidden">
 					<Text color={matches ? 'green' : 'cyan'}>{line(`Type ${count} or ${action} to confirm: `, width)}</Text>
 					<Box flexGrow={1} height={1} overflow="hidden">
-						<TextField value={typed} placeholder="" onChange={(text) => setTyped(cleanFilterText(text))} />
+						<TextField value={typed} placeholder="" onChange={setTyped} />
 					</Box>
 				</Box>
 			)}

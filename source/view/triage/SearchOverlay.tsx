@@ -6,7 +6,6 @@ import {sanitizeLine} from '../../format/sanitize.js';
 import type {SearchHit, SearchProgress} from '../../state/event-search.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, line} from '../cells.js';
-import {cleanFilterText} from '../FilterLine.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {shortTitle} from './triage-plan.js';
 
@@ -79,7 +78,7 @@ export function SearchOverlay(props: Props) {
 			<Box height={1} width={width} overflow="hidden">
 				<Text color="cyan">search: </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={query} placeholder="text kind:ActionEvent source:agent" onChange={(text) => setQuery(cleanFilterText(text))} />
+					<TextField value={query} placeholder="text kind:ActionEvent source:agent" onChange={setQuery} />
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">

@@ -1,7 +1,6 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {TextField} from '../TextField.js';
-import {cleanFilterText} from '../FilterLine.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 
@@ -68,7 +67,7 @@ export function TriagePrompt({purpose, title, width, height, onSend, onSent, onC
 			<Box height={1} width={width} overflow="hidden">
 				<Text color="cyan">{label.field}</Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={text} placeholder={label.placeholder} onChange={(value) => setText(cleanFilterText(value))} />
+					<TextField value={text} placeholder={label.placeholder} onChange={setText} />
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">
