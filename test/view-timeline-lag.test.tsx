@@ -30,6 +30,13 @@ test('the timeline header shows the stream lag; the main header calls its age th
 	const current = await waitForFrame(view.lastFrame, (text) => text.includes('lag <1s'));
 	assert.doesNotMatch(current, /behind/);
 
+	// Without a clock handed in, the warning still appears once the stream has been down 2 s: the
+	// header keeps time itself while down (it is memoised, and no prop changes meanwhile).
+	view.instance.rerender(<TimelineHeader {...props} stream={reconnecting} lag={{lagMs: 100, behindSince: Date.now()}} />);
+	const early = await waitForFrame(view.lastFrame, (text) => text.includes('reconnecting'));
+	assert.doesNotMatch(early, /behind/, 'not yet: a dropped socket is replaced within a second or two');
+	await waitForFrame(view.lastFrame, (text) => /⚠ [23]s behind/.test(text), {timeoutMs: 5000});
+
 	const connection = {health: 'reconnecting', lastSuccessAt: 0, lastError: null, keyRejected: false, nextRetryAt: null, requestsLastMinute: 0, budgetPerMinute: 100, clockOffsetMs: 0} as const;
 	assert.equal(healthText(connection, 3000).text, '↻ reconnecting · list 3s old');
 	assert.doesNotMatch(healthText(connection, 3000).text, /data/);

@@ -11,6 +11,7 @@ import {formatAge} from '../../format/time.js';
 import type {HistoryEndStatus} from '../../state/history-pager.js';
 import {streamLabel} from './stream-label.js';
 import {toneColor} from './TimelineRow.js';
+import {useNow} from '../use-now.js';
 
 type Props = {
 	executionStatus: string | null;
@@ -65,7 +66,10 @@ function TimelineHeaderView({executionStatus: status, stored, older, newer, stre
 		{text: statusText, color: status ? look.color : tone('muted'), bold: true},
 		{text: sanitizeLine(stream.text), color: tone(stream.tone)},
 	];
-	const behind = stored ? null : lagSegment(health, lag, now ?? Date.now());
+	// While the stream is down its "behind" grows with no prop changing: a clock ticks only then.
+	const down = !stored && health.state !== 'live' && (lag?.behindSince ?? null) !== null;
+	const clock = useNow(1000, down && now === undefined);
+	const behind = stored ? null : lagSegment(health, lag, now ?? clock);
 	if (behind) segments.push(behind);
 	// Stored history: the mark comes first, it is what the user must know before reading on.
 	if (stored) segments.reverse();
