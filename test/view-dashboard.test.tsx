@@ -281,7 +281,7 @@ test('connection trouble is in the header in words', async () => {
 	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('key rejected'));
 	assert.match(frame, /key rejected \(check OPENHANDS_API_KEY\)/, 'where the key came from unknown: the usual place');
 	// The key came from somewhere else: the header names it, not a variable that was never set.
-	store.update(() => ({keySource: '--api-key-file ~/.oh-key'}));
+	store.update(() => ({keySource: 'key from --api-key-file ~/.oh-key'}));
 	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('key from --api-key-file ~/.oh-key'));
 	assert.doesNotMatch(frame, /check OPENHANDS_API_KEY/);
 	store.update(() => ({demo: true}));

@@ -87,13 +87,13 @@ export function dashboardOptions(
 	};
 }
 
-/** ctrl-p in the dashboard: the config file's profiles, and how to open one (as `--profile NAME` would). */
-/** Where the key sent came from, in words; with none configured the server gets no key, and that is the news. */
+/** Where the key sent came from, as a rejected key's header says it; with none configured, that is the news. */
 function keySourceOf(config: Extract<ResolvedConfig, {kind: 'server'}>): string {
 	if (config.apiKey === null) return 'no key is set: OPENHANDS_API_KEY';
-	return config.apiKeySource ?? 'OPENHANDS_API_KEY';
+	return `key from ${config.apiKeySource ?? 'OPENHANDS_API_KEY'}`;
 }
 
+/** ctrl-p in the dashboard: the config file's profiles, and how to open one (as `--profile NAME` would). */
 async function profileSwitching(io: Io) {
 	const {listProfiles, resolveProfile} = await import('../config/profiles.js');
 	const warn = (line: string) => {

@@ -58,7 +58,7 @@ export type CreateDashboardOptions = {
 	appClient: DashboardClient;
 	appBaseUrl: string;
 	serverLabel: string;
-	/** Where the key sent came from, in words (config/resolve.ts apiKeySource); shown when it is rejected. */
+	/** Where the key sent came from, as a "key rejected" header says it (commands/dashboard.ts keySourceOf). */
 	keySource?: string | null;
 	demo: boolean;
 	now?: () => number;

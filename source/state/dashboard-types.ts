@@ -131,8 +131,9 @@ export type DashboardSnapshot = {
 	version: number;
 	serverLabel: string;
 	/**
-	 * Where the key this dashboard sends came from, in words (`OPENHANDS_API_KEY`, `apiKey of
-	 * profile "work" in …`), for a "key rejected" header; null for the demo or when unknown.
+	 * Where the key this dashboard sends came from, as a "key rejected" header says it (`key from
+	 * OPENHANDS_API_KEY`, `key from apiKey of profile "work" in …`, `no key is set: …`); null for
+	 * the demo or when unknown.
 	 */
 	keySource?: string | null;
 	demo: boolean;

@@ -11,7 +11,7 @@ export type HealthText = {text: string; color: string | undefined};
  */
 export function healthText(connection: ConnectionState, now: number, keySource: string | null = null): HealthText {
 	// Where the refused key came from: the environment, a key file, a profile (the headless commands say the same).
-	if (connection.keyRejected) return {text: `✗ key rejected (${keySource ? sanitizeLine(keySourceText(keySource)) : 'check OPENHANDS_API_KEY'})`, color: 'red'};
+	if (connection.keyRejected) return {text: `✗ key rejected (${keySource ? sanitizeLine(keySource) : 'check OPENHANDS_API_KEY'})`, color: 'red'};
 	const age = connection.lastSuccessAt === null ? null : formatAge(Math.max(0, now - connection.lastSuccessAt));
 	const retry = connection.nextRetryAt !== null && connection.nextRetryAt > now ? ` (retry ${formatAge(connection.nextRetryAt - now)})` : '';
 	switch (connection.health) {
@@ -29,10 +29,6 @@ export function healthText(connection: ConnectionState, now: number, keySource: 
 		default:
 			return {text: sanitizeLine(String(connection.health)), color: undefined};
 	}
-}
-
-function keySourceText(source: string): string {
-	return source.startsWith('no key') ? source : `key from ${source}`;
 }
 
 /** `87/100 req/min` when the request budget is nearly spent, otherwise empty. */
