@@ -214,3 +214,24 @@ test('agent server errors: a wrong key is KeyRejectedError, an unknown conversat
 	// The real server answers 400 for pausing an unknown conversation.
 	await assert.rejects(() => unknown.pause(), (error: unknown) => error instanceof RequestRefusedError && error.status === 400);
 });
+
+test('allEvents yields an event once when the log grew between two pages and it came on both', async (t) => {
+	// Offset pages of a growing log: the newest event of page one is pushed onto page two.
+	const event = (n: number) => ({kind: 'PauseEvent', id: `e${n}`, timestamp: `2025-01-01T00:00:0${n}`, source: 'user'});
+	const pages: Record<string, unknown> = {
+		first: {items: [event(1), event(2), event(3)], next_page_id: '3'},
+		'3': {items: [event(3), event(4)], next_page_id: null},
+	};
+	const server = createServer((request, response) => {
+		const url = new URL(request.url ?? '/', 'http://x');
+		response.setHeader('content-type', 'application/json');
+		response.end(JSON.stringify(pages[url.searchParams.get('page_id') ?? 'first']));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	const port = (server.address() as AddressInfo).port;
+	const client = AgentClient.fromConversation({id: 'abc', conversation_url: `http://127.0.0.1:${port}/api/conversations/abc`}, 'http://unused.example', {dispatcher: testDispatcher(t), maxRetries: 0});
+	const ids: string[] = [];
+	for await (const item of client.allEvents()) ids.push(item.id);
+	assert.deepEqual(ids, ['e1', 'e2', 'e3', 'e4']);
+});

@@ -43,7 +43,6 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	}
 
 	const agent = agentFor(server, conversation);
-	const seen = new Set<string>();
 	const events: WireEvent[] = [];
 	// Text lines go out as they are read: a progress line between them would be torn on a terminal.
 	const progress = historyProgress(io, 'reading events');
@@ -51,9 +50,7 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	const onPage = flags.json || !io.stdout.isTTY ? (count: number) => progress.onPage({pages: ++read.pages, events: (read.events += count)}) : undefined;
 	try {
 		for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP', ...(onPage ? {onPage} : {})})) {
-			// Pages are cursors into a growing log: an event can show up on two pages.
-			if (seen.has(event.id) || !eventMatches(event, filter)) continue;
-			seen.add(event.id);
+			if (!eventMatches(event, filter)) continue;
 			if (flags.json) events.push(event);
 			else print(event);
 		}

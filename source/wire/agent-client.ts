@@ -140,10 +140,17 @@ export class AgentClient {
 	/** Every matching event, page after page. Stops with a ProtocolError if the server's paging goes round in circles. */
 	async *allEvents(params: AllEventsParams = {}): AsyncGenerator<WireEvent, void, undefined> {
 		const {onInvalid, onPage, ...search} = params;
+		// Pages are offsets into a log that grows while it is read: an event can come on two pages.
+		// Each is yielded once (a view's EventLog dedupes on its own; allEventsLater leaves it to it).
+		const seen = new Set<string>();
 		for await (const page of this.#pages(search, (search) => this.searchEvents(search))) {
 			onPage?.(page.events.length);
 			if (page.invalid.length > 0) onInvalid?.(page.invalid);
-			yield* page.events;
+			for (const event of page.events) {
+				if (seen.has(event.id)) continue;
+				seen.add(event.id);
+				yield event;
+			}
 		}
 	}
 
