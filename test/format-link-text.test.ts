@@ -42,3 +42,10 @@ test('OSC 8 and OSC 52: a hostile link cannot end the sequence and write its own
 	assert.equal(osc8Link('not a url', 'x'), null);
 	assert.match(osc52Copy('\u001B]0;x\u0007'), /^\u001B\]52;c;[A-Za-z0-9+/=]+\u0007$/);
 });
+
+test('a known key in a link is hidden in its URL-encoded form too, and a key containing another goes whole', () => {
+	const key = 'sk oh/42';
+	assert.equal(maskedLink(`http://host/runtime/1/files/${encodeURIComponent(key)}/x`), `http://host/runtime/1/files/${encodeURIComponent(key)}/x`);
+	assert.equal(maskedLink(`http://host/runtime/1/files/${encodeURIComponent(key)}/x`, [key]), 'http://host/runtime/1/files/•••/x');
+	assert.equal(maskedLink('http://host/p/abcd-efgh', ['abcd', 'abcd-efgh']), 'http://host/p/•••');
+});

@@ -1,6 +1,6 @@
 import {computeFileDiff} from '../format/file-diff.js';
 import {gitPatch, gitStat, type PatchFile} from '../format/git-patch.js';
-import {redactSecrets} from '../format/redact.js';
+import {redactSecrets, replaceKnownSecrets} from '../format/redact.js';
 import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
 import {GitClient} from '../wire/git-client.js';
 import {diffPathFor, repoDirFor, workspaceRoot} from '../wire/git-paths.js';
@@ -99,8 +99,7 @@ function writePatch(io: Io, patch: string): void {
 		io.stdout.write(sanitizeText(redactSecrets(patch, io.secrets)));
 		return;
 	}
-	let out = patch;
-	for (const secret of io.secrets) if (secret.length >= 4) out = out.replaceAll(secret, '[redacted]');
+	const out = replaceKnownSecrets(patch, io.secrets.filter((secret) => secret.length >= 4));
 	if (out !== patch) note(io, 'a key this run holds appears in the changed files; it is printed as [redacted], so the patch will not apply there');
 	io.stdout.write(out);
 }

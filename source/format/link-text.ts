@@ -1,4 +1,5 @@
 import {linkWithoutCredentials} from '../wire/link-credentials.js';
+import {replaceKnownSecrets} from './redact.js';
 import {sanitizeLine} from './sanitize.js';
 
 export {isSecretParam, linkHasSecret} from '../wire/link-credentials.js';
@@ -13,11 +14,10 @@ export const hiddenMark = '•••';
 
 /** The link with credentials hidden, sanitized for the screen. An unparsable one is not shown. */
 export function maskedLink(url: string, secrets: readonly string[] = []): string {
-	let text = linkWithoutCredentials(url, hiddenMark);
+	const text = linkWithoutCredentials(url, hiddenMark);
 	if (text === null) return '(a link that is not a valid URL)';
 	// A known key anywhere else (a path segment) goes too.
-	for (const secret of secrets) if (secret.length >= 4) text = text.replaceAll(secret, hiddenMark);
-	return sanitizeLine(text);
+	return sanitizeLine(replaceKnownSecrets(text, secrets.filter((secret) => secret.length >= 4), hiddenMark));
 }
 
 /** A person's name for an exposed URL: `VS Code`, `app :12000`. */

@@ -41,9 +41,18 @@ const patterns: ReadonlyArray<readonly [RegExp, string | ((match: string, ...gro
  * replaced by `[redacted]`. Empty secrets are ignored.
  */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-	let out = text;
-	for (const secret of expand(secrets)) out = out.replaceAll(secret, redactedMark);
+	let out = replaceKnownSecrets(text, secrets);
 	for (const [pattern, replacement] of patterns) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement as (match: string, ...groups: string[]) => string);
+	return out;
+}
+
+/**
+ * `text` with each of `secrets` (and its URL-encoded form) replaced by `mark`, longest first, and
+ * nothing else touched: for text that must stay as it is otherwise (a patch, a link).
+ */
+export function replaceKnownSecrets(text: string, secrets: readonly string[], mark = redactedMark): string {
+	let out = text;
+	for (const secret of expand(secrets)) out = out.replaceAll(secret, mark);
 	return out;
 }
 
