@@ -594,7 +594,8 @@ class DashboardModel {
 			readHistory: this.#historyReader(row.conversation.id),
 			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
 			now: this.#now,
-			serverNow: () => this.#now() + this.#clock.offsetMs(),
+			// The same server clock the rows' ages use (the published offset), so lag and ages agree.
+			serverNow: () => this.#serverNow(),
 			secrets: this.#secrets,
 			onChange: (change) => this.#onTimelineChange(normalized, change),
 		});

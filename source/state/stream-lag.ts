@@ -17,9 +17,6 @@ export type StreamLag = {
 	behindSince: number | null;
 };
 
-/** Lag worth a warning in the timeline header. */
-export const behindWarningMs = 2000;
-
 /** Time zones differ by whole quarter hours: a naive timestamp read in our zone is off by one. */
 const zoneStepMs = 15 * 60_000;
 

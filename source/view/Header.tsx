@@ -5,7 +5,6 @@ import {cellWidth, truncateToWidth} from '../format/width.js';
 import type {ConversationCounts} from '../state/conversation-query.js';
 import type {ConnectionState} from '../state/dashboard-types.js';
 import {formatAge} from '../format/time.js';
-import {noticeableOffsetMs} from '../wire/server-clock.js';
 import {budgetText, healthText} from './health-text.js';
 import {countSegments} from './status-counts.js';
 import {useNow} from './use-now.js';
@@ -55,6 +54,9 @@ export function fitByImportance(segments: readonly Segment[], width: number): Se
 	}
 	return fitSegments(shown, width);
 }
+
+/** Offsets smaller than this are clock noise and not worth a word on screen. */
+const noticeableOffsetMs = 60_000;
 
 /** `server clock 21d behind` when the servers' clock is off ours by more than a minute, else null. */
 export function clockOffsetText(offsetMs: number): string | null {

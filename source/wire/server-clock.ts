@@ -59,6 +59,3 @@ export class ServerClock {
 
 /** The process's estimate: every HTTP client reports to it unless given its own. */
 export const serverClock = new ServerClock();
-
-/** Offsets smaller than this are clock noise and not worth a word on screen. */
-export const noticeableOffsetMs = 60_000;

@@ -6,7 +6,7 @@ import {cellWidth, truncateToWidth} from '../../format/width.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {executionStatusStyle} from '../../format/status-style.js';
 import type {StreamHealth} from '../../state/dashboard-types.js';
-import {behindWarningMs, type StreamLag} from '../../state/stream-lag.js';
+import type {StreamLag} from '../../state/stream-lag.js';
 import {formatAge} from '../../format/time.js';
 import type {HistoryEndStatus} from '../../state/history-pager.js';
 import {streamLabel} from './stream-label.js';
@@ -34,6 +34,9 @@ type Props = {
 	follow: boolean;
 	newSincePause: number;
 };
+
+/** Lag worth a warning: a dropped socket is usually replaced within a second or two. */
+const behindWarningMs = 2000;
 
 type Segment = {text: string; color: string | undefined; bold?: boolean};
 
