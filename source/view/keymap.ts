@@ -311,3 +311,9 @@ function shortKeys(binding: Binding): string {
 	const first = binding.keys[0];
 	return first ? keyLabel(first) : '';
 }
+
+/** The first key of an action, as the help shows it (so messages follow the keymap). */
+export function keyOf(action: ActionName): string {
+	const binding = keymap.find((candidate) => candidate.action === action);
+	return binding ? shortKeys(binding) || '?' : '?';
+}

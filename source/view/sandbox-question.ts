@@ -3,7 +3,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {capEffect} from '../state/sandbox-rows.js';
 import {usedBy} from './sandbox-cells.js';
-import {keyOf} from './triage/agent-control-plan.js';
+import {keyOf} from './keymap.js';
 import type {ConfirmRequest} from './view-state.js';
 
 export type SandboxPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};

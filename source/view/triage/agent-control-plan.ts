@@ -2,7 +2,7 @@ import {sanitizeLine} from '../../format/sanitize.js';
 import {cannotResumeText, canResume} from '../../format/sandbox-advice.js';
 import {sandboxKeyOf} from '../../state/sandbox-rows.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
-import {keymap, keyLabel, type ActionName} from '../keymap.js';
+import {keyOf} from '../keymap.js';
 import type {ConfirmRequest} from '../view-state.js';
 import {executionStatusOf, shortTitle} from './triage-plan.js';
 
@@ -18,12 +18,6 @@ export type AgentVerb = 'interrupt' | 'continueAgent';
 export type AgentControlPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};
 
 type Snapshot = Pick<DashboardSnapshot, 'conversations' | 'sandboxes' | 'timeline'>;
-
-/** The first key of an action, as the help shows it (so messages follow the keymap). */
-export function keyOf(action: ActionName): string {
-	const spec = keymap.find((binding) => binding.action === action)?.keys[0];
-	return spec ? keyLabel(spec) : '?';
-}
 
 /** Execution statuses with no agent at work: there is nothing to stop. */
 const notWorking = new Set(['paused', 'idle', 'finished']);

@@ -2,7 +2,8 @@ import {SandboxNotRunningError} from '../../state/conversation-actions.js';
 import type {DashboardController} from '../../state/dashboard-types.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
-import {keyOf, sandboxAdvice, type AgentVerb} from './agent-control-plan.js';
+import {keyOf} from '../keymap.js';
+import {sandboxAdvice, type AgentVerb} from './agent-control-plan.js';
 
 /**
  * Runs a confirmed `i` or `c` and reports it on the notice line: pending, then what the server
