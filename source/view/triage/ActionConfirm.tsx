@@ -28,8 +28,10 @@ type Loaded = {state: 'loading'} | {state: 'ready'; actions: readonly PendingAct
 
 /**
  * The question behind `a` and `x`: what the conversation waits for (tool, command or arguments,
- * risk, one line each), how many and how risky, then y/n. Nothing is approved or rejected that
- * has not been on screen: while the actions load, or when they cannot be read, `y` does nothing.
+ * risk, one line each), how many and how risky, then y/n. While the actions load, or when they
+ * cannot be read, `y` does nothing. The server's answer (`respond_to_confirmation`) names no
+ * action: it covers whatever is pending when it arrives, so an action that came after the
+ * question was drawn is answered too (onYes gets what was shown; nothing checks it again yet).
  * The open conversation's actions come from its timeline; any other's are read from its agent
  * server.
  */
