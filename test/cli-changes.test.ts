@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {execFileSync, spawn} from 'node:child_process';
+import {execFileSync} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
@@ -7,7 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli, type CliRun} from './helpers/built-cli.js';
 
 /**
  * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes in
@@ -19,8 +19,6 @@ import {cliArgs} from './helpers/built-cli.js';
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-changes-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
-type Run = {code: number | null; stdout: Buffer; stderr: string};
-
 let newer: Simulator;
 let older: Simulator;
 before(async () => {
@@ -31,23 +29,8 @@ after(async () => {
 	await Promise.all([newer.close(), older.close()]);
 });
 
-function cli(sim: Simulator, args: string[]): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: sim.apiKey};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args, '--base-url', sim.baseUrl], {cwd: process.cwd(), env});
-		const stdout: Buffer[] = [];
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout: Buffer.concat(stdout), stderr});
-		});
-	});
+function cli(sim: Simulator, args: string[]): Promise<CliRun<Buffer>> {
+	return runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 60_000, encoding: 'buffer'});
 }
 
 function running(sim: Simulator, withRepository = true): SimConversation {

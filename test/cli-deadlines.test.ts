@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -7,7 +6,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {runCli, type CliRun} from './helpers/built-cli.js';
 
 /**
  * A server that trickles its answer one byte a second used to cost 602 s before exit 5 (a
@@ -18,28 +17,8 @@ import {cliArgs} from './helpers/built-cli.js';
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-deadline-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
-type Run = {code: number | null; stdout: string; stderr: string; exitedAt: number};
-
-function cli(args: string[], key = 'k-123456', onStdout?: (text: string) => void): Promise<Run> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: key};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => {
-			stdout += chunk.toString();
-			onStdout?.(stdout);
-		});
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr, exitedAt: Date.now()});
-		});
-	});
+function cli(args: string[], key = 'k-123456', onStdout?: (stdout: string) => void): Promise<CliRun> {
+	return runCli(args, {home, env: {OPENHANDS_API_KEY: key}, timeoutMs: 120_000, onStdout});
 }
 
 test('a server that accepts and never answers: --timeout 3s ends a one-shot read with exit 5 in about that', async (t) => {
@@ -103,21 +82,8 @@ test('a server trickling 1 byte/s ends a one-shot read with exit 5 inside 60 s',
 		server.close();
 	});
 	const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: 'k-123456'};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
 	const started = Date.now();
-	const run = await new Promise<{code: number | null; stderr: string}>((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), 'conversations', '--base-url', base], {cwd: process.cwd(), env});
-		let stderr = '';
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stderr});
-		});
-	});
+	const run = await cli(['conversations', '--base-url', base]);
 	const seconds = (Date.now() - started) / 1000;
 	t.diagnostic(`exit ${run.code} after ${seconds.toFixed(1)} s, ${requests} requests`);
 	assert.equal(run.code, 5, run.stderr);

@@ -7,7 +7,7 @@ import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {cliArgs, cliEnv, runCli, type CliRun} from './helpers/built-cli.js';
 
 /**
  * `agent-tui events` for conversations whose sandbox is not running, as a user runs it (the CLI
@@ -19,7 +19,6 @@ import {cliArgs} from './helpers/built-cli.js';
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-stored-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
-type Run = {code: number | null; stdout: string; stderr: string};
 type JsonEvent = {id: string; kind: string; source: string; timestamp: string; llm_message?: {content?: Array<{text?: string}>}};
 
 let sim: Simulator;
@@ -36,31 +35,18 @@ after(async () => {
 	await closeHttpAgent();
 });
 
+/** What `cliEnv` adds for `server`: its key. */
 function env(server: Simulator): NodeJS.ProcessEnv {
-	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), OPENHANDS_API_KEY: server.apiKey};
-	delete out.CI;
-	delete out.OPENHANDS_BASE_URL;
-	return out;
+	return {OPENHANDS_API_KEY: server.apiKey};
 }
 
+/** The --follow that waits for a resume runs until the test stops it: its own child, not `runCli`. */
 function spawnCli(server: Simulator, args: string[]): ChildProcessWithoutNullStreams {
-	return spawn(process.execPath, [...cliArgs(), ...args, '--base-url', server.baseUrl], {cwd: process.cwd(), env: env(server)});
+	return spawn(process.execPath, [...cliArgs(), ...args, '--base-url', server.baseUrl], {cwd: process.cwd(), env: cliEnv(home, env(server))});
 }
 
-function cli(server: Simulator, args: string[]): Promise<Run> {
-	return new Promise((resolve, reject) => {
-		const child = spawnCli(server, args);
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-		child.on('error', reject);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			resolve({code, stdout, stderr});
-		});
-	});
+function cli(server: Simulator, args: string[]): Promise<CliRun> {
+	return runCli([...args, '--base-url', server.baseUrl], {home, env: env(server), timeoutMs: 150_000});
 }
 
 function stopped(server: Simulator, status: 'PAUSED' | 'MISSING' | 'ERROR', minEvents = 0): SimConversation {

@@ -36,30 +36,54 @@ export function cliCommand(nodeArgs: readonly string[] = []): string {
 	return [process.execPath, ...nodeArgs, freshBuiltCli()].map(quote).join(' ');
 }
 
-export type CliRun = {code: number | null; stdout: string; stderr: string; exitedAt: number};
+export type CliRun<Stdout extends string | Buffer = string> = {code: number | null; stdout: Stdout; stderr: string; exitedAt: number};
+
+export type CliOptions = {
+	home: string;
+	env?: NodeJS.ProcessEnv;
+	timeoutMs?: number;
+	/** Called with all of stdout so far, as text, each time more arrives (to act while it runs). */
+	onStdout?: (stdout: string) => void;
+	/** `'buffer'`: stdout as the bytes the CLI wrote (binary output, byte-for-byte checks). */
+	encoding?: 'utf8' | 'buffer';
+};
 
 /**
- * Runs the built CLI as a script would, with a clean environment: HOME and XDG_CONFIG_HOME under
- * `home`, no CI, no OPENHANDS_* from the developer's shell (only what `env` adds). Killed after
+ * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home`, no CI, no
+ * OPENHANDS_* from the developer's shell (only what `env` adds).
+ */
+export function cliEnv(home: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg')};
+	delete out.CI;
+	delete out.OPENHANDS_BASE_URL;
+	delete out.OPENHANDS_API_KEY;
+	Object.assign(out, env);
+	return out;
+}
+
+/**
+ * Runs the built CLI as a script would, with a clean environment (`cliEnv`). Killed after
  * `timeoutMs` so a hang fails the test instead of stalling the run.
  */
-export function runCli(args: readonly string[], options: {home: string; env?: NodeJS.ProcessEnv; timeoutMs?: number}): Promise<CliRun> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: options.home, XDG_CONFIG_HOME: join(options.home, 'xdg')};
-	delete env.CI;
-	delete env.OPENHANDS_BASE_URL;
-	delete env.OPENHANDS_API_KEY;
-	Object.assign(env, options.env);
+export function runCli(args: readonly string[], options: CliOptions & {encoding: 'buffer'}): Promise<CliRun<Buffer>>;
+export function runCli(args: readonly string[], options: CliOptions & {encoding?: 'utf8'}): Promise<CliRun>;
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliRun<string | Buffer>> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env});
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env: cliEnv(options.home, options.env)});
+		const bytes: Buffer[] = [];
 		let stdout = '';
 		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stdout.on('data', (chunk: Buffer) => {
+			if (options.encoding === 'buffer') bytes.push(chunk);
+			stdout += chunk.toString();
+			options.onStdout?.(stdout);
+		});
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearTimeout(timer);
-			resolve({code, stdout, stderr, exitedAt: Date.now()});
+			resolve({code, stdout: options.encoding === 'buffer' ? Buffer.concat(bytes) : stdout, stderr, exitedAt: Date.now()});
 		});
 	});
 }
