@@ -1,9 +1,9 @@
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
-import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
-import {startSimulator, type Simulator, type SimulatorOptions} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
+import type {createDashboard, CreateDashboardOptions} from '../source/state/dashboard-store.js';
+import type {Simulator, SimulatorOptions} from '../source/simulator/server.js';
+import {dashboardOnSimulator, fastPolling} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -26,33 +26,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const waitFor = waitForSnapshot;
 
 /** Fast polling and a roomy budget unless a test is about the budget itself. */
-const fast: Partial<CreateDashboardOptions> = {
-	budget: {perSecond: 200, perMinute: 10_000},
-	intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
-	flushMs: 20,
-};
+const fast = fastPolling;
 
-async function setup(
+function setup(
 	t: TestContext,
 	simOptions: SimulatorOptions,
 	options: Partial<CreateDashboardOptions> = fast,
 	apiKey?: string,
 ): Promise<{sim: Simulator} & ReturnType<typeof createDashboard>> {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20, ...simOptions});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: apiKey ?? sim.apiKey, maxRetries: 0});
-	const dashboard = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'simulator',
-		demo: false,
-		secrets: [sim.apiKey],
-		...options,
+	return dashboardOnSimulator(t, {seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20, ...simOptions}, {
+		polling: options,
+		dashboard: (sim) => ({serverLabel: 'simulator', secrets: [sim.apiKey]}),
+		apiKey,
 	});
-	t.after(async () => {
-		await dashboard.controller.close();
-		await sim.close();
-	});
-	return {sim, ...dashboard};
 }
 
 function maxInWindow(times: number[], windowMs: number): number {

@@ -1,13 +1,10 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createDashboard} from '../source/state/dashboard-store.js';
 import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {capEffect} from '../source/state/sandbox-rows.js';
-import {startSimulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
-import {closeHttpAgent} from '../source/wire/http.js';
 import {capQuestion, planSandboxAction} from '../source/view/sandbox-question.js';
 import {fixtureSnapshot, hexId, sandboxRow} from './helpers/dashboard-fixture.js';
+import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -44,27 +41,16 @@ const waitFor = waitForSnapshot;
 const status = (snapshot: DashboardSnapshot, key: string) => String(snapshot.sandboxes.get(key)?.sandbox.status);
 
 async function setup(t: import('node:test').TestContext, cap: number | null) {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 50, startTaskPhaseMs: 20});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const dashboard = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'sim',
-		demo: false,
-		runningSandboxCap: cap,
-		budget: {perSecond: 200, perMinute: 10_000},
-		// The full sandbox list only once a minute, the watched ones every 30 s: only the refresh
-		// right after the action can show the cap's pause within the test's few seconds.
-		intervals: {refreshMs: 200, sandboxesMs: 60_000, sandboxesPendingMs: 30_000, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
-		flushMs: 20,
-	});
-	t.after(async () => {
-		await dashboard.controller.close();
-		await sim.close();
-		await closeHttpAgent();
+	const dashboard = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 50, startTaskPhaseMs: 20}, {
+		dashboard: {
+			runningSandboxCap: cap,
+			// The full sandbox list only once a minute, the watched ones every 30 s: only the refresh
+			// right after the action can show the cap's pause within the test's few seconds.
+			intervals: {refreshMs: 200, sandboxesMs: 60_000, sandboxesPendingMs: 30_000, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
+		},
 	});
 	const loaded = await waitFor(dashboard.store, (snapshot) => snapshot.conversations.size === 12 && snapshot.sandboxes.size > 0, 'the lists');
-	return {sim, ...dashboard, loaded};
+	return {...dashboard, loaded};
 }
 
 test('resume at the cap: the oldest other running sandbox shows PAUSED right after, flagged, said once; the cap is learned', {timeout: 60_000}, async (t) => {

@@ -1,11 +1,11 @@
 import {eventKindName} from '../source/wire/event-fields.js';
 import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
-import {createDashboard, type CreateDashboardOptions} from '../source/state/dashboard-store.js';
+import type {createDashboard, CreateDashboardOptions} from '../source/state/dashboard-store.js';
 import type {DashboardSnapshot, ShownRange} from '../source/state/dashboard-types.js';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
+import type {Simulator} from '../source/simulator/server.js';
 import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../source/state/timeline-query.js';
+import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -20,25 +20,11 @@ const storedRoute = 'GET /api/v1/conversation/:id/events/search';
 const waitFor = waitForSnapshot;
 
 async function setup(t: TestContext, options: Partial<CreateDashboardOptions> = {}) {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const dashboard = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'simulator',
-		demo: false,
-		secrets: [sim.apiKey],
-		budget: {perSecond: 200, perMinute: 10_000},
-		intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
-		flushMs: 20,
-		...options,
-	});
-	t.after(async () => {
-		await dashboard.controller.close();
-		await sim.close();
+	const dashboard = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20}, {
+		dashboard: (sim) => ({serverLabel: 'simulator', secrets: [sim.apiKey], ...options}),
 	});
 	const loaded = await waitFor(dashboard.store, (s) => s.conversations.size >= 24, 'the conversations');
-	return {sim, ...dashboard, loaded};
+	return {...dashboard, loaded};
 }
 
 /** A PAUSED conversation given `extra` more stored events (numbered, one a millisecond apart). */

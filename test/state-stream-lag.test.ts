@@ -1,11 +1,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createDashboard} from '../source/state/dashboard-store.js';
 import {deliveryLagMs} from '../source/state/stream-lag.js';
-import {startSimulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {serverClock} from '../source/wire/server-clock.js';
+import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 
 /**
  * Live means live: the dashboard following a conversation whose socket the server drops every
@@ -19,23 +17,11 @@ import {serverClock} from '../source/wire/server-clock.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('following under a socket drop every second, the newest row stays within 2 s of the server', {timeout: 60_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 3, tickMs: 0, conversations: 6, clockOffsetMs: -21 * 86_400_000});
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
 	// The process's estimate, which every HTTP client of this process reports to.
 	const clock = serverClock;
-	const {store, controller} = createDashboard({
-		appClient,
-		appBaseUrl: sim.baseUrl,
-		serverLabel: 'simulator',
-		demo: false,
-		secrets: [sim.apiKey],
-		clock,
-		intervals: {refreshMs: 1000, searchMs: 60_000},
-		flushMs: 20,
-	});
-	t.after(async () => {
-		await controller.close();
-		await sim.close();
+	const {sim, store, controller} = await dashboardOnSimulator(t, {seed: 3, tickMs: 0, conversations: 6, clockOffsetMs: -21 * 86_400_000}, {
+		polling: {intervals: {refreshMs: 1000, searchMs: 60_000}, flushMs: 20},
+		dashboard: (server) => ({serverLabel: 'simulator', secrets: [server.apiKey], clock}),
 	});
 
 	const conversation = sim.world.conversationList().find((entry) => entry.scenario === 'long-runner' && sim.world.findSandbox(entry.sandboxId)?.status === 'RUNNING');
