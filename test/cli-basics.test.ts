@@ -11,8 +11,8 @@ import {cliArgs, freshBuiltCli} from './helpers/built-cli.js';
 
 /**
  * The CLI as a user runs it (a real process through source/bin.ts): help, version, usage
- * errors, the refused --api-key flag, failures with their exit codes and clean messages, and the
- * demo fallback with nothing configured.
+ * errors, the refused --api-key flag, failures with their exit codes and clean messages, and
+ * what a command does with nothing configured (exit 2) or with --demo (the simulator).
  */
 
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-cli-'));
@@ -145,10 +145,21 @@ describe('agent-tui', {concurrency: true}, () => {
 		assert.match(run.stderr, /not the API/);
 	});
 
-	test('nothing configured: commands run on the embedded demo simulator and say so', async () => {
-		const run = await cli(['conversations', '--json']);
+	test('nothing configured: a command acts on nothing, exits 2 and says how to configure a server', async () => {
+		// A cron job whose environment lost OPENHANDS_BASE_URL: no invented data, no invented success.
+		for (const args of [['conversations', '--json'], ['pause', 'sb-0e970dc84fdb'], ['sandboxes']]) {
+			const run = await cli(args);
+			assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+			assert.equal(run.stdout, '', `${args.join(' ')} printed nothing`);
+			oneCleanLine(run.stderr);
+			assert.match(run.stderr, /^agent-tui: no server configured: set OPENHANDS_BASE_URL .*--base-url URL.*--profile NAME.*--demo/);
+		}
+	});
+
+	test('--demo: the command runs on the embedded simulator on purpose, and says so', async () => {
+		const run = await cli(['conversations', '--json', '--demo']);
 		assert.equal(run.code, 0, run.stderr);
-		assert.equal(run.stderr.trim(), 'agent-tui: no server configured; using the embedded demo simulator');
+		assert.equal(run.stderr.trim(), 'agent-tui: using the embedded demo simulator (--demo): nothing below is real');
 		const rows = JSON.parse(run.stdout) as Array<{id: string}>;
 		assert.ok(Array.isArray(rows) && rows.length > 0);
 	});

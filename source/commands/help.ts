@@ -106,8 +106,9 @@ Server and API key (flags > environment > config file)
   initial environment (/proc/PID/environ, ps eww) keeps it while agent-tui runs: where
   other local users matter, prefer --api-key-file or --api-key-stdin. --api-key VALUE is
   refused: a key on the command line lands in shell history and in \`ps\`.
-  With no server configured anywhere, the dashboard and the commands run against the
-  embedded demo simulator (commands say so on stderr).
+  With no server configured anywhere, the dashboard opens the embedded demo simulator
+  (marked DEMO); a command exits 2 and says how to configure one (with --demo it runs
+  on the simulator, and says so on stderr).
 
   Config file: $XDG_CONFIG_HOME/agent-tui/config.json (default ~/.config/agent-tui/)
     {"defaultProfile": "work",

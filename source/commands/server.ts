@@ -8,7 +8,7 @@ import {addSecret, note, type Io} from './io.js';
 
 /**
  * The server a headless command talks to: the configured app server, or an in-process
- * simulator when there is none (or with --demo). Retries and skipped items are reported on
+ * simulator with --demo. Retries and skipped items are reported on
  * stderr, so a slow run explains itself without touching stdout.
  */
 export type Server = {
@@ -33,7 +33,8 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	let label: string;
 	let stopSimulator: (() => Promise<void>) | null = null;
 	if (config.kind === 'demo') {
-		if (config.reason === 'unconfigured') note(io, 'no server configured; using the embedded demo simulator');
+		// Only --demo gets here (runHeadless refuses an unconfigured run): said, so no output passes for real.
+		note(io, 'using the embedded demo simulator (--demo): nothing below is real');
 		// Loaded only here: a configured run never pays for the simulator.
 		const {startSimulator} = await import('../simulator/server.js');
 		const simulator = await startSimulator({port: 0, sharedSandboxes: true});
