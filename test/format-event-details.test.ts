@@ -86,7 +86,8 @@ test('a call with no answer yet says so; a rejection by the user or a hook, and 
 
 	has(details(action, {outcome: byUser as never}), /^reason +Not on my machine$/);
 	const errorLines = details(action, {outcome: agentError as never});
-	has(errorLines, /^classification +agent_action · not retryable$/);
+	has(errorLines, /^cause +agent action · not retryable$/);
+	has(errorLines, /^retryable +no$/);
 	has(errorLines, /^error id +err-1$/);
 	// Seen from the other side, an observation names the action it answers.
 	if (action.kind !== 'ActionEvent') return;
@@ -129,7 +130,8 @@ test('messages, conversation errors, state updates, hooks and unknown kinds', ()
 	const error = details(wire({kind: 'ConversationErrorEvent', source: 'environment', code: 'LLMAuthError', detail: 'API key rejected', classification: {kind: 'auth', retryable: false, user_action: 'settings'}}));
 	has(error, /^code +LLMAuthError$/);
 	has(error, /^detail +API key rejected$/);
-	has(error, /^classification +auth · not retryable · user action: settings$/);
+	has(error, /^cause +auth: check the LLM key$/);
+	has(error, /^user action +settings$/);
 	const stats = details(stateUpdate('stats', {usage_to_metrics: {agent: {accumulated_cost: 1.5, model_name: 'claude'}}}));
 	has(stats, /^key +stats$/);
 	has(stats, /^cost +\$1\.50$/);

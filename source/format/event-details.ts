@@ -1,5 +1,7 @@
 import {actionKindName, contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
+import {readClassification} from '../wire/error-classification.js';
+import {classificationWords} from './error-cause.js';
 import {type DetailDocument, DetailDocumentBuilder} from './event-detail-document.js';
 import {kindLabel} from './event-kind-label.js';
 import {describeAction, eventSummary} from './event-summary.js';
@@ -344,15 +346,14 @@ function hookDetails(doc: DetailDocumentBuilder, event: EventOf<'HookExecutionEv
 	if (event.hook_input !== undefined) doc.blank().line('input', 'label').text(prettyJson(event.hook_input), 'code');
 }
 
-function classification(doc: DetailDocumentBuilder, value: {kind?: string | undefined; retryable?: boolean | undefined; user_action?: string | undefined; error_id?: string | null | undefined} | null | undefined): void {
-	if (!value) return;
-	const parts = [
-		value.kind,
-		value.retryable === undefined ? undefined : value.retryable ? 'retryable' : 'not retryable',
-		value.user_action && value.user_action !== 'none' ? `user action: ${value.user_action}` : undefined,
-	].filter(Boolean);
-	if (parts.length > 0) doc.field('classification', parts.join(' · '));
-	doc.field('error id', value.error_id, 'muted');
+/** The SDK's classification of an error: what kind of failure, whether to retry, what a person can do. */
+function classification(doc: DetailDocumentBuilder, value: unknown): void {
+	const read = readClassification(value);
+	if (!read) return;
+	doc.field('cause', classificationWords(read), 'error');
+	doc.field('retryable', read.retryable === null ? null : read.retryable ? 'yes' : 'no');
+	doc.field('user action', read.userAction === 'none' ? null : read.userAction);
+	doc.field('error id', read.errorId, 'muted');
 }
 
 function riskTone(risk: string): 'normal' | 'warn' | 'error' | 'muted' {

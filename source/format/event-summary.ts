@@ -2,6 +2,8 @@ import {contentText, eventKindName, observationIsError, observationText} from '.
 import type {Action} from '../wire/schemas/actions.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import type {Observation} from '../wire/schemas/observations.js';
+import {readClassification} from '../wire/error-classification.js';
+import {classificationWords} from './error-cause.js';
 import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {sanitizeLine} from './sanitize.js';
@@ -62,11 +64,11 @@ function describe(event: WireEvent): Line {
 		}
 
 		case 'AgentErrorEvent': {
-			return line(`${event.tool_name} error: ${firstLine(event.error)}`, 'error');
+			return line(`${event.tool_name} error${classified(event.classification)}: ${firstLine(event.error)}`, 'error');
 		}
 
 		case 'ConversationErrorEvent': {
-			return line(`${event.code}: ${firstLine(event.detail)}`, 'error');
+			return line(`${event.code}${classified(event.classification)}: ${firstLine(event.detail)}`, 'error');
 		}
 
 		case 'SystemPromptEvent': {
@@ -286,6 +288,12 @@ function describeObservation(observation: Observation, toolName: string): Line {
 			return line(first ? `${kind}${first}${lines > 1 ? ` (+${plural(lines - 1, 'line')})` : ''}` : `${kind}${toolName} (no output)`);
 		}
 	}
+}
+
+/** ` (rate limit · retryable)` after an error's name, or nothing when the server did not classify it. */
+function classified(value: unknown): string {
+	const classification = readClassification(value);
+	return classification ? ` (${classificationWords(classification)})` : '';
 }
 
 function describeCondensation(event: EventOf<'Condensation'>): Line {

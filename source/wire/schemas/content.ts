@@ -67,10 +67,20 @@ export const llmMessageSchema = z.looseObject({
 });
 export type LlmMessage = z.infer<typeof llmMessageSchema>;
 
-/** Error classification carried by agent and conversation errors on newer servers. */
-export const errorClassificationSchema = z.looseObject({
-	kind: z.string().optional(),
-	retryable: z.boolean().optional(),
-	user_action: z.string().optional(),
-	error_id: optionalString,
-});
+/**
+ * Error classification carried by agent and conversation errors on newer servers (SDK
+ * openhands-sdk/openhands/sdk/event/error_classification.py): `{kind, retryable, user_action,
+ * error_id?}`. Each part is read on its own and a malformed one is dropped: a classification is
+ * advice, and a bad one must never cost the error event that carries it (an unknown `kind` or
+ * `user_action` is kept as sent; wire/error-classification.ts reads it as unknown).
+ */
+export const errorClassificationSchema = z
+	.looseObject({
+		kind: z.string().nullish().catch(undefined),
+		retryable: z.boolean().nullish().catch(undefined),
+		user_action: z.string().nullish().catch(undefined),
+		error_id: optionalString.catch(undefined),
+	})
+	.nullish()
+	.catch(null);
+export type WireErrorClassification = z.infer<typeof errorClassificationSchema>;

@@ -86,12 +86,12 @@ export const eventSchemas = {
 		tool_name: z.string(),
 		tool_call_id: z.string(),
 		error: z.string(),
-		classification: errorClassificationSchema.nullish(),
+		classification: errorClassificationSchema,
 	}),
 	ConversationErrorEvent: event('ConversationErrorEvent', {
 		code: z.string(),
 		detail: z.string(),
-		classification: errorClassificationSchema.nullish(),
+		classification: errorClassificationSchema,
 	}),
 	SystemPromptEvent: event('SystemPromptEvent', {
 		system_prompt: textContentSchema,
