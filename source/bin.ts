@@ -2,10 +2,10 @@
 /**
  * The executable's first module. Two settings must be in place before Ink, React or chalk are
  * evaluated, and static imports are evaluated before this body runs, so the CLI is loaded with a
- * dynamic import after them (ink-engineering.md §3–4):
+ * dynamic import after them:
  * - NODE_ENV=production: React's development build keeps a performance entry per render, so a
- *   long-running dashboard's memory grows without bound.
- * - chalk ignores NO_COLOR and decides once, at import: map it (and --no-color) to FORCE_COLOR=0.
+ *   long-running dashboard's memory grows without bound (ink#869, react#35761).
+ * - chalk ignores NO_COLOR (chalk#547) and decides once, at import: map it (and --no-color) to FORCE_COLOR=0.
  */
 // (Bracket access: the bundled build defines NODE_ENV at build time and must not see an assignment.)
 process.env['NODE_ENV'] ??= 'production';

@@ -23,7 +23,7 @@ import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.j
 import {cliArgs} from './helpers/built-cli.js';
 
 /**
- * reliability-security.md checklist, items 14–23 and 39–41: sizes, bad data, secrets, resizing.
+ * docs/security-checklist.md checklist, items 14–23 and 39–41: sizes, bad data, secrets, resizing.
  * Items 1–13 are in format-sanitize.test.ts, 24–38 in checklist-network.test.ts. Each test is
  * named after its item and runs the real code (parsers, Ink components, the CLI, the simulator).
  */

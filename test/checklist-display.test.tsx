@@ -8,7 +8,7 @@ import {message, resetFixtureClock, terminalAction, terminalObservation} from '.
 import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 
 /**
- * Checklist items 1-13 (reliability-security.md) on the rendered screen: the hostile text goes
+ * Checklist items 1-13 (docs/security-checklist.md) on the rendered screen: the hostile text goes
  * through the real parser, store shape and Dashboard at 160x48 (list and timeline side by side),
  * and the checks read what Ink wrote. format-sanitize.test.ts checks the sanitizer itself; this
  * checks that every path to the screen goes through it and that the layout survives it.

@@ -11,7 +11,7 @@ import {supervise} from './helpers/supervise.js';
 import {liveConversation, serverIds, startSim, testDispatcher, waitUntil} from './wire-agent-fixtures.js';
 
 /**
- * reliability-security.md checklist, items 24–38: network faults. Each test is named after its
+ * docs/security-checklist.md checklist, items 24–38: network faults. Each test is named after its
  * item. Real parts: the simulator on port 0, real HTTP and WebSocket, and a TCP fault proxy
  * (test/helpers/fault-proxy.ts) where the fault is below HTTP.
  */

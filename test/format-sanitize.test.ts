@@ -6,7 +6,7 @@ import {sanitizeLine, sanitizeText} from '../source/format/sanitize.js';
 import {truncateToWidth, wrapToWidth} from '../source/format/width.js';
 
 /**
- * reliability-security.md checklist items 1–13, as far as they concern text: hostile sequences
+ * docs/security-checklist.md checklist items 1–13, as far as they concern text: hostile sequences
  * are shown, never passed to the terminal and never deleted.
  */
 

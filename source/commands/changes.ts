@@ -15,7 +15,7 @@ import type {Server} from './server.js';
 
 /**
  * `agent-tui changes <conversation-id> [--json | --patch | --stat]`: what the conversation's agent
- * changed in its repository, read from the agent server's git endpoints (openhands-wire.md §3.1).
+ * changed in its repository, read from the agent server's git endpoints (docs/service-behaviour.md §3.1).
  * Without a flag, one `status<TAB>path` line per file (git's --name-status); `--json` the list as
  * the server gave it; `--stat` and `--patch` fetch each file's two texts (one request per file)
  * and print git's --stat, or a patch `git apply` takes onto the original files. The patch goes out

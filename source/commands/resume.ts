@@ -5,7 +5,7 @@ import {findSandbox, newlyPaused, watchSandbox} from './sandbox-watch.js';
 /**
  * `agent-tui resume <sandbox-id>`: asks the server to resume the sandbox and watches it start.
  * The service keeps a cap on running sandboxes and pauses your oldest other one to make room
- * (openhands-wire.md §1.2), so the sandboxes are compared before and after and any that went
+ * (docs/service-behaviour.md §1.2), so the sandboxes are compared before and after and any that went
  * PAUSED is named: a script that resumes one sandbox should know it stopped another.
  */
 export async function runResume(server: Server, io: Io, id: string): Promise<number> {

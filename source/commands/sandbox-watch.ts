@@ -6,7 +6,7 @@ import type {Server} from './server.js';
 
 /**
  * Pause and resume return as soon as the server accepted them; the status changes afterwards
- * (openhands-wire.md §1.2). These helpers look the sandbox up and watch it for a short while so
+ * (docs/service-behaviour.md §1.2). These helpers look the sandbox up and watch it for a short while so
  * the command can say what actually happened instead of guessing.
  */
 

@@ -2,7 +2,7 @@ import {statSync} from 'node:fs';
 
 /**
  * Credentials on disk should be private to their owner. A readable key file is warned about, not
- * refused (reliability-security.md §4: refusing locks people out on shared CI volumes and
+ * refused (docs/security-checklist.md §4: refusing locks people out on shared CI volumes and
  * odd filesystems; helm#13320). Skipped on Windows, where POSIX mode bits mean nothing.
  */
 

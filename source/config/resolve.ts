@@ -7,8 +7,8 @@ import type {Warn} from './file-permissions.js';
 import {configFilePath, expandPath} from './paths.js';
 
 /**
- * Which server to talk to and with which key: flags > environment > config file (DESIGN.md,
- * Configuration). With no server anywhere, the embedded simulator (DEMO).
+ * Which server to talk to and with which key: flags > environment > config file (named profiles
+ * under $XDG_CONFIG_HOME/agent-tui/, mode 0600). With no server anywhere, the embedded simulator (DEMO).
  */
 
 export const baseUrlEnvName = 'OPENHANDS_BASE_URL';

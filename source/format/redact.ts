@@ -3,7 +3,7 @@
  * values we hold, and anything shaped like a credential. client-go logged Authorization headers
  * twice (CVE-2019-11250, CVE-2020-8565) and axios kept headers inside error objects (#6919), so
  * the rule is to redact at the last step whatever the message came from
- * (reliability-security.md §4). `encrypted_content` (the model's encrypted reasoning) is not a
+ * (docs/security-checklist.md §4). `encrypted_content` (the model's encrypted reasoning) is not a
  * credential but is never shown either.
  */
 

@@ -1,7 +1,7 @@
 /**
  * What can be done about a sandbox that is not running, in words that cannot mislead: only a
  * PAUSED sandbox can be resumed. The service answers a resume of an ERROR or MISSING one with 404
- * (openhands-wire.md §1.2: any runtime-API error is reported as 404), so advising "resume it" for
+ * (docs/service-behaviour.md §1.2: any runtime-API error is reported as 404), so advising "resume it" for
  * them sends the user into an error.
  */
 

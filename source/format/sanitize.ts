@@ -4,7 +4,7 @@ import {cellWidth} from './width.js';
  * THE sanitizer: every string that came over the wire goes through `sanitizeText` (multi-line)
  * or `sanitizeLine` (one row) before it becomes display text. Ink 6.8 passes OSC (clipboard
  * writes, titles, hyperlinks), C0 controls and bidi overrides straight to the terminal
- * (reliability-security.md §1), and string-width counts them as zero cells, so one hostile tool
+ * (docs/security-checklist.md §1), and string-width counts them as zero cells, so one hostile tool
  * output could rewrite the clipboard, spoof a link, move the cursor over other rows, or make the
  * terminal type a reply into our keymap. Nothing is deleted: hiding text is itself an attack
  * (an unterminated `ESC]` would swallow the rest), so every byte stays visible:

@@ -2,7 +2,7 @@ import {sanitizeText} from './sanitize.js';
 
 /**
  * A bounded pretty-printer for tool-call arguments and raw payloads. Arguments arrive as a JSON
- * string of any shape (reliability-security.md §5): JSON.parse copes with 100,000 levels of
+ * string of any shape (docs/security-checklist.md §5): JSON.parse copes with 100,000 levels of
  * nesting, but JSON.stringify and naive recursion overflow, and a 10 MB value would flood the
  * view. So the printer recurses at most `maxDepth` levels, stops each container after
  * `maxItems` entries, each string after `maxStringLength` characters and the whole output after

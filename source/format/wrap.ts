@@ -3,7 +3,7 @@ import {cellWidth, truncateSpan, truncateToWidth} from './width.js';
 
 /**
  * Wrapping and windowed views of long sanitized text. Ink's own wrapping is superlinear
- * (wrap-ansi: a 100 KB word took 4.4 s; reliability-security.md §2), so views give `<Text>`
+ * (wrap-ansi: a 100 KB word took 4.4 s; docs/security-checklist.md §2), so views give `<Text>`
  * only rows made here, and only the visible ones. One greedy pass over the clusters, each
  * measured once: a 1 MB word costs the same per character as a short one.
  *

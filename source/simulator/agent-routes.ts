@@ -10,7 +10,7 @@ import type {SimConversation} from './world-types.js';
 
 /**
  * The agent server of one sandbox, served under `/runtime/<n>` (the path prefix a proxied
- * deployment has; openhands-wire.md §2, §3). Every `/api` route needs X-Session-API-Key.
+ * deployment has; docs/service-behaviour.md §2, §3). Every `/api` route needs X-Session-API-Key.
  */
 
 const prefix = '/runtime/:n';
@@ -115,7 +115,7 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 		return {success: true};
 	});
 
-	// `run` defaults to false here: without run:true the agent does not start (openhands-wire.md §3).
+	// `run` defaults to false here: without run:true the agent does not start (docs/service-behaviour.md §3).
 	router.add('POST', `${api}/:id/events`, 'session', async (context) => {
 		const conversation = requireConversation(context);
 		const body = requireObjectBody(await readJson(context.request));

@@ -13,7 +13,7 @@ import type {World} from './world.js';
 /**
  * Runs the scripted agents: builds a conversation's history on first use, applies steps, and
  * reacts to what clients do (messages, pause, run, confirmation answers) the way the agent
- * server does (openhands-wire.md §3, §5).
+ * server does (docs/service-behaviour.md §3, §5).
  */
 
 const terminalStatuses = new Set(['finished', 'error', 'stuck']);

@@ -5,7 +5,7 @@ import type {RouteContext, Router} from './router.js';
 import type {SimConversation} from './world-types.js';
 
 /**
- * The app server's own copy of the events (openhands-wire.md §1.2, last row): `kind__eq` takes
+ * The app server's own copy of the events (docs/service-behaviour.md §1.2, last row): `kind__eq` takes
  * the short class name, and it answers while the sandbox is paused or gone, which is how a
  * client can still show the history of a stopped conversation.
  */

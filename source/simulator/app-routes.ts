@@ -8,7 +8,7 @@ import {appConversationJson} from './serialize.js';
 import type {SimConversation} from './world-types.js';
 import type {World} from './world.js';
 
-/** V1 app conversations (openhands-wire.md §1.2): search, count, batch get, update, delete, send-message. */
+/** V1 app conversations (docs/service-behaviour.md §1.2): search, count, batch get, update, delete, send-message. */
 
 const base = '/api/v1/app-conversations';
 

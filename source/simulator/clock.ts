@@ -1,5 +1,5 @@
 /**
- * Two timestamp spellings, because the two servers differ (openhands-wire.md §1.1, §4):
+ * Two timestamp spellings, because the two servers differ (docs/service-behaviour.md §1.1, §4):
  * the app server sends UTC with `Z`; agent-server events carry NAIVE server-local time with
  * microseconds, and clients compare them as strings. A "naive micro" below is local wall-clock
  * time expressed as microseconds since 1970 as if it were UTC, which makes formatting trivial and

@@ -1,8 +1,8 @@
 import {isRecord, validationError, type ValidationIssue} from './http-util.js';
 
 /**
- * Validates the V1 create request the way the service's models do (seed 000 and
- * openhands-wire.md §1.1), so a client's mistakes get the same 422 they would in production.
+ * Validates the V1 create request the way the service's models do (APP
+ * app_conversation_models.py, docs/service-behaviour.md §1.1), so a client's mistakes get the same 422 they would in production.
  */
 
 function isScalar(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import type {Rng} from './rng.js';
 
 /**
- * Builds events in the agent server's JSON shapes (seed 001, openhands-wire.md §4). A draft has
+ * Builds events in the agent server's JSON shapes (docs/service-behaviour.md §4). A draft has
  * everything but the timestamp, which the conversation's log stamps when the event is appended,
  * so an observation can name its action's id before either is persisted.
  */

@@ -4,7 +4,7 @@ import type {SimEvent} from './event-factory.js';
 import {enumQuery, intQuery, validationError} from './http-util.js';
 
 /**
- * `events/search` and `events/count` filtering (seed 001; openhands-wire.md §3). The real server
+ * `events/search` and `events/count` filtering (docs/service-behaviour.md §3). The real server
  * only matches the fully-qualified kind; the simulator accepts that and the short name, so both
  * a spec-following and a reality-following client get answers.
  */

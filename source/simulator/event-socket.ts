@@ -9,7 +9,7 @@ import type {SimConversation, SimSandbox} from './world-types.js';
 import type {World} from './world.js';
 
 /**
- * The agent server's event socket, `/runtime/<n>/sockets/events/<id>` (openhands-wire.md §2):
+ * The agent server's event socket, `/runtime/<n>/sockets/events/<id>` (docs/service-behaviour.md §2):
  * auth by header, query or first frame; `full_state` first; optional replay; then live events,
  * one JSON event per text frame. The subscription starts before the replay, and the replay reads
  * the growing log, so an event that lands meanwhile can arrive twice, as on the real server.
@@ -138,7 +138,7 @@ export class SocketHub {
 				.map((part) => (part && typeof part === 'object' && typeof (part as {text?: unknown}).text === 'string' ? (part as {text: string}).text : ''))
 				.filter(Boolean)
 				.join('\n');
-			// A socket message always runs the agent (openhands-wire.md §2).
+			// A socket message always runs the agent (docs/service-behaviour.md §2).
 			if (this.world.findConversation(conversation.id)) sendUserMessage(this.world, conversation, text, true);
 			return;
 		}

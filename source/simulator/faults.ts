@@ -2,7 +2,7 @@ import type {World} from './world.js';
 
 /**
  * Switches that make the simulator misbehave on purpose, for the fault suite
- * (reference/reliability-security.md §6). Also settable over HTTP (`POST /_sim/faults`) so a
+ * (docs/security-checklist.md §6). Also settable over HTTP (`POST /_sim/faults`) so a
  * simulator in another process, under tmux, can be steered.
  */
 export type FaultSwitches = {

@@ -3,7 +3,7 @@ import type {RouteContext, Router} from './router.js';
 import {type Workspace, workspaceFor} from './git-workspace.js';
 
 /**
- * The agent server's git endpoints (openhands-wire.md §3.1) for the repositories of one sandbox's
+ * The agent server's git endpoints (docs/service-behaviour.md §3.1) for the repositories of one sandbox's
  * conversations: the query form of newer servers (`/api/git/changes?path=`) and the path form of
  * older ones (`/api/git/changes/<url-encoded path>`). The `gitQueryRoutes` fault switch turns the
  * query form off (it then answers 404, like an older server) so a client's fallback can be tested.

@@ -1,7 +1,7 @@
 import {repoDirFor} from '../wire/git-paths.js';
 
 /**
- * What an agent left in its repository, for the git endpoints (openhands-wire.md §3.1): the files
+ * What an agent left in its repository, for the git endpoints (docs/service-behaviour.md §3.1): the files
  * it added, deleted and updated, each with its original (committed) and modified (working tree)
  * text. Built from the repository's name, the same every time, and shaped to exercise a client:
  * a file that loses its final newline, a path with a space and non-ASCII letters, a 5,000-line

@@ -101,7 +101,7 @@ export function intQuery(query: URLSearchParams, name: string, bounds: IntBounds
 	return value;
 }
 
-/** App-server page ids are stringified offsets; anything else starts over (openhands-wire.md §1.1). */
+/** App-server page ids are stringified offsets; anything else starts over (docs/service-behaviour.md §1.1). */
 export function offsetPageId(query: URLSearchParams): number {
 	const raw = query.get('page_id');
 	return raw !== null && /^\d+$/.test(raw) ? Number(raw) : 0;

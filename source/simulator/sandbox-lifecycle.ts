@@ -2,7 +2,7 @@ import type {SimSandbox} from './world-types.js';
 import type {World} from './world.js';
 
 /**
- * Sandbox status changes. Like the hosted service (openhands-wire.md §1.2), pause and resume
+ * Sandbox status changes. Like the hosted service (docs/service-behaviour.md §1.2), pause and resume
  * return at once and the status changes a moment later; resume and start first pause the oldest
  * other sandboxes so at most `maxRunningSandboxes` run.
  */

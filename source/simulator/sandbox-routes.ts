@@ -3,7 +3,7 @@ import type {Router} from './router.js';
 import {deleteSandbox, pauseSandbox, resumeSandbox, startSandbox} from './sandbox-lifecycle.js';
 import {sandboxJson, specJson} from './serialize.js';
 
-/** Sandboxes and sandbox specs (openhands-wire.md §1.2). Batch reads use the singular `id`. */
+/** Sandboxes and sandbox specs (docs/service-behaviour.md §1.2). Batch reads use the singular `id`. */
 
 function batchIds(query: URLSearchParams): string[] {
 	const ids = query.getAll('id');

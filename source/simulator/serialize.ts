@@ -7,7 +7,7 @@ import type {SimConversation, SimSandbox, SimSpec, SimStartTask} from './world-t
 import type {World} from './world.js';
 
 /**
- * JSON shapes as the real servers send them (openhands-wire.md §1.1, §3). The app server keeps
+ * JSON shapes as the real servers send them (docs/service-behaviour.md §1.1, §3). The app server keeps
  * null fields; the agent server omits them.
  */
 

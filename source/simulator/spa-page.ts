@@ -1,6 +1,6 @@
 /**
  * What the hosted service answers for any path it does not route: its web app's HTML with 200
- * (openhands-wire.md §1.4). Clients use this to tell "wrong base URL" from "API error".
+ * (docs/service-behaviour.md §1.4). Clients use this to tell "wrong base URL" from "API error".
  */
 export const spaPage = `<!DOCTYPE html>
 <html lang="en">

@@ -43,7 +43,7 @@ export function registerStartRoutes(router: Router): void {
 	});
 
 	/**
-	 * One JSON array written as the task moves (openhands-wire.md §1.3): `[\n`, the first task,
+	 * One JSON array written as the task moves (docs/service-behaviour.md §1.3): `[\n`, the first task,
 	 * `,\n` + a snapshot per phase, `\n]` after READY or ERROR. TRUNCATE_START cuts the connection
 	 * right after the first element, like an early failure on the real service.
 	 */

@@ -6,7 +6,7 @@ import type {SimConversation, SimSandbox, SimStartTask, StartTaskStatus} from '.
 import type {World} from './world.js';
 
 /**
- * Start tasks walk through the real phases (openhands-wire.md §1.1, newer than the seed's list),
+ * Start tasks walk through the real phases (docs/service-behaviour.md §1.1, newer than the seed's list),
  * one every `startTaskPhaseMs`. Markers in the first message steer the outcome for tests:
  * FAIL_START ends in ERROR, TRUNCATE_START makes stream-start cut its array short.
  */

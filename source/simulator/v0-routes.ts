@@ -6,7 +6,7 @@ import {v0ConversationJson} from './serialize.js';
 import {createConversation} from './start-tasks.js';
 
 /**
- * The deprecated V0 API (seed 000 "Legacy V0 shapes", openhands-wire.md §1.5): start returns the
+ * The deprecated V0 API (docs/service-behaviour.md §1.5): start returns the
  * conversation id at once; the list pages with a base64 cursor.
  */
 

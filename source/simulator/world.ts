@@ -19,7 +19,7 @@ export type WorldOptions = {
 	sharedSandboxes?: boolean;
 };
 
-/** Defaults for kinds whose source the seed fixes (seed 001, "Event kinds"). */
+/** Defaults for kinds whose source the seed fixes (the published event schemas; SDK openhands-sdk/openhands/sdk/event/). */
 const defaultSources: Record<string, EventSource> = {
 	ActionEvent: 'agent',
 	AgentErrorEvent: 'agent',

@@ -6,7 +6,7 @@ import type {AttentionReason} from './dashboard-types.js';
  * Why a conversation needs a person, most urgent first. Pure: the store calls it whenever a row's
  * inputs change and keeps the result on the row, so views and selectors never recompute it.
  *
- * Order (the triage order of DESIGN.md): waiting_for_confirmation > error > stuck > sandbox
+ * Order (most in need of a person first): waiting_for_confirmation > error > stuck > sandbox
  * ERROR/MISSING > quiet > repeating. A conversation can have several reasons (an errored run in a
  * sandbox that then went missing); all are listed, the first decides its rank.
  */

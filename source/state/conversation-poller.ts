@@ -7,7 +7,8 @@ import {publicMessage} from './redact.js';
 import {BudgetClosedError, type Priority, type RequestBudget} from './request-budget.js';
 
 /**
- * Keeps conversations, sandboxes and specs current with few requests (DESIGN.md, state layer):
+ * Keeps conversations, sandboxes and specs current with few requests (the service allows
+ * 10 requests a second and 100 a minute, docs/service-behaviour.md §1.4):
  * - a full walk of `search` pages at start, then every `searchMs` (60 s) or on `refresh()`:
  *   it is how new conversations are found;
  * - in between, refresh rounds of batched `ids` look-ups (99 ids a request) over every known
@@ -58,7 +59,7 @@ export const defaultPollerIntervals: PollerIntervals = {
 	retryCapMs: 60_000,
 };
 
-/** The server's limit of ids per look-up (openhands-wire.md §1.2). */
+/** The server's limit of ids per look-up (docs/service-behaviour.md §1.2). */
 export const lookupBatchSize = 99;
 
 export type PollerHealth = {

@@ -3,7 +3,7 @@ import {RateLimitedError} from '../wire/errors.js';
 
 /**
  * The one gate every app-server request of the dashboard goes through. The hosted service allows
- * a user 10 requests/s and 100/min (openhands-wire.md §1.4); every poll, look-up and action of
+ * a user 10 requests/s and 100/min (docs/service-behaviour.md §1.4); every poll, look-up and action of
  * one dashboard shares that, so they share one budget:
  * - a sliding window per second and per minute: a request is sent only when both windows have
  *   room, so no 1 s or 60 s window (sliding or fixed, as the server may count) ever sees more.

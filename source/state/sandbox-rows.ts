@@ -5,7 +5,7 @@ import type {SandboxActionState, SandboxRow} from './dashboard-types.js';
 
 /**
  * Sandbox rows and the life of a pause/resume. The server answers pause and resume as soon as
- * the runtime accepts them; the status changes later (openhands-wire.md §1.2), so an action stays
+ * the runtime accepts them; the status changes later (docs/service-behaviour.md §1.2), so an action stays
  * `pending` until a poll shows the target status, the sandbox fails, or `actionTimeoutMs` passes.
  * Resuming can make the service pause the user's oldest other running sandbox (running-sandbox
  * cap): sandboxes that were RUNNING when a resume was sent and are PAUSED afterwards, without a
@@ -111,7 +111,7 @@ const live = new Set(['RUNNING', 'STARTING']);
 
 /**
  * Starting a conversation or resuming a sandbox first runs the service's pause_old_sandboxes(max - 1)
- * (openhands-wire.md §1.2): when the other running sandboxes are at the cap, the oldest of them is
+ * (docs/service-behaviour.md §1.2): when the other running sandboxes are at the cap, the oldest of them is
  * paused. Null when nothing would be paused (under a known cap, or nothing else runs).
  */
 export function capEffect(rows: ReadonlyMap<string, SandboxRow>, excludeKey: string | null, cap: number | null): CapEffect | null {

@@ -9,7 +9,7 @@ import {BudgetClosedError, type RequestBudget} from './request-budget.js';
 import {shortId} from './sandbox-rows.js';
 
 /**
- * Starting a conversation (DESIGN.md "Start"): validate locally, POST `stream-start` through the
+ * Starting a conversation (the `s` form and `agent-tui start`): validate locally, POST `stream-start` through the
  * budget, record every start-task snapshot as it streams, and on READY fetch the new conversation
  * so it appears (and opens) at once. The messages say what a person needs to know next,
  * especially when the connection broke: the start may have gone through, so do not just retry.

@@ -1,7 +1,7 @@
 import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 
 /**
- * What the stream does with particular events (openhands-wire.md §2, §4).
+ * What the stream does with particular events (docs/service-behaviour.md §2, §4).
  *
  * Some socket frames are never persisted by the server, so `events/search` will never return
  * them: the `full_state` snapshot sent on subscribe and after pause, streaming deltas and

@@ -9,8 +9,8 @@ import {shiftNaiveTimestamp} from './naive-timestamp.js';
 import {executionStatusOf, transientEvent} from './stream-events.js';
 
 /**
- * Keeps one conversation's EventLog complete and live (reliability-security.md §3, "Resume
- * without loss or duplicates"; openhands-wire.md §2, "Recommended").
+ * Keeps one conversation's EventLog complete and live (docs/security-checklist.md §3, "Resume
+ * without loss or duplicates"; docs/service-behaviour.md §2, "Keeping a log complete").
  *
  * One connection cycle:
  *   1. first cycle only: backfill the history over REST, ascending, every page ("backfilling");

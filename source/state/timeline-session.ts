@@ -16,7 +16,7 @@ import {deliveryLagMs, type StreamLag} from './stream-lag.js';
  * the stream is reopened on the same log, so nothing already shown is lost or duplicated.
  *
  * A conversation whose sandbox is not RUNNING has no agent server: its timeline is the app
- * server's stored copy instead (openhands-wire.md §3.1), opened on its newest page (one request)
+ * server's stored copy instead (docs/service-behaviour.md §3.1), opened on its newest page (one request)
  * with older pages read as the view asks (`loadOlder`). When the sandbox runs again the stream
  * opens on the same log from the newest stored event: both sources share event ids, so the log
  * holds each event once and the timeline goes live where it stands.

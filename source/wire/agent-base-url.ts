@@ -1,5 +1,5 @@
 /**
- * Where a conversation's agent server lives (openhands-wire.md §2). The app server hands out
+ * Where a conversation's agent server lives (docs/service-behaviour.md §2). The app server hands out
  * `conversation_url` = `<agent server base>/api/conversations/<id>`; the base is that URL minus
  * the `/api/conversations/...` tail, KEEPING any path prefix (proxied deployments serve agent
  * servers under e.g. `/runtime/55313`; the old web UI dropped it and broke there). A relative

@@ -13,7 +13,7 @@ import type {Secret} from './secret.js';
 export {agentBaseUrl} from './agent-base-url.js';
 
 /**
- * One conversation's agent server (openhands-wire.md §2, §3): REST over the shared HttpClient
+ * One conversation's agent server (docs/service-behaviour.md §2, §3): REST over the shared HttpClient
  * (typed errors, GET retries, timeouts, size caps) with `X-Session-API-Key`, and the URL of its
  * event socket. Every answer is validated; a bad event becomes an UnknownEvent plus an
  * InvalidItem, never a lost page.

@@ -29,7 +29,7 @@ import {StoredEventClient} from './stored-events.js';
 
 /**
  * The service's V1 REST API (`/api/v1`, bearer key) as the real server behaves
- * (openhands-wire.md §1), and as the seed documents it where the two differ: batch look-ups
+ * (docs/service-behaviour.md §1), and as the seed documents it where the two differ: batch look-ups
  * capped at 99 ids and answered with null (or, per the seed, left out) for unknown ids; page ids
  * that are shifting offsets, so items are deduplicated; `id` (singular) for sandboxes and specs.
  *

@@ -1,7 +1,7 @@
 /**
  * Event kind names. People (and the seed document) use the short class name, `ActionEvent`;
  * the real agent server's `events/search?kind=` only matches the fully-qualified class path.
- * This table is the one place that knows the module paths (see openhands-wire.md §3).
+ * This table is the one place that knows the module paths (see docs/service-behaviour.md §3).
  */
 const eventModule = 'openhands.sdk.event.';
 

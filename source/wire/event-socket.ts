@@ -4,7 +4,7 @@ import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater} 
 import type {Secret} from './secret.js';
 
 /**
- * One connection to an agent server's event socket (openhands-wire.md §2; reliability-security.md
+ * One connection to an agent server's event socket (docs/service-behaviour.md §2; docs/security-checklist.md
  * §3). No reconnecting here: the StreamSupervisor decides that from how the connection ended,
  * which this class reports exactly once, classified.
  *

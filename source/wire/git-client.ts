@@ -6,7 +6,7 @@ import {type GitChange, gitChangeSchema, type GitDiff, gitDiffSchema} from './sc
 import type {Secret} from './secret.js';
 
 /**
- * A sandbox's git endpoints on its agent server (openhands-wire.md §3.1), with the session key:
+ * A sandbox's git endpoints on its agent server (docs/service-behaviour.md §3.1), with the session key:
  * the files changed under a directory, and the original and modified text of one file. Newer
  * servers take the path as a query (`/api/git/changes?path=`), older ones in the URL
  * (`/api/git/changes/<url-encoded path>`); the query form is tried first and a 404 or 405 falls

@@ -1,5 +1,5 @@
 /**
- * Where a conversation's repository sits in its sandbox (openhands-wire.md §3.1, the web UI's
+ * Where a conversation's repository sits in its sandbox (docs/service-behaviour.md §3.1, the web UI's
  * get-git-path.ts): `/workspace/project/<repo name>` for a selected repository `owner/name`,
  * else `/workspace/project` itself.
  */

@@ -4,7 +4,7 @@ import type {Page} from './schemas/common.js';
 
 /**
  * Walking `{items, next_page_id}` searches to the end. The real app server's page ids are
- * stringified offsets (openhands-wire.md §1.1): rows created during a walk shift every later
+ * stringified offsets (docs/service-behaviour.md §1.1): rows created during a walk shift every later
  * row by one, so the same item can show up on two pages. Pages are passed on as they are;
  * `uniqueById` removes the repeats for callers that want each item once.
  */

@@ -9,7 +9,7 @@ import {parseJsonArrayStream} from './stream-start.js';
  * arrives. The stream is over at the first READY or ERROR snapshot, whatever follows it.
  *
  * A connection that breaks mid-body is the same situation for the user as the real server's
- * truncated array after an early failure (openhands-wire.md §1.3): the task may exist and may
+ * truncated array after an early failure (docs/service-behaviour.md §1.3): the task may exist and may
  * still be starting. So it ends the byte source quietly and the parser reports the truncation
  * ("ended before it finished (after N updates)"). Cancellation and a stalled body are not
  * truncation and keep their own errors.

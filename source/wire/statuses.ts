@@ -1,5 +1,5 @@
 /**
- * Status vocabularies, seed plus what the real servers send (openhands-wire.md §1.1, §5).
+ * Status vocabularies, seed plus what the real servers send (docs/service-behaviour.md §1.1, §5).
  * Values outside these lists are kept as strings and shown as unknown; they never fail a parse.
  */
 export const sandboxStatuses = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;

@@ -7,7 +7,7 @@ import type {InvalidItem} from './schemas/common.js';
 import {eventPageSchema, parseEventLater, parseEvents, type LoggedEvent, type WireEvent} from './schemas/events.js';
 
 /**
- * The app server's own copy of a conversation's events (openhands-wire.md §3.1): every event the
+ * The app server's own copy of a conversation's events (docs/service-behaviour.md §3.1): every event the
  * agent server posted to the app server's webhook, readable with the bearer key while the sandbox
  * is PAUSED, MISSING, ERROR or STARTING, when the agent server cannot be reached. Never resumes
  * anything.

@@ -3,7 +3,7 @@ import {ProtocolError} from './errors.js';
 
 /**
  * Reads a JSON array that the server writes piece by piece (`[\n`, element, `,\n`, element, …,
- * `]`; openhands-wire.md §1.3) and yields each element the moment its last character arrives.
+ * `]`; docs/service-behaviour.md §1.3) and yields each element the moment its last character arrives.
  * Chunks may split anywhere, even inside a string, an escape or a multi-byte character.
  *
  * One pass over the text: the scanner keeps only the depth, the string/escape state and the

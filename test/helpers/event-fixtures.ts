@@ -1,7 +1,7 @@
 import {parseEvent, type WireEvent} from '../../source/wire/schemas/events.js';
 
 /**
- * Hand-written events in the wire's own JSON shapes (openhands-wire.md §4), run through the real
+ * Hand-written events in the wire's own JSON shapes (docs/service-behaviour.md §4), run through the real
  * parser, so the format and view tests see exactly what the client sees.
  */
 

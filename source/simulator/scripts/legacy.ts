@@ -13,7 +13,7 @@ export const legacyTemplates: readonly ScenarioTemplate[] = [
 ];
 
 /**
- * A conversation recorded by an agent server older than SDK 1.5 (openhands-wire.md §4):
+ * A conversation recorded by an agent server older than SDK 1.5 (docs/service-behaviour.md §4):
  * ExecuteBashAction / ExecuteBashObservation, and observations with a plain `output` string
  * instead of `content[]`.
  */

@@ -2,7 +2,7 @@ import {z} from 'zod';
 import {optionalString} from './common.js';
 
 /**
- * Action kinds (the `action` of an ActionEvent). Fields per openhands-wire.md §4; the seed lists
+ * Action kinds (the `action` of an ActionEvent). Fields per docs/service-behaviour.md §4; the seed lists
  * the browser ones. An unknown kind, or a known kind with an unexpected shape, becomes
  * `UnknownAction` with its raw JSON: shown, never dropped.
  */

@@ -4,7 +4,7 @@ import {SecretLink} from '../secret.js';
 import {idString, openEnum, optionalString, secretString} from './common.js';
 
 /**
- * App server (V1) resources, as the real server sends them (openhands-wire.md §1.1). Objects are
+ * App server (V1) resources, as the real server sends them (docs/service-behaviour.md §1.1). Objects are
  * loose: fields added by newer servers are kept, fields a server leaves out are optional.
  */
 

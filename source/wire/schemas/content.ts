@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {optionalString} from './common.js';
 
-/** Nested content types shared by events, actions and observations (seed 001, "Nested types"). */
+/** Nested content types shared by events, actions and observations (SDK openhands-sdk/openhands/sdk/llm/message.py). */
 
 export const textContentSchema = z.looseObject({
 	type: z.literal('text').optional(),

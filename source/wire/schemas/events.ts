@@ -15,7 +15,7 @@ import {
 import {type Observation, parseObservation} from './observations.js';
 
 /**
- * Events of a conversation (seed 001 plus openhands-wire.md §4). Parsing is two steps, because
+ * Events of a conversation (docs/service-behaviour.md §4). Parsing is two steps, because
  * a discriminated union fails on any kind it does not know: read the envelope (id, kind,
  * timestamp, source), then validate by kind. Anything unknown or invalid becomes an
  * `UnknownEvent` that keeps its raw JSON, so one odd event never costs the rest of a page.

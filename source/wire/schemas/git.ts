@@ -2,7 +2,7 @@ import {z} from 'zod';
 import {openEnum, type Open} from './common.js';
 
 /**
- * The agent server's git endpoints (openhands-wire.md §3.1): what changed in a workspace
+ * The agent server's git endpoints (docs/service-behaviour.md §3.1): what changed in a workspace
  * directory and the two whole texts of one file. A status the server invents later is kept as
  * its raw string (shown as unknown); a file without a path cannot be shown and is flagged.
  */
