@@ -4,7 +4,7 @@ import {readClassification} from '../wire/error-classification.js';
 import {classificationWords} from './error-cause.js';
 import {type DetailDocument, DetailDocumentBuilder} from './event-detail-document.js';
 import {kindLabel} from './event-kind-label.js';
-import {describeAction, eventSummary} from './event-summary.js';
+import {describeAction, eventSummary, invalidCallArguments} from './event-summary.js';
 import {countLines, plural, statsCost} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {prettyJson, prettyJsonString} from './json.js';
@@ -148,13 +148,13 @@ function header(doc: DetailDocumentBuilder, event: WireEvent): void {
 
 /** A tool call: what was asked (tool, arguments, thought, reasoning, risk) and what came back. */
 export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'ActionEvent'>, outcome: ActionOutcome | null): void {
-	doc.field('tool', `${event.tool_name} (${actionKindName(event.action)})`);
+	doc.field('tool', `${event.tool_name} (${event.action ? actionKindName(event.action) : 'invalid call'})`);
 	if (event.action) {
 		const described = describeAction(event.action);
 		if (described) doc.field('action', described);
 		if (event.action.kind === 'UnknownAction') doc.field('problem', event.action.problem, 'warn');
 	} else {
-		doc.line('action         none: the call was not executable', 'warn');
+		doc.field('invalid call', `the arguments did not make a valid ${event.tool_name} call, so nothing ran; the agent error that answered it is below`, 'error');
 	}
 
 	doc.field('security risk', event.security_risk, riskTone(event.security_risk));
@@ -232,7 +232,7 @@ function answeredAction(doc: DetailDocumentBuilder, action: EventOf<'ActionEvent
 	}
 
 	doc.heading(`answers · ActionEvent · ${action.timestamp}`);
-	const described = action.action ? describeAction(action.action) : null;
+	const described = action.action ? describeAction(action.action) : `invalid call · ${invalidCallArguments(action)}`;
 	doc.field('tool', action.tool_name).field('action', described ?? action.summary ?? actionKindName(action.action));
 	doc.field('id', action.id, 'muted');
 }
@@ -328,7 +328,8 @@ function stateUpdateDetails(doc: DetailDocumentBuilder, event: EventOf<'Conversa
 		if (cost !== null) doc.field('cost', formatCost(cost));
 	}
 
-	if (typeof event.value === 'string') doc.field('value', event.value);
+	if (event.value === undefined) doc.field('value', 'none (the field became None)', 'muted');
+	else if (typeof event.value === 'string') doc.field('value', event.value);
 	else doc.line('value', 'label').text(prettyJson(event.value), 'code');
 }
 

@@ -134,14 +134,28 @@ function describe(event: WireEvent): Line {
 }
 
 function describeActionEvent(event: EventOf<'ActionEvent'>): Line {
-	if (!event.action) {
-		const text = event.summary ?? (firstLine(event.tool_call?.arguments ?? '', 80) || 'no action');
-		return line(`${event.tool_name} (not executable): ${text}`, 'warn');
-	}
-
+	if (!event.action) return line(`${event.tool_name} invalid call · ${invalidCallArguments(event)}`, 'error');
 	const described = describeAction(event.action);
 	if (described !== null) return line(described);
 	return line(`${event.tool_name}: ${event.summary ?? event.action.originalKind}`);
+}
+
+/**
+ * What the model sent in a call the SDK could not turn into an action (an ActionEvent without
+ * `action`): its arguments, compact. Arguments that were not JSON at all the SDK replaces with
+ * `{"_openhands_malformed_tool_call": true, "error": …}` (agent.py `_emit_tool_error`).
+ */
+export function invalidCallArguments(event: EventOf<'ActionEvent'>, max = 120): string {
+	const text = event.tool_call?.arguments;
+	if (text === undefined) return event.summary ?? 'no arguments';
+	if (text.length > 100_000) return firstLine(text, max);
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (parsed !== null && typeof parsed === 'object' && (parsed as Record<string, unknown>)._openhands_malformed_tool_call === true) return 'arguments were not JSON';
+		return compactJson(parsed, max);
+	} catch {
+		return firstLine(text, max) || 'empty arguments';
+	}
 }
 
 /** The action in a few words, or null for an unknown action kind. */
@@ -324,7 +338,8 @@ function describeStateUpdate(event: EventOf<'ConversationStateUpdateEvent'>): Li
 		return line(`full state${status ? ` · execution_status ${status}` : ''}`, 'muted');
 	}
 
-	return line(`${key || '(no key)'} → ${compactJson(value, 100)}`, 'muted');
+	// A field that became None arrives without a value (exclude_none).
+	return line(`${key || '(no key)'} → ${value === undefined ? 'none' : compactJson(value, 100)}`, 'muted');
 }
 
 function describeHook(event: EventOf<'HookExecutionEvent'>): Line {

@@ -95,6 +95,44 @@ export function parsePage<T>(schema: z.ZodType<T>, raw: unknown): Page<T> {
 	return {...parseEach(schema, envelope.items), nextPageId: envelope.next_page_id ?? null};
 }
 
+/** Deeper than this, objects are kept as they are: no event nests this far, and recursion stays bounded. */
+const nullDropDepth = 64;
+
+/**
+ * `value` with every object key whose value is null left out, at any depth (array items are kept:
+ * their place means something). The agent server serialises events with exclude_none while the
+ * app server's stored copy keeps the nulls (openhands-wire.md §2, §8): one key, absent or null,
+ * means the same, and after this there is one form to read, show and print. Copy-on-write: an
+ * object without nulls (every live frame) comes back as it is, nothing allocated.
+ */
+export function withoutNulls<T>(value: T, depth = 0): T {
+	if (value === null || typeof value !== 'object' || depth >= nullDropDepth) return value;
+	if (Array.isArray(value)) {
+		let out: unknown[] | null = null;
+		for (let index = 0; index < value.length; index++) {
+			const item = value[index] as unknown;
+			const cleaned = withoutNulls(item, depth + 1);
+			if (cleaned !== item && out === null) out = value.slice(0, index);
+			if (out !== null) out.push(cleaned);
+		}
+		return (out ?? value) as T;
+	}
+	const record = value as Record<string, unknown>;
+	let out: Record<string, unknown> | null = null;
+	const keys = Object.keys(record);
+	for (let index = 0; index < keys.length; index++) {
+		const key = keys[index]!;
+		const field = record[key];
+		const cleaned = field === null ? undefined : withoutNulls(field, depth + 1);
+		if (cleaned !== field && out === null) {
+			out = {};
+			for (let before = 0; before < index; before++) out[keys[before]!] = record[keys[before]!];
+		}
+		if (out !== null && cleaned !== undefined) out[key] = cleaned;
+	}
+	return (out ?? record) as T;
+}
+
 /**
  * Removes every `encrypted_content` value, at any depth, before anything else sees the data:
  * it must never be rendered or logged, and the simplest guarantee is that it never gets stored.

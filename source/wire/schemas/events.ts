@@ -1,7 +1,7 @@
 import {z} from 'zod';
 import {shortEventKind} from '../event-kinds.js';
 import {type Action, parseAction} from './actions.js';
-import {describeIssues, dropEncryptedContent, optionalString, type InvalidItem} from './common.js';
+import {describeIssues, dropEncryptedContent, optionalString, withoutNulls, type InvalidItem} from './common.js';
 import {
 	contentSchema,
 	criticResultSchema,
@@ -42,7 +42,13 @@ function eventWith<K extends string, S extends z.ZodRawShape>(kind: K, shape: S)
 
 const textList = z.array(textContentSchema).nullish().transform((value) => value ?? []);
 const stringList = z.array(z.string()).nullish().transform((value) => value ?? []);
-const actionField = z.unknown().transform((value): Action | null => (value == null ? null : parseAction(value)));
+// Absent (the agent server's exclude_none) and null (the stored copy) alike: a tool call the
+// model got wrong, answered by an AgentErrorEvent (SDK openhands-sdk/openhands/sdk/agent/agent.py
+// `_emit_tool_error`).
+const actionField = z
+	.unknown()
+	.optional()
+	.transform((value): Action | null => (value == null ? null : parseAction(value)));
 const observationField = z.unknown().transform((value): Observation => parseObservation(value));
 
 export const eventSchemas = {
@@ -108,7 +114,8 @@ export const eventSchemas = {
 	CondensationSummaryEvent: event('CondensationSummaryEvent', {summary: z.string()}),
 	ConversationStateUpdateEvent: event('ConversationStateUpdateEvent', {
 		key: z.string().nullish().transform((value) => value ?? ''),
-		value: z.unknown(),
+		// A field whose value became None arrives without `value` (exclude_none).
+		value: z.unknown().optional(),
 	}),
 	PauseEvent: event('PauseEvent'),
 	InterruptEvent: event('InterruptEvent'),
@@ -312,18 +319,20 @@ function readEnvelope(input: unknown, options: ParseEventOptions): UnknownEvent 
 	const originalKind = commonNames.get(givenKind) ?? givenKind;
 	const kind = commonNames.get(originalKind) ?? shortEventKind(originalKind);
 	const timestamp = stringField(raw.timestamp) ?? '';
-	const id = stringField(raw.id) ?? `missing-id:${fingerprint(safeStringify(raw))}`;
+	// The same event with or without its null fields gets the same made-up id.
+	const id = stringField(raw.id) ?? `missing-id:${fingerprint(safeStringify(withoutNulls(raw)))}`;
 	const givenSource = stringField(raw.source);
 	const source = givenSource === undefined ? (defaultSource[kind] ?? 'unknown') : (commonNames.get(givenSource) ?? givenSource);
-	if (!Object.hasOwn(eventSchemas, kind)) return unknownEvent(originalKind, originalKind ? 'unknown event kind' : 'event has no kind', id, timestamp, source, raw);
+	if (!Object.hasOwn(eventSchemas, kind)) return unknownEvent(originalKind, originalKind ? 'unknown event kind' : 'event has no kind', id, timestamp, source, withoutNulls(raw));
 	const stateKey = kind === 'ConversationStateUpdateEvent' && typeof raw.key === 'string' ? raw.key : null;
 	return {kind: 'PendingEvent', pendingKind: kind as KnownEventKindName, originalKind, id, timestamp, source, stateKey, settled: undefined, payload: raw};
 }
 
 function validatePayload(pending: PendingEvent): WireEvent {
 	const {pendingKind: kind, originalKind, id, timestamp, source, payload} = pending;
-	// The text was parsed once already, at arrival, so it is JSON.
-	const raw = typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload;
+	// The text was parsed once already, at arrival, so it is JSON. Null fields go first: absent
+	// and null are one thing from here on (common.ts withoutNulls).
+	const raw = withoutNulls(typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload);
 	const schema = eventSchemas[kind];
 	// A copy only when the envelope had to be normalised (a qualified kind, a filled-in id or
 	// source): zod builds its own output objects anyway, and a copy per event is felt at ingest.
