@@ -223,3 +223,17 @@ test('every event the simulator produces (hostile text on) builds details and a 
 
 	assert.ok(count > 500, `only ${count} events`);
 });
+
+test('a refused terminal command: is_error decides, the exit code does not read as still running', () => {
+	const refused = wire({
+		kind: 'ObservationEvent',
+		tool_name: 'terminal',
+		tool_call_id: 'c',
+		action_id: 'a',
+		observation: {kind: 'TerminalObservation', content: [{type: 'text', text: 'Cannot execute multiple commands at once.'}], is_error: true, command: 'a\nb', metadata: {exit_code: -1, pid: -1}},
+	});
+	const lines = details(refused);
+	has(lines, /^exit code +none: the command failed or was refused/);
+	has(lines, /^is error +yes$/);
+	assert.ok(!lines.some((line) => line.includes('still running')), lines.join('\n'));
+});

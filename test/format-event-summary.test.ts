@@ -130,3 +130,34 @@ test('a 5 MB one-line observation is summarised from a bounded prefix', () => {
 	// loose for a loaded CI machine.
 	assert.ok(elapsed < 500, `took ${elapsed.toFixed(1)} ms`);
 });
+
+test('is_error decides first: a refused command with metadata.exit_code -1 is an error, not still running', () => {
+	// The SDK's own refusal (openhands-tools/openhands/tools/terminal/terminal/terminal_session.py):
+	// from_text(is_error=True) leaves exit_code None and metadata at its default, exit_code -1.
+	const refusal = 'Cannot execute multiple commands at once.\nPlease run each command separately OR chain them into a single command via && or ;';
+	const refused = (stored: boolean) =>
+		wire({
+			kind: 'ObservationEvent',
+			tool_name: 'terminal',
+			tool_call_id: 'c',
+			action_id: 'a',
+			observation: {
+				kind: 'TerminalObservation',
+				content: [{type: 'text', text: refusal}],
+				is_error: true,
+				command: 'cd app\nnpm test',
+				timeout: false,
+				metadata: {exit_code: -1, pid: -1, prefix: '', suffix: '', ...(stored ? {username: null, hostname: null, working_dir: null, py_interpreter_path: null} : {})},
+				...(stored ? {exit_code: null, full_output_save_dir: null} : {}),
+			},
+		});
+	for (const stored of [false, true]) {
+		const summary = eventSummary(refused(stored));
+		assert.deepEqual([summary.text, summary.tone], ['error · 2 lines · Cannot execute multiple commands at once.', 'error']);
+	}
+	// Without is_error, -1 still means the command is still running; a real exit code stays.
+	const action = terminalAction('sleep 600');
+	assert.equal(eventSummary(terminalObservation(action, 'waiting…', -1)).text, 'still running · waiting…');
+	const failedWithCode = wire({kind: 'ObservationEvent', tool_name: 'terminal', tool_call_id: 'c', action_id: 'a', observation: {kind: 'TerminalObservation', content: [{type: 'text', text: 'boom'}], is_error: true, exit_code: 2}});
+	assert.equal(eventSummary(failedWithCode).text, 'error exit 2 · boom');
+});

@@ -4,7 +4,7 @@ import {readClassification} from '../wire/error-classification.js';
 import {classificationWords} from './error-cause.js';
 import {type DetailDocument, DetailDocumentBuilder} from './event-detail-document.js';
 import {kindLabel} from './event-kind-label.js';
-import {describeAction, eventSummary, invalidCallArguments} from './event-summary.js';
+import {describeAction, eventSummary, invalidCallArguments, terminalExitCode} from './event-summary.js';
 import {countLines, plural, statsCost} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {prettyJson, prettyJsonString} from './json.js';
@@ -190,8 +190,11 @@ export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome)
 			const {observation} = event;
 			const record = (observation.kind === 'UnknownObservation' ? observation.raw : observation) as Record<string, unknown>;
 			doc.field('observation', observation.kind === 'UnknownObservation' ? `${observation.originalKind} (unrecognised)` : observation.kind);
-			const exitCode = record.exit_code ?? (record.metadata as Record<string, unknown> | undefined)?.exit_code;
-			if (typeof exitCode === 'number') doc.field('exit code', exitCode === -1 ? '-1 (still running)' : exitCode, exitCode === 0 ? 'normal' : 'error');
+			const isError = observationIsError(observation);
+			const exitCode = terminalExitCode(record as Parameters<typeof terminalExitCode>[0]);
+			// is_error first: -1 with an error is a command that failed or was refused, not one still running.
+			if (exitCode === -1 && isError) doc.field('exit code', 'none: the command failed or was refused before it exited', 'error');
+			else if (exitCode !== null) doc.field('exit code', exitCode === -1 ? '-1 (still running)' : exitCode, exitCode === 0 ? 'normal' : 'error');
 			if (record.timeout === true) doc.line('timed out      yes', 'error');
 			for (const key of ['command', 'path', 'file_path', 'dir_path', 'pattern']) {
 				const value = record[key];
@@ -200,7 +203,6 @@ export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome)
 
 			const workingDir = (record.metadata as Record<string, unknown> | undefined)?.working_dir;
 			if (typeof workingDir === 'string') doc.field('working dir', workingDir, 'muted');
-			const isError = observationIsError(observation);
 			doc.field('is error', isError ? 'yes' : 'no', isError ? 'error' : 'muted');
 			const output = observationText(observation);
 			doc.line(`output (${plural(countLines(output), 'line')})`, 'label');

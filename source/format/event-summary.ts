@@ -278,11 +278,18 @@ function describeObservation(observation: Observation, toolName: string): Line {
 	switch (observation.kind) {
 		case 'TerminalObservation':
 		case 'ExecuteBashObservation': {
-			const code = observation.exit_code ?? (observation.metadata?.exit_code as number | undefined);
+			const code = terminalExitCode(observation);
+			// is_error decides first: a refused or failed command has no exit code of its own and
+			// metadata.exit_code -1 (CmdOutputMetadata's default, SDK openhands-tools/openhands/
+			// tools/terminal/metadata.py), which alone would read as "still running".
+			if (isError) {
+				const exit = code !== null && code !== -1 ? ` exit ${code}` : '';
+				return line(`error${exit}${observation.timeout ? ' (timed out)' : ''}${size}${tail}`, 'error');
+			}
 			if (code === -1) return line(`still running${size}${tail}`, 'warn');
 			if (observation.timeout) return line(`timed out${size}${tail}`, 'error');
-			const status = typeof code === 'number' ? `exit ${code}` : 'done';
-			return line(`${status}${size}${tail}`, isError || (typeof code === 'number' && code !== 0) ? 'error' : 'normal');
+			const status = code === null ? 'done' : `exit ${code}`;
+			return line(`${status}${size}${tail}`, code !== null && code !== 0 ? 'error' : 'normal');
 		}
 
 		case 'FileEditorObservation':
@@ -308,6 +315,13 @@ function describeObservation(observation: Observation, toolName: string): Line {
 function classified(value: unknown): string {
 	const classification = readClassification(value);
 	return classification ? ` (${classificationWords(classification)})` : '';
+}
+
+/** A terminal observation's exit code: its own, else its metadata's; null when neither is a number. */
+export function terminalExitCode(observation: {exit_code?: number | null; metadata?: Record<string, unknown> | null}): number | null {
+	if (typeof observation.exit_code === 'number') return observation.exit_code;
+	const fromMetadata = observation.metadata?.exit_code;
+	return typeof fromMetadata === 'number' && Number.isFinite(fromMetadata) ? fromMetadata : null;
 }
 
 function describeCondensation(event: EventOf<'Condensation'>): Line {
