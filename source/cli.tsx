@@ -53,6 +53,8 @@ function parseArgs() {
 				clockOffset: {type: 'string'},
 				quietAfter: {type: 'string'},
 				repeatThreshold: {type: 'number'},
+				alertCommand: {type: 'string'},
+				alertProtocol: {type: 'string'},
 				reason: {type: 'string'},
 				run: {type: 'boolean'},
 				output: {type: 'string', shortFlag: 'o'},

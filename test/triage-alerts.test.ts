@@ -33,7 +33,8 @@ test('alerts: the first load and a refresh with the same statuses ring nothing; 
 	assert.equal(written.length, 0);
 	publish([[1, 'waiting_for_confirmation', 'Deploy \u001B]52;c;ZXZpbA==\u0007 to prod'], [2, 'running'], [3, 'running']]);
 	assert.equal(written.length, 1);
-	assert.ok(written[0]!.startsWith('\u0007\u001B]9;agent-tui: waiting for confirmation: Deploy'), JSON.stringify(written[0]));
+	// Without a way to read the pending actions the alert still says what is asked, then whose.
+	assert.ok(written[0]!.startsWith('\u0007\u001B]9;agent-tui: approve: an action waits for you · Deploy'), JSON.stringify(written[0]));
 	// One OSC only, ours: the title's own escape sequence is gone.
 	assert.equal(written[0]!.split('\u001B').length - 1, 1, JSON.stringify(written[0]));
 	publish([[1, 'waiting_for_confirmation', 'Deploy to prod'], [2, 'running'], [3, 'running']]);
@@ -111,6 +112,14 @@ test('config file `dashboard` defaults: used when no flag is given, a flag wins,
 	assert.deepEqual(dashboardDefaults(path, warn), {});
 	assert.match(warnings.join('\n'), /costWarnUsd.*yellow one first/s);
 	assert.match(warnings.join('\n'), /contextWarn/);
+	writeFileSync(path, JSON.stringify({dashboard: {alertCommand: 'ntfy publish agents', alertProtocol: 'osc99'}}));
+	assert.deepEqual(dashboardOptions({}, dashboardDefaults(path, warn)), {alerts: false, alertCommand: 'ntfy publish agents', alertProtocol: 'osc99'});
+	assert.deepEqual(dashboardOptions({alertProtocol: 'OSC777', alertCommand: 'notify-send x'}, dashboardDefaults(path, warn)), {alerts: false, alertCommand: 'notify-send x', alertProtocol: 'osc777'});
+	assert.throws(() => dashboardOptions({alertProtocol: 'osc52'}, {}), /--alert-protocol takes osc9, osc777, osc99, bell, not "osc52"/);
+	writeFileSync(path, JSON.stringify({dashboard: {alertProtocol: 'beep'}}));
+	warnings.length = 0;
+	assert.deepEqual(dashboardDefaults(path, warn), {});
+	assert.match(warnings.join('\n'), /alertProtocol/);
 	writeFileSync(path, JSON.stringify({dashboard: {quietAftr: '3m'}}));
 	warnings.length = 0;
 	assert.deepEqual(dashboardDefaults(path, warn), {});

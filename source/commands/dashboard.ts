@@ -3,6 +3,8 @@ import type {DashboardDefaults} from '../config/config-file.js';
 import {detectionOptions} from './detection-flags.js';
 import {printError, type Io} from './io.js';
 import {Secret} from '../wire/secret.js';
+import {notifyProtocols, type NotifyProtocol} from '../format/terminal-notify.js';
+import {UsageError} from './exit-codes.js';
 
 /**
  * Starts the interactive dashboard. It is loaded with a dynamic import so the headless commands
@@ -11,6 +13,9 @@ import {Secret} from '../wire/secret.js';
  */
 export type DashboardLaunchOptions = {
 	alerts: boolean;
+	/** `--alert-command`: run for each alert, on its own or with `--alerts`. */
+	alertCommand?: string;
+	alertProtocol?: NotifyProtocol | 'bell';
 	quietAfterMs?: number;
 	repeatThreshold?: number;
 	/** Cost (USD) and context-share thresholds for the warning colours, from the config file. */
@@ -74,17 +79,35 @@ export async function launchDashboard(config: ResolvedConfig, io: Io, options: D
  * `dashboard` default, else the built-in one. `alerts` is undefined when the flag was not given.
  */
 export function dashboardOptions(
-	flags: {quietAfter?: string | undefined; repeatThreshold?: number | undefined; alerts?: boolean | undefined},
+	flags: {
+		quietAfter?: string | undefined;
+		repeatThreshold?: number | undefined;
+		alerts?: boolean | undefined;
+		alertCommand?: string | undefined;
+		alertProtocol?: string | undefined;
+	},
 	defaults: DashboardDefaults,
 ): DashboardLaunchOptions {
 	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
 	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
 	const usage = {...(defaults.costWarnUsd ? {costUsd: defaults.costWarnUsd} : {}), ...(defaults.contextWarn ? {contextFraction: defaults.contextWarn} : {})};
+	const alertCommand = flags.alertCommand ?? defaults.alertCommand;
+	const alertProtocol = parseAlertProtocol(flags.alertProtocol ?? defaults.alertProtocol);
 	return {
 		alerts: flags.alerts ?? defaults.alerts ?? false,
+		...(alertCommand?.trim() ? {alertCommand} : {}),
+		...(alertProtocol ? {alertProtocol} : {}),
 		...detectionOptions({quietAfter, repeatThreshold}),
 		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
 	};
+}
+
+/** `--alert-protocol`: one of the notification sequences, or `bell` for the bell alone. */
+function parseAlertProtocol(value: string | undefined): NotifyProtocol | 'bell' | undefined {
+	if (value === undefined) return undefined;
+	const word = value.trim().toLowerCase();
+	if (word === 'bell' || (notifyProtocols as readonly string[]).includes(word)) return word as NotifyProtocol | 'bell';
+	throw new UsageError(`--alert-protocol takes ${[...notifyProtocols, 'bell'].join(', ')}, not "${value}"`);
 }
 
 /** Where the key sent came from, as a rejected key's header says it; with none configured, that is the news. */

@@ -28,6 +28,10 @@ export type CommandFlags = {
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */
 	repeatThreshold: number | undefined;
+	/** Dashboard: a command fed each alert as JSON on stdin (`--alert-command`). */
+	alertCommand: string | undefined;
+	/** Dashboard: the desktop notification's sequence, osc9, osc777, osc99 or bell (`--alert-protocol`). */
+	alertProtocol: string | undefined;
 	/** `reject`: the reason the agent sees. */
 	reason: string | undefined;
 	/** `message`: run the agent after the message (the server's default is not to). */

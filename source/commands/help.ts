@@ -88,8 +88,17 @@ Output
                   (30s, 2m, 1h): each request, retries included, for one-shot commands
                   (default 45s); without contact with the event stream for --follow and
                   start --wait (default 3m)
-  --alerts        dashboard: ring the bell and send a desktop notification (OSC 9)
-                  when a conversation starts waiting, errs or gets stuck
+  --alerts        dashboard: ring the bell and send a desktop notification naming the
+                  reason ("approve: $ rm -rf build/ …") when a conversation starts
+                  waiting, errs or gets stuck; inside tmux or screen it is wrapped for
+                  passthrough (tmux 3.3+ needs set -g allow-passthrough on)
+  --alert-protocol P  dashboard: the notification sequence: osc9 (iTerm2, WezTerm,
+                  Ghostty, foot), osc777 (urxvt, foot), osc99 (kitty) or bell (the bell
+                  only); default: osc99 in kitty, osc777 in urxvt, else osc9
+  --alert-command CMD  dashboard: run CMD (with /bin/sh) for each alert, the alert as
+                  one JSON object on stdin: {"conversation_id", "title", "reason", "kind",
+                  "time", "server"}; stopped after 10s; failures go to the debug log
+                  (~/.config/agent-tui/debug.log)
   --quiet-after D dashboard: a running conversation with no event for D (90s, 10m, 1h;
                   default 10m) is flagged quiet
   --repeat-threshold N  dashboard: N identical tool calls in a row are flagged (default 3)

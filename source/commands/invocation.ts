@@ -34,9 +34,9 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'reason', 'run', 'output', 'timeout'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
 /** What the dashboard itself (no command) takes besides the global flags. */
-const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold'];
+const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
 export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
@@ -65,6 +65,8 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		clockOffset: flags.clockOffset ?? undefined,
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
+		alertCommand: flags.alertCommand ?? undefined,
+		alertProtocol: flags.alertProtocol ?? undefined,
 		reason: flags.reason ?? undefined,
 		run: flags.run ?? false,
 		output: flags.output ?? undefined,

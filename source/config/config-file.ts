@@ -11,7 +11,8 @@ import {warnIfShared, type Warn} from './file-permissions.js';
  *    "profiles": {"work": {"baseUrl": "https://…", "apiKeyFile": "~/.secrets/openhands"}}}
  * Top-level `baseUrl` / `apiKey` / `apiKeyFile` are allowed too: they are the settings used when
  * no profile is chosen (a one-server setup needs no profile). `dashboard` holds the defaults of
- * the dashboard's own flags (`{"quietAfter": "10m", "repeatThreshold": 4, "alerts": true}`), where
+ * the dashboard's own flags (`{"quietAfter": "10m", "repeatThreshold": 4, "alerts": true,
+ * "alertCommand": "ntfy publish agents"}`), where
  * a flag on the command line wins, and the warning thresholds (`"costWarnUsd": [5, 20]`,
  * `"contextWarn": [0.7, 0.9]`). Unknown keys are rejected, because a misspelt `apikeyFile`
  * silently ignored is a support ticket.
@@ -32,6 +33,9 @@ const dashboardSchema = z.strictObject({
 	quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
 	repeatThreshold: z.number().int().min(2).optional(),
 	alerts: z.boolean().optional(),
+	/** Run for each alert with the alert as JSON on stdin. */
+	alertCommand: z.string().min(1).optional(),
+	alertProtocol: z.enum(['osc9', 'osc777', 'osc99', 'bell']).optional(),
 	/** Cost in USD from which the cost cell turns yellow, then red. */
 	costWarnUsd: ascendingPair(z.number().nonnegative()).optional(),
 	/** Share of the context window used from which the context cell turns yellow, then red. */

@@ -1,6 +1,10 @@
 import {AppClient} from '../wire/app-client.js';
 import type {Secret} from '../wire/secret.js';
+import {openDebugLog} from '../config/debug-log.js';
+import {defaultProtocol, multiplexerOf, type NotifyProtocol} from '../format/terminal-notify.js';
+import {alertCommand} from './alert-command.js';
 import {attachAlerts} from './alerts.js';
+import {tmuxPassthrough} from './tmux-passthrough.js';
 import {createDashboard} from './dashboard-store.js';
 import type {PollTuning} from '../config/poll-tuning.js';
 
@@ -22,8 +26,12 @@ export type SessionTarget = {
 };
 
 export type SessionOptions = {
-	/** Bell and OSC 9 notification when a conversation starts needing a person (state/alerts.ts). */
+	/** Bell and desktop notification when a conversation starts needing a person (state/alerts.ts). */
 	alerts?: boolean;
+	/** The notification's sequence (`--alert-protocol`); `bell`: the bell only. Default: what the terminal reads. */
+	alertProtocol?: NotifyProtocol | 'bell';
+	/** `--alert-command`: run for each alert with its JSON on stdin (state/alert-command.ts). */
+	alertCommand?: string;
 	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
 	quietAfterMs?: number;
 	repeatThreshold?: number;
@@ -57,15 +65,48 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
-	// Written to the real stdout, between Ink's frames: a bell and an OSC 9 move no cursor.
-	const detachAlerts = options.alerts ? attachAlerts(store, {write}) : () => undefined;
+	const {detach} = attachSessionAlerts(store, controller, target.label, options, write);
 	return {
 		id: ++sessions,
 		store,
 		controller,
 		async close() {
-			detachAlerts();
+			detach();
 			await controller.close();
+		},
+	};
+}
+
+/**
+ * The alerts of one session: the terminal's (`--alerts`: bell and notification, written to the
+ * real stdout between Ink's frames, where a bell and an OSC move no cursor) and the command's
+ * (`--alert-command`), each on its own. Failures of the command go to the debug log.
+ */
+function attachSessionAlerts(
+	store: Session['store'],
+	controller: Session['controller'],
+	server: string,
+	options: SessionOptions,
+	write: (text: string) => void,
+): {detach(): void} {
+	if (!options.alerts && !options.alertCommand) return {detach: () => undefined};
+	const log = openDebugLog();
+	const command = options.alertCommand ? alertCommand({command: options.alertCommand, log: (origin, text) => log.write(origin, text)}) : null;
+	const protocol = options.alertProtocol === 'bell' ? null : (options.alertProtocol ?? defaultProtocol(process.env));
+	const detach = attachAlerts(store, {
+		...(options.alerts ? {write} : {}),
+		protocol,
+		multiplexer: multiplexerOf(process.env),
+		command,
+		server,
+		pendingActions: controller.pendingActions ? (key) => controller.pendingActions!(key) : undefined,
+		passthrough: () => tmuxPassthrough(process.env),
+		notice: (text, level) => controller.notice?.(text, level),
+	});
+	return {
+		detach() {
+			detach();
+			command?.close();
 		},
 	};
 }

@@ -231,6 +231,7 @@ class DashboardModel {
 				this.#start = idleStart;
 				this.#touch();
 			},
+			notice: (text, level) => this.#setNotice(text, level),
 			dismissNotice: () => {
 				if (this.#notice === null) return;
 				this.#notice = null;

@@ -183,6 +183,8 @@ export interface DashboardController {
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;
 	resetStart(): void;
 	dismissNotice(): void;
+	/** A message for the notice line from beside the store (alerts: a tmux setting to change). */
+	notice?(text: string, level: 'info' | 'warn' | 'error'): void;
 	/*
 	 * Triage actions through the conversation's agent server (issue 6). Declared optional by the
 	 * view side until the state side implements them; the view says "not available" without them.
