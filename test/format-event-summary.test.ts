@@ -101,7 +101,7 @@ test('unknown kinds, unknown actions and invalid known kinds are named, not drop
 	const invalid = text(wire({kind: 'ObservationEvent'}));
 	assert.match(invalid, /^unknown: ObservationEvent \(invalid ObservationEvent: /);
 	const odd = text(wire({kind: 'ActionEvent', tool_name: 'teleport', tool_call_id: 'c', action: {kind: 'TeleportAction'}, summary: 'beam me up'}));
-	assert.equal(odd, 'teleport: beam me up');
+	assert.equal(odd, 'teleport · beam me up');
 	const nonExecutable = eventSummary(wire({kind: 'ActionEvent', tool_name: 'terminal', tool_call_id: 'c', action: null, tool_call: {id: 'c', name: 'terminal', arguments: '{bad json', origin: 'completion'}}));
 	assert.deepEqual([nonExecutable.text, nonExecutable.tone], ['terminal invalid call · {bad json', 'error']);
 });

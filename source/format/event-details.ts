@@ -5,6 +5,9 @@ import {classificationWords} from './error-cause.js';
 import {type DetailDocument, DetailDocumentBuilder} from './event-detail-document.js';
 import {kindLabel} from './event-kind-label.js';
 import {describeAction, eventSummary, invalidCallArguments, terminalExitCode} from './event-summary.js';
+import {lineCounts, patchFileWords, readPatch} from './apply-patch.js';
+import {type Action, isUnfamiliarAction} from '../wire/schemas/actions.js';
+import {type Observation, unknownObservationKind} from '../wire/schemas/observations.js';
 import {countLines, plural, statsCost} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {prettyJson, prettyJsonString} from './json.js';
@@ -150,9 +153,15 @@ function header(doc: DetailDocumentBuilder, event: WireEvent): void {
 export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'ActionEvent'>, outcome: ActionOutcome | null): void {
 	doc.field('tool', `${event.tool_name} (${event.action ? actionKindName(event.action) : 'invalid call'})`);
 	if (event.action) {
-		const described = describeAction(event.action);
+		const {action} = event;
+		const described = describeAction(action);
 		if (described) doc.field('action', described);
-		if (event.action.kind === 'UnknownAction') doc.field('problem', event.action.problem, 'warn');
+		if (isUnfamiliarAction(action)) {
+			// A kind this client does not know yet is still a valid call: its own fields say what it does.
+			if (action.originalKind.startsWith('ClientAction_')) doc.field('client tool', 'declared by the client that started the conversation, which runs it', 'muted');
+			ownFieldDetails(doc, action.raw);
+		} else if (action.kind === 'UnknownAction') doc.field('problem', action.problem, 'warn');
+		actionExtras(doc, action);
 	} else {
 		doc.field('invalid call', `the arguments did not make a valid ${event.tool_name} call, so nothing ran; the agent error that answered it is below`, 'error');
 	}
@@ -169,10 +178,16 @@ export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'Acti
 	const thought = contentText(event.thought);
 	if (thought.trim()) doc.blank().line('thought', 'label').text(thought);
 	reasoning(doc, event);
-	doc.blank().line('arguments', 'label');
-	if (event.tool_call) doc.text(prettyJsonString(event.tool_call.arguments), 'code');
-	else if (event.action) doc.text(prettyJson(event.action.kind === 'UnknownAction' ? event.action.raw : event.action), 'code');
-	else doc.line('  (none)', 'muted');
+	if (event.action?.kind === 'ApplyPatchAction') {
+		// The patch is the argument: shown as the text it is, not as an escaped JSON string.
+		doc.blank().line(`patch (${plural(countLines(event.action.patch), 'line')})`, 'label').text(event.action.patch, 'code');
+	} else {
+		doc.blank().line('arguments', 'label');
+		if (event.tool_call) doc.text(prettyJsonString(event.tool_call.arguments), 'code');
+		else if (event.action) doc.text(prettyJson(event.action.kind === 'UnknownAction' ? event.action.raw : event.action), 'code');
+		else doc.line('  (none)', 'muted');
+	}
+
 	doc.blank();
 	if (!outcome) {
 		doc.line('result         none yet: no observation, rejection or error has answered this call', 'warn');
@@ -183,13 +198,105 @@ export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'Acti
 	outcomeDetails(doc, outcome);
 }
 
+/** What the one-line action leaves out, for the kinds that carry more: the files of a patch, a sub-agent's prompt. */
+function actionExtras(doc: DetailDocumentBuilder, action: Action): void {
+	switch (action.kind) {
+		case 'ApplyPatchAction': {
+			const summary = readPatch(action.patch);
+			doc.field('changes', `${plural(summary.files.length + summary.moreFiles, 'file')} ${lineCounts(summary.added, summary.removed)}`);
+			for (const file of summary.files) doc.line(`  ${file.operation.padEnd(7)} ${patchFileWords(file)}`);
+			if (summary.moreFiles > 0) doc.line(`  … and ${plural(summary.moreFiles, 'more file')}`, 'muted');
+			return;
+		}
+
+		case 'TaskAction': {
+			doc.field('sub-agent', action.subagent_type ?? 'general-purpose').field('description', action.description).field('resumes', action.resume);
+			doc.line('prompt', 'label').text(action.prompt);
+			return;
+		}
+
+		case 'DelegateAction': {
+			doc.field('command', action.command);
+			(action.ids ?? []).forEach((id, index) => doc.line(`  ${id}${action.agent_types?.[index] ? ` (${action.agent_types[index]})` : ''}`));
+			for (const [id, task] of Object.entries(action.tasks ?? {})) doc.field(`  ${id}`, task);
+			return;
+		}
+
+		case 'SwitchLLMAction': {
+			doc.field('profile', action.profile_name).field('reason', action.reason);
+			return;
+		}
+
+		case 'VisionInspectAction': {
+			doc.field('image', `#${action.image_index}`).field('profile', action.profile_name).field('question', action.question);
+			return;
+		}
+
+		default:
+	}
+}
+
+/** Fields an observation has beyond its output, for the kinds that carry them; any scalar field of a kind this client does not know. */
+function observationExtras(doc: DetailDocumentBuilder, observation: Observation): void {
+	switch (observation.kind) {
+		case 'ApplyPatchObservation': {
+			doc.field('message', observation.message).field('fuzz', observation.fuzz || null);
+			for (const [path, change] of Object.entries(observation.commit?.changes ?? {})) doc.line(`  ${(change.type ?? '').padEnd(7)} ${path}${change.move_path ? ` → ${change.move_path}` : ''}`);
+			return;
+		}
+
+		case 'TaskObservation': {
+			doc.field('task id', observation.task_id).field('sub-agent', observation.subagent).field('status', observation.status);
+			return;
+		}
+
+		case 'InvokeSkillObservation': {
+			doc.field('skill', observation.skill_name);
+			return;
+		}
+
+		case 'SwitchLLMObservation': {
+			doc.field('profile', observation.profile_name).field('model', observation.active_model).field('reason', observation.reason);
+			return;
+		}
+
+		case 'VisionInspectObservation': {
+			doc.field('model', observation.model).field('question', observation.question).field('answer', observation.answer);
+			return;
+		}
+
+		case 'UnknownObservation': {
+			for (const key of Object.keys(observation.raw)) {
+				const value = observation.raw[key];
+				if (['kind', 'content', 'is_error', 'output', 'command', 'path', 'file_path', 'dir_path', 'pattern', 'metadata', 'exit_code', 'timeout'].includes(key)) continue;
+				if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') doc.field(key.replaceAll('_', ' '), value);
+			}
+			return;
+		}
+
+		default:
+	}
+}
+
+/** Every field but `kind`, one per line (long or structured values below their name). */
+function ownFieldDetails(doc: DetailDocumentBuilder, raw: Record<string, unknown>): void {
+	for (const key of Object.keys(raw)) {
+		const value = raw[key];
+		if (key === 'kind' || value === undefined) continue;
+		if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') doc.field(key, value);
+		else doc.line(key, 'label').text(prettyJson(value), 'code');
+	}
+}
+
 /** An observation, a rejection (by the user or a hook) or an agent error. */
 export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome): void {
 	switch (event.kind) {
 		case 'ObservationEvent': {
 			const {observation} = event;
 			const record = (observation.kind === 'UnknownObservation' ? observation.raw : observation) as Record<string, unknown>;
-			doc.field('observation', observation.kind === 'UnknownObservation' ? `${observation.originalKind} (unrecognised)` : observation.kind);
+			if (observation.kind !== 'UnknownObservation') doc.field('observation', observation.kind);
+			else if (observation.problem === unknownObservationKind) doc.field('observation', observation.originalKind);
+			else doc.field('observation', `${observation.originalKind} (invalid: ${observation.problem})`, 'warn');
 			const isError = observationIsError(observation);
 			const exitCode = terminalExitCode(record as Parameters<typeof terminalExitCode>[0]);
 			// is_error first: -1 with an error is a command that failed or was refused, not one still running.
@@ -201,6 +308,7 @@ export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome)
 				if (typeof value === 'string') doc.field(key.replace('_', ' '), value);
 			}
 
+			observationExtras(doc, observation);
 			const workingDir = (record.metadata as Record<string, unknown> | undefined)?.working_dir;
 			if (typeof workingDir === 'string') doc.field('working dir', workingDir, 'muted');
 			doc.field('is error', isError ? 'yes' : 'no', isError ? 'error' : 'muted');

@@ -1,8 +1,9 @@
 import {contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
-import type {Action} from '../wire/schemas/actions.js';
+import {type Action, isUnfamiliarAction} from '../wire/schemas/actions.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import type {Observation} from '../wire/schemas/observations.js';
 import {readClassification} from '../wire/error-classification.js';
+import {patchRow, readPatch} from './apply-patch.js';
 import {classificationWords} from './error-cause.js';
 import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
 import {formatCost} from './numbers.js';
@@ -137,7 +138,33 @@ function describeActionEvent(event: EventOf<'ActionEvent'>): Line {
 	if (!event.action) return line(`${event.tool_name} invalid call · ${invalidCallArguments(event)}`, 'error');
 	const described = describeAction(event.action);
 	if (described !== null) return line(described);
-	return line(`${event.tool_name}: ${event.summary ?? event.action.originalKind}`);
+	const {action} = event;
+	if (isUnfamiliarAction(action)) {
+		// A kind this client does not know yet (new tools keep coming): the tool and what it was given.
+		const client = action.originalKind.startsWith('ClientAction_') ? 'client tool ' : '';
+		const fields = ownFieldsLine(action.raw);
+		return line(`${client}${event.tool_name} · ${fields || event.summary || 'no arguments'}`);
+	}
+	return line(`${event.tool_name}: ${event.summary ?? action.originalKind} (invalid ${action.originalKind}: ${action.problem})`, 'warn');
+}
+
+/**
+ * An action's own fields (all but `kind`) on one line, for a kind this client has no words for:
+ * `reason="Check what the user meant", use_user_message=true`. Bounded however big the values.
+ */
+export function ownFieldsLine(raw: Record<string, unknown>, max = 160): string {
+	const parts: string[] = [];
+	let length = 0;
+	for (const key of Object.keys(raw)) {
+		if (key === 'kind' || raw[key] === undefined) continue;
+		const value = raw[key];
+		const text = `${key}=${typeof value === 'string' ? JSON.stringify(firstLine(value, 60)) : compactJson(value, 60)}`;
+		parts.push(text);
+		length += text.length + 2;
+		if (length >= max) break;
+	}
+	const joined = parts.join(', ');
+	return joined.length > max ? `${joined.slice(0, max - 1)}…` : joined;
 }
 
 /**
@@ -261,6 +288,37 @@ export function describeAction(action: Action): string | null {
 				.toLowerCase();
 		}
 
+		case 'ApplyPatchAction': {
+			return patchRow(readPatch(action.patch));
+		}
+
+		case 'TaskAction': {
+			const what = action.description ?? firstLine(action.prompt, 100);
+			return `sub-agent ${action.subagent_type ?? 'general-purpose'}: ${what}${action.resume ? ` (resumes ${action.resume})` : ''}`;
+		}
+
+		case 'DelegateAction': {
+			if (action.tasks && Object.keys(action.tasks).length > 0) {
+				const tasks = Object.entries(action.tasks).map(([id, task]) => `${id}: ${firstLine(task, 60)}`);
+				return `delegate ${plural(tasks.length, 'task')} · ${tasks.join('; ')}`;
+			}
+			const ids = action.ids ?? [];
+			const types = ids.map((id, index) => (action.agent_types?.[index] ? `${id} (${action.agent_types[index]})` : id));
+			return `delegate ${action.command}${types.length > 0 ? ` ${types.join(', ')}` : ''}`;
+		}
+
+		case 'InvokeSkillAction': {
+			return `skill ${action.name}`;
+		}
+
+		case 'SwitchLLMAction': {
+			return `switch LLM to ${action.profile_name}${action.reason ? `: ${firstLine(action.reason, 120)}` : ''}`;
+		}
+
+		case 'VisionInspectAction': {
+			return `vision: image #${action.image_index}${action.profile_name ? ` via ${action.profile_name}` : ''}: ${firstLine(action.question, 120)}`;
+		}
+
 		case 'UnknownAction': {
 			return null;
 		}
@@ -301,6 +359,32 @@ function describeObservation(observation: Observation, toolName: string): Line {
 
 		case 'TaskTrackerObservation': {
 			return line(`tasks: ${plural(observation.task_list?.length ?? 0, 'task')}${tail}`, isError ? 'error' : 'normal');
+		}
+
+		case 'ApplyPatchObservation': {
+			if (isError) return line(`patch failed${tail}`, 'error');
+			const fuzz = observation.fuzz ? ` (fuzz ${observation.fuzz})` : '';
+			const message = observation.message ? firstLine(observation.message) : first;
+			return line(`patched${fuzz}${message ? ` · ${message}` : ''}`);
+		}
+
+		case 'TaskObservation': {
+			const who = [observation.subagent, observation.status].filter(Boolean).join(' ');
+			return line(`sub-agent${who ? ` ${who}` : ''}${tail}`, isError ? 'error' : 'normal');
+		}
+
+		case 'InvokeSkillObservation': {
+			return line(`skill ${observation.skill_name ?? toolName}${size}${tail}`, isError ? 'error' : 'normal');
+		}
+
+		case 'SwitchLLMObservation': {
+			if (isError) return line(`switch LLM failed${tail}`, 'error');
+			return line(`now on ${observation.profile_name ?? 'another profile'}${observation.active_model ? ` (${observation.active_model})` : ''}`);
+		}
+
+		case 'VisionInspectObservation': {
+			if (isError) return line(`vision failed${tail}`, 'error');
+			return line(`vision answer: ${firstLine(observation.answer ?? text) || '(none)'}`);
 		}
 
 		default: {

@@ -33,7 +33,7 @@ function collect(event: WireEvent): Array<string | null | undefined> {
 			const fields: Array<string | null | undefined> = [event.tool_name, event.summary, contentText(event.thought)];
 			if (action && action.kind !== 'UnknownAction') {
 				const record = action as Record<string, unknown>;
-				for (const key of ['command', 'path', 'file_path', 'dir_path', 'pattern', 'message', 'url', 'thought', 'text']) {
+				for (const key of ['command', 'path', 'file_path', 'dir_path', 'pattern', 'message', 'url', 'thought', 'text', 'patch', 'description', 'prompt', 'subagent_type', 'name', 'profile_name', 'reason', 'question']) {
 					const value = record[key];
 					if (typeof value === 'string') fields.push(value);
 				}

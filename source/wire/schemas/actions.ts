@@ -82,6 +82,33 @@ export const actionSchemas = {
 	}),
 	BrowserStartRecordingAction: base('BrowserStartRecordingAction'),
 	BrowserStopRecordingAction: base('BrowserStopRecordingAction'),
+	// Tools of 2026 agents. Fields from the SDK's models: ApplyPatchAction (openhands-tools/
+	// openhands/tools/apply_patch/definition.py, every file edit under the GPT-5 preset),
+	// TaskAction (tools/task/definition.py), DelegateAction (tools/delegate/definition.py),
+	// InvokeSkillAction, SwitchLLMAction, VisionInspectAction (openhands-sdk/openhands/sdk/tool/
+	// builtins/). Client tools (`ClientAction_<name>`, sdk/tool/client_tool.py) have the fields
+	// their client declared: they are read as any kind this client does not know (parseAction).
+	ApplyPatchAction: base('ApplyPatchAction').extend({patch: z.string()}),
+	TaskAction: base('TaskAction').extend({
+		description: optionalString,
+		prompt: z.string(),
+		subagent_type: optionalString,
+		resume: optionalString,
+		max_turns: z.number().nullish(),
+	}),
+	DelegateAction: base('DelegateAction').extend({
+		command: z.string(),
+		ids: z.array(z.string()).nullish(),
+		agent_types: z.array(z.string()).nullish(),
+		tasks: z.record(z.string(), z.string()).nullish(),
+	}),
+	InvokeSkillAction: base('InvokeSkillAction').extend({name: z.string()}),
+	SwitchLLMAction: base('SwitchLLMAction').extend({profile_name: z.string(), reason: optionalString}),
+	VisionInspectAction: base('VisionInspectAction').extend({
+		image_index: z.number().int().min(0),
+		question: z.string(),
+		profile_name: optionalString,
+	}),
 } as const;
 
 type ActionSchemas = typeof actionSchemas;
@@ -92,9 +119,17 @@ export type UnknownAction = {
 	kind: 'UnknownAction';
 	/** The kind the server sent (may be a known kind whose fields did not validate). */
 	originalKind: string;
+	/** `unknown action kind` for a kind this client does not know (a valid action: shown by its own fields), else what is wrong. */
 	problem: string;
 	raw: Record<string, unknown>;
 };
+
+export const unknownActionKind = 'unknown action kind';
+
+/** An action of a kind this client has no schema for: valid, shown by its tool name and its own fields. */
+export function isUnfamiliarAction(action: Action): action is UnknownAction & {problem: typeof unknownActionKind} {
+	return action.kind === 'UnknownAction' && action.problem === unknownActionKind;
+}
 
 export type Action = KnownAction | UnknownAction;
 
@@ -104,7 +139,7 @@ export function parseAction(raw: unknown): Action {
 	const record = (raw !== null && typeof raw === 'object' ? raw : {value: raw}) as Record<string, unknown>;
 	const kind = typeof record.kind === 'string' ? record.kind : '';
 	const schema = Object.hasOwn(actionSchemas, kind) ? actionSchemas[kind as KnownActionKind] : undefined;
-	if (!schema) return {kind: 'UnknownAction', originalKind: kind || '(no kind)', problem: 'unknown action kind', raw: record};
+	if (!schema) return {kind: 'UnknownAction', originalKind: kind || '(no kind)', problem: kind ? unknownActionKind : 'the action has no kind', raw: record};
 	const result = schema.safeParse(record);
 	if (result.success) return result.data as KnownAction;
 	return {kind: 'UnknownAction', originalKind: kind, problem: result.error.issues[0]?.message ?? 'invalid', raw: record};

@@ -79,6 +79,24 @@ export const observationSchemas = {
 		screenshot_data: optionalString,
 		full_output_save_dir: optionalString,
 	}),
+	// The answers to the 2026 tools (see actions.ts for where each is defined upstream).
+	ApplyPatchObservation: base('ApplyPatchObservation').extend({
+		message: optionalString,
+		fuzz: z.number().nullish(),
+		commit: z.looseObject({changes: z.record(z.string(), z.looseObject({type: z.string().nullish(), move_path: optionalString})).nullish()}).nullish(),
+	}),
+	TaskObservation: base('TaskObservation').extend({task_id: optionalString, subagent: optionalString, status: optionalString}),
+	DelegateObservation: base('DelegateObservation').extend({command: optionalString}),
+	InvokeSkillObservation: base('InvokeSkillObservation').extend({skill_name: optionalString}),
+	SwitchLLMObservation: base('SwitchLLMObservation').extend({profile_name: optionalString, reason: optionalString, active_model: optionalString}),
+	VisionInspectObservation: base('VisionInspectObservation').extend({
+		image_index: z.number().nullish(),
+		question: optionalString,
+		profile_name: optionalString,
+		model: optionalString,
+		base_url: optionalString,
+		answer: optionalString,
+	}),
 } as const;
 
 type ObservationSchemas = typeof observationSchemas;
@@ -88,9 +106,12 @@ export type KnownObservation = {[K in KnownObservationKind]: z.infer<Observation
 export type UnknownObservation = {
 	kind: 'UnknownObservation';
 	originalKind: string;
+	/** `unknown observation kind` for a kind this client does not know (a valid one), else what is wrong. */
 	problem: string;
 	raw: Record<string, unknown>;
 };
+
+export const unknownObservationKind = 'unknown observation kind';
 
 export type Observation = KnownObservation | UnknownObservation;
 
@@ -101,7 +122,7 @@ export function parseObservation(raw: unknown): Observation {
 	const kind = typeof record.kind === 'string' ? record.kind : '';
 	const schema = Object.hasOwn(observationSchemas, kind) ? observationSchemas[kind as KnownObservationKind] : undefined;
 	if (!schema) {
-		return {kind: 'UnknownObservation', originalKind: kind || '(no kind)', problem: 'unknown observation kind', raw: record};
+		return {kind: 'UnknownObservation', originalKind: kind || '(no kind)', problem: kind ? unknownObservationKind : 'the observation has no kind', raw: record};
 	}
 	const result = schema.safeParse(record);
 	if (result.success) return result.data as KnownObservation;
