@@ -158,7 +158,7 @@ describe('pause and resume', () => {
 	test('resume: RUNNING, and the sandbox the server paused to make room is named', async () => {
 		const list = sim.world.sandboxList();
 		// Fill the cap so the server must pause the oldest running sandbox to resume this one.
-		const runningCount = list.filter((sandbox) => sandbox.status === 'RUNNING' || sandbox.status === 'STARTING').length;
+		const runningCount = list.filter((sandbox) => sandbox.status === 'RUNNING').length;
 		sim.world.options.maxRunningSandboxes = runningCount;
 		const paused = list.find((sandbox) => sandbox.status === 'PAUSED')!;
 		const run = await cli(['resume', paused.id]);

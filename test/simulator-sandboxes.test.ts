@@ -65,8 +65,8 @@ test('pause and resume answer at once and change the status a moment later', asy
 	assert.equal((await app(sim, '/api/v1/sandboxes/sb-nope/resume', {method: 'POST'})).status, 404);
 });
 
-test('resuming past the cap pauses the oldest other running sandbox', async (t) => {
-	const sim = await startTestSimulator(t, {maxRunningSandboxes: 3});
+test('resuming past the cap pauses the oldest other RUNNING sandbox; a STARTING one is neither counted nor paused', async (t) => {
+	const sim = await startTestSimulator(t, {maxRunningSandboxes: 3, startingSandboxes: 1});
 	const running = () =>
 		sim.world
 			.sandboxList()
@@ -74,11 +74,15 @@ test('resuming past the cap pauses the oldest other running sandbox', async (t) 
 			.map((sandbox) => sandbox.id);
 	const before = running();
 	assert.equal(before.length, 3);
+	const starting = sim.world.sandboxList().find((sandbox) => sandbox.status === 'STARTING')!;
 	const oldest = [...sim.world.sandboxList()].filter((sandbox) => sandbox.status === 'RUNNING').sort((a, b) => a.createdAt - b.createdAt)[0]!;
+	assert.ok(starting.createdAt < oldest.createdAt, 'the STARTING sandbox is the oldest of all');
 	const target = sim.world.sandboxList().find((sandbox) => sandbox.status === 'PAUSED')!;
 	await app(sim, `/api/v1/sandboxes/${target.id}/resume`, {method: 'POST'});
-	assert.equal(await sandboxStatus(sim, oldest.id), 'PAUSED', 'the oldest is paused before resume returns');
+	// Asked for before the resume, done after it: the oldest RUNNING one, not the STARTING one.
 	await waitUntil(async () => (await sandboxStatus(sim, target.id)) === 'RUNNING');
+	await waitUntil(async () => (await sandboxStatus(sim, oldest.id)) === 'PAUSED');
+	assert.equal(await sandboxStatus(sim, starting.id), 'STARTING');
 	assert.equal(running().length, 3);
 	assert.ok(!running().includes(oldest.id));
 
@@ -86,7 +90,9 @@ test('resuming past the cap pauses the oldest other running sandbox', async (t) 
 	assert.equal(started.body.status, 'STARTING');
 	assert.equal(started.body.sandbox_spec_id, sim.world.specs[1]!.id);
 	await waitUntil(async () => (await sandboxStatus(sim, started.body.id)) === 'RUNNING');
-	assert.equal(running().length, 3);
+	// The start paused the oldest running one too, a moment after it runs.
+	await waitUntil(async () => running().length === 3);
+	assert.equal(await sandboxStatus(sim, starting.id), 'STARTING');
 	assert.equal((await app(sim, '/api/v1/sandboxes?sandbox_spec_id=unknown', {method: 'POST'})).status, 404);
 });
 

@@ -39,3 +39,19 @@ export function newlyPaused(before: readonly Sandbox[], after: readonly Sandbox[
 		(sandbox) => !sameId(sandbox.id, except) && sandbox.status === 'PAUSED' && before.some((old) => sameId(old.id, sandbox.id) && old.status !== 'PAUSED'),
 	);
 }
+
+/**
+ * The sandboxes that were RUNNING in `before` (not `except`) and went PAUSED: looked up until one
+ * has, or `graceMs` passed (the service's cap pause can land after the resumed sandbox runs).
+ */
+export async function watchForCapPause(server: Server, before: readonly Sandbox[], except: string, graceMs: number): Promise<Sandbox[]> {
+	const running = before.filter((sandbox) => !sameId(sandbox.id, except) && sandbox.status === 'RUNNING');
+	if (running.length === 0) return [];
+	const deadline = Date.now() + graceMs;
+	for (;;) {
+		const found = (await server.app.getSandboxes(running.slice(0, 100).map((sandbox) => sandbox.id))).filter((sandbox): sandbox is Sandbox => sandbox !== null);
+		const paused = newlyPaused(before, found, except);
+		if (paused.length > 0 || Date.now() >= deadline) return paused;
+		await sleep(500);
+	}
+}

@@ -4,8 +4,17 @@ import type {World} from './world.js';
 /**
  * Sandbox status changes. Like the hosted service (docs/service-behaviour.md §1.2), pause and resume
  * return at once and the status changes a moment later; resume and start first pause the oldest
- * other sandboxes so at most `maxRunningSandboxes` run.
+ * other RUNNING sandboxes so at most `maxRunningSandboxes - 1` others run (the service's
+ * pause_old_sandboxes: STARTING ones are neither counted nor paused).
  */
+
+/**
+ * The service asks for the cap's pause before it resumes or starts, but the paused runtime stops
+ * after the resumed one is up (a dashboard showed the paused sandbox RUNNING for most of a minute
+ * after the resume was done): the victim goes PAUSED this many transitions later, after the two
+ * of a resume (PAUSED, STARTING, RUNNING), so clients must keep watching once the resume is done.
+ */
+const capPauseTransitions = 3;
 
 function settle(world: World, sandbox: SimSandbox, run: () => void): void {
 	world.timers.cancel(sandbox.transition);
@@ -23,19 +32,30 @@ function stopNow(world: World, sandbox: SimSandbox, status: 'PAUSED' | 'MISSING'
 	world.runtimeStopped(sandbox);
 }
 
-/** pause_old_sandboxes(max - 1): the real service does this synchronously before it starts or resumes one. */
+/**
+ * pause_old_sandboxes(max - 1) (OpenHands openhands/app_server/sandbox/sandbox_service.py): the
+ * RUNNING sandboxes other than `keep`, oldest first by created_at, as many paused as it takes to
+ * leave `max - 1` running. Asked for now, done later (`capPauseTransitions`).
+ */
 export function enforceCap(world: World, keep: SimSandbox | null): void {
-	const others = world
+	const running = world
 		.sandboxList()
-		.filter((sandbox) => sandbox !== keep && (sandbox.status === 'RUNNING' || sandbox.status === 'STARTING'))
+		.filter((sandbox) => sandbox !== keep && sandbox.status === 'RUNNING')
 		.sort((a, b) => a.createdAt - b.createdAt);
-	while (others.length >= world.options.maxRunningSandboxes) stopNow(world, others.shift()!, 'PAUSED');
+	const excess = running.length - (world.options.maxRunningSandboxes - 1);
+	for (const victim of running.slice(0, Math.max(0, excess))) {
+		world.timers.cancel(victim.transition);
+		victim.transition = world.timers.after(world.options.sandboxTransitionMs * capPauseTransitions, () => {
+			victim.transition = undefined;
+			if (victim.status === 'RUNNING') stopNow(world, victim, 'PAUSED');
+		});
+	}
 }
 
+/** The runtime is up. The service checks its cap when asked to start or resume, not now. */
 export function markRunning(world: World, sandbox: SimSandbox): void {
 	world.timers.cancel(sandbox.transition);
 	sandbox.transition = undefined;
-	enforceCap(world, sandbox);
 	sandbox.status = 'RUNNING';
 }
 

@@ -29,12 +29,14 @@ const models = [
 
 type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: BuildPlan};
 
-function layoutFor(index: number, live: number, rng: Rng): Layout {
+function layoutFor(index: number, live: number, starting: number, rng: Rng): Layout {
 	if (index < live) {
 		const scenario = liveOrder[index]!;
 		return {scenario, sandbox: 'RUNNING', plan: {until: scenarios[scenario].livePlan}};
 	}
-	const rest = index - live;
+	// A sandbox that never leaves STARTING (a pod that is never scheduled), older than the running ones.
+	if (index < live + starting) return {scenario: 'coding', sandbox: 'STARTING', plan: {until: 'checkpoint'}};
+	const rest = index - live - starting;
 	if (rest === 0) return {scenario: 'coding', sandbox: 'PAUSED', plan: {until: 'checkpoint'}};
 	if (rest === 1) return {scenario: 'condensing', sandbox: 'PAUSED', plan: {until: 'complete'}};
 	if (rest === 2) return {scenario: 'long-runner', sandbox: 'PAUSED', plan: {until: 'checkpoint', thenPause: true}};
@@ -77,10 +79,11 @@ export function seedWorld(world: World): void {
 	const rng = world.rng.fork('population');
 	const count = Math.max(0, Math.floor(world.options.conversations));
 	const live = Math.min(world.options.maxRunningSandboxes, liveOrder.length, count);
+	const starting = Math.min(Math.max(0, Math.floor(world.options.startingSandboxes ?? 0)), count - live);
 	let createdAt = world.epoch - rng.int(3, 8) * 60_000;
 	const liveSandboxes = new Map<ScenarioName, SimSandbox>();
 	for (let index = 0; index < count; index++) {
-		const layout = layoutFor(index, live, rng);
+		const layout = layoutFor(index, live, starting, rng);
 		const definition = scenarios[layout.scenario];
 		// The first live coding run uses the browser task and a Responses-API model, so the
 		// demo shows browser calls and reasoning items (with ciphertext that must stay hidden).

@@ -30,8 +30,16 @@ export type SimulatorOptions = {
 	apiKey?: string;
 	/** Interval between scripted agent steps in live mode (default 700); 0 = no ticking (tests call step()). */
 	tickMs?: number;
-	/** Default 12; starting or resuming past it pauses the oldest other running sandbox. */
+	/**
+	 * Default 12; starting or resuming past it pauses the oldest other RUNNING sandboxes (STARTING
+	 * ones are not counted), as the service's pause_old_sandboxes does.
+	 */
 	maxRunningSandboxes?: number;
+	/**
+	 * Seeded sandboxes that stay STARTING, as a pod that is never scheduled does (default 0). They
+	 * are older than the running ones, each with one conversation, and are not counted by the cap.
+	 */
+	startingSandboxes?: number;
 	/** Delay between start-task phases (default 400). */
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
@@ -91,6 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		sandboxTransitionMs: options.sandboxTransitionMs ?? 300,
 		clockOffsetMs: options.clockOffsetMs ?? 0,
 		sharedSandboxes: options.sharedSandboxes ?? false,
+		startingSandboxes: options.startingSandboxes ?? 0,
 	});
 	const faults = new FaultState(world);
 	const stats = createRequestStats();

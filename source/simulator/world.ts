@@ -17,6 +17,8 @@ export type WorldOptions = {
 	clockOffsetMs?: number;
 	/** Seed some running sandboxes with two conversations each (the demo), as the service allows. */
 	sharedSandboxes?: boolean;
+	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
+	startingSandboxes?: number;
 };
 
 /** Defaults for kinds whose source the seed fixes (the published event schemas; SDK openhands-sdk/openhands/sdk/event/). */

@@ -22,7 +22,17 @@ import type {
 } from './dashboard-types.js';
 import {redact} from './redact.js';
 import {RequestBudget, type RequestBudgetOptions} from './request-budget.js';
-import {type CapWatch, confirmedByConversations, mergeSandboxes, relinkSandboxes, shortId, watchedSandboxIds} from './sandbox-rows.js';
+import {
+	type CapWatch,
+	capGraceMs,
+	capVerdict,
+	capWatchFor,
+	confirmedByConversations,
+	mergeSandboxes,
+	relinkSandboxes,
+	shortId,
+	watchedSandboxIds,
+} from './sandbox-rows.js';
 import {openAgentStream} from './agent-stream.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
@@ -201,6 +211,7 @@ class DashboardModel {
 				setCapWatch: (watch) => {
 					this.#capWatch = watch;
 				},
+				runningCap: () => this.#runningCap,
 				updateWatch: () => this.#updateWatch(),
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#setNotice(text, level),
@@ -510,7 +521,6 @@ class DashboardModel {
 			this.#linksDirty = false;
 			this.#sandboxesListed = true;
 		}
-		if (this.#capWatch && now > this.#capWatch.until) this.#capWatch = null;
 		const merged = mergeSandboxes(this.#sandboxes, items, {
 			now,
 			conversationKeys: this.#conversationKeysBySandbox(),
@@ -529,6 +539,7 @@ class DashboardModel {
 			let pausedNow = 0;
 			for (const [key, row] of merged.rows) if (row.pausedByCap && !this.#sandboxes.get(key)?.pausedByCap) pausedNow++;
 			if (pausedNow > 0) this.#runningCap = watch.runningBefore.size - pausedNow + 1;
+			this.#checkCapWatch(watch, merged.rows, now, pausedNow > 0);
 		}
 
 		if (merged.changed) {
@@ -544,6 +555,34 @@ class DashboardModel {
 		// The cap watch itself outlives the resume (the service may pause the other sandbox a bit
 		// later); the slow full list still sees that until the watch expires.
 		this.#poller.watchSandboxes(watchedSandboxIds(this.#sandboxes, this.#capWatch));
+	}
+
+	/**
+	 * The question said what the service would pause; this checks it against what the service did.
+	 * The resume (or start) is done when its sandbox runs (or its task is READY); the sandboxes that
+	 * were running are then waited for `capGraceMs` more, looked up meanwhile, and a difference
+	 * either way is said in a notice. The watch ends there, or once every named one is PAUSED.
+	 */
+	#checkCapWatch(watch: CapWatch, rows: ReadonlyMap<string, SandboxRow>, now: number, pausedNow: boolean): void {
+		if (watch.settledAt === null && watch.resumedKey !== '') {
+			const resumed = rows.get(watch.resumedKey);
+			if (resumed && !resumed.pending) this.#settleCapWatch(now);
+		}
+
+		const named = watch.predicted.length > 0 && watch.predicted.every((key) => String(rows.get(key)?.sandbox.status).toUpperCase() === 'PAUSED');
+		const final = now > watch.until || (watch.settledAt !== null && named);
+		const verdict = pausedNow || final ? capVerdict(rows, watch, final) : null;
+		if (verdict) this.#setNotice(verdict.text, verdict.level);
+		if (final) this.#capWatch = null;
+	}
+
+	/** The resume or start the cap watch is about is done: the named sandboxes get `capGraceMs` more. */
+	#settleCapWatch(now: number): void {
+		const watch = this.#capWatch;
+		if (!watch || watch.settledAt !== null) return;
+		this.#capWatch = {...watch, settledAt: now, until: Math.min(watch.until, now + capGraceMs(now - watch.startedAt))};
+		// Anything the question did not foresee shows in the whole list: read it once more now.
+		this.#poller.refreshSandboxes();
 	}
 
 	#onSpecs(items: readonly SandboxSpec[]): void {
@@ -661,10 +700,8 @@ class DashboardModel {
 		}
 
 		const run = ++this.#startRun;
-		// A start may make the service pause the oldest other running sandbox: watch for it.
-		const runningBefore = new Set<string>();
-		for (const [key, row] of this.#sandboxes) if (['RUNNING', 'STARTING'].includes(String(row.sandbox.status).toUpperCase())) runningBefore.add(key);
-		this.#capWatch = {resumedKey: '', cause: 'Starting a conversation', runningBefore, until: this.#now() + this.#actionTimeoutMs};
+		// A start may make the service pause the oldest other running sandboxes: watch for it.
+		this.#capWatch = capWatchFor(this.#sandboxes, '', 'Starting a conversation', this.#runningCap, this.#now(), this.#actionTimeoutMs);
 		const current = () => run === this.#startRun && !this.#closed;
 		const abort = new AbortController();
 		this.#startAbort?.abort();
@@ -682,6 +719,7 @@ class DashboardModel {
 				this.#touch();
 			},
 			opened: (conversation) => {
+				this.#settleCapWatch(this.#now());
 				this.#poller.track(conversation);
 				this.#onConversations([conversation]);
 				this.#poller.refreshSandboxes();
@@ -690,6 +728,8 @@ class DashboardModel {
 			notice: (text, level) => this.#setNotice(text, level),
 			refresh: () => this.#poller.refresh(),
 		});
+		// Ended without opening (an ERROR, a reset): the watch waits no longer than the grace.
+		if (this.#capWatch?.resumedKey === '') this.#settleCapWatch(this.#now());
 	}
 
 	// ---- close --------------------------------------------------------------------------------

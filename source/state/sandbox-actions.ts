@@ -1,13 +1,14 @@
 import type {SandboxRow} from './dashboard-types.js';
 import {publicMessage} from './redact.js';
 import {BudgetClosedError, type RequestBudget} from './request-budget.js';
-import {type CapWatch, shortId} from './sandbox-rows.js';
+import {type CapWatch, capWatchFor, shortId} from './sandbox-rows.js';
 
 /**
  * Pause and resume: requests to the app server about one sandbox, queued in the shared request
  * budget. The action is marked pending on the sandbox's row at once; the row's status changes
  * only when the server's list says so (the store's sandbox look-ups watch it). A resume also
- * remembers which sandboxes were running, because the service may pause one of them to make room.
+ * remembers which sandboxes were running and which the question said it pauses, because the
+ * service may pause some of them to make room (the store checks the question against it).
  */
 
 export type SandboxActionClient = {
@@ -27,6 +28,8 @@ export type SandboxActionsOptions = {
 	rows(): ReadonlyMap<string, SandboxRow>;
 	setPending(key: string, pending: SandboxRow['pending']): void;
 	setCapWatch(watch: CapWatch): void;
+	/** The service's cap on running sandboxes as the question used it (null: unknown). */
+	runningCap(): number | null;
 	/** Tells the poller which sandboxes to look up quickly now. */
 	updateWatch(): void;
 	/** The whole sandbox list, now: a resume may already have made the service pause another. */
@@ -52,12 +55,8 @@ export function createSandboxActions(options: SandboxActionsOptions): SandboxAct
 		const pending = {kind, startedAt: options.now()} as const;
 		options.setPending(key, pending);
 		if (kind === 'resuming') {
-			const runningBefore = new Set<string>();
-			for (const [other, otherRow] of options.rows()) {
-				if (other !== key && String(otherRow.sandbox.status).toUpperCase() === 'RUNNING') runningBefore.add(other);
-			}
-
-			options.setCapWatch({resumedKey: key, cause: `Resuming sandbox ${shortId(key)}`, runningBefore, until: options.now() + options.actionTimeoutMs});
+			// What the question predicted, to check against what the service then does.
+			options.setCapWatch(capWatchFor(options.rows(), key, `Resuming sandbox ${shortId(key)}`, options.runningCap(), options.now(), options.actionTimeoutMs));
 		}
 
 		options.updateWatch();

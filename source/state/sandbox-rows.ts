@@ -21,10 +21,43 @@ export type CapWatch = {
 	resumedKey: string;
 	/** What may make the service pause another: `Resuming sandbox ab12`, `Starting a conversation`. */
 	cause: string;
-	/** Other sandboxes RUNNING when the resume was sent. */
+	/** Other sandboxes RUNNING when the action was sent: the only ones the service counts and pauses. */
 	runningBefore: ReadonlySet<string>;
+	/** The sandboxes the question said it pauses (capEffect at the time), oldest first; empty: none. */
+	predicted: readonly string[];
+	/** The question said "it pauses" (a known cap), not "at the cap it may". */
+	certain: boolean;
+	/** Watched until then: what the service paused is compared with `predicted` at the latest by this time. */
 	until: number;
+	/** When the action was sent, by our clock. */
+	startedAt: number;
+	/** When the resume (or start) itself was done, by our clock; null while it is still under way. */
+	settledAt: number | null;
 };
+
+/**
+ * After the resume or start is done, how long the service's pause of the named sandboxes is
+ * waited for: as long again as the action took, twice over (the service asked for the pause
+ * before it began the resume), within 10 s to 1 min.
+ */
+export function capGraceMs(actionMs: number): number {
+	return Math.min(60_000, Math.max(10_000, 2 * actionMs));
+}
+
+/** A cap watch for an action about to be sent: who runs now, and what the question predicts. */
+export function capWatchFor(
+	rows: ReadonlyMap<string, SandboxRow>,
+	resumedKey: string,
+	cause: string,
+	cap: number | null,
+	now: number,
+	timeoutMs: number,
+): CapWatch {
+	const runningBefore = new Set<string>();
+	for (const [key, row] of rows) if (key !== resumedKey && statusOf(row) === 'RUNNING') runningBefore.add(key);
+	const effect = capEffect(rows, resumedKey || null, cap);
+	return {resumedKey, cause, runningBefore, predicted: effect?.victimKeys ?? [], certain: effect?.certain ?? cap !== null, until: now + timeoutMs, startedAt: now, settledAt: null};
+}
 
 export type SandboxNotice = {text: string; level: 'info' | 'warn' | 'error'};
 
@@ -70,7 +103,9 @@ export function confirmedByConversations(sandboxes: ReadonlyMap<string, SandboxR
 
 /**
  * The sandbox ids to look up quickly: those with an action waiting for its status change, and,
- * while a resume may still make the service pause another one, the ones that were running.
+ * while a start or resume may still make the service pause others, the ones that were running
+ * and are not PAUSED yet: the service's pause can land after the resumed sandbox runs (watching
+ * them only while the resume was open left one showing RUNNING for most of a minute).
  */
 export function watchedSandboxIds(rows: ReadonlyMap<string, SandboxRow>, capWatch: CapWatch | null): string[] {
 	const ids: string[] = [];
@@ -82,48 +117,89 @@ export function watchedSandboxIds(rows: ReadonlyMap<string, SandboxRow>, capWatc
 		}
 	}
 
-	// The cap pause follows the resume; watch the others only while the resume is still open.
-	if (capWatch && open.has(capWatch.resumedKey)) {
+	if (capWatch) {
+		// Any of them may be the one paused (the question may be wrong): all, while the watch lasts.
 		for (const key of capWatch.runningBefore) {
 			const row = rows.get(key);
-			if (row && !open.has(key)) ids.push(String(row.sandbox.id));
+			if (row && !open.has(key) && statusOf(row) !== 'PAUSED') ids.push(String(row.sandbox.id));
 		}
 	}
 
 	return ids;
 }
 
+/**
+ * The question against what the service did: sandboxes it paused that the question did not name,
+ * and (once the watch is over, `final`) ones it named that are still running. Null when they agree.
+ */
+export function capVerdict(rows: ReadonlyMap<string, SandboxRow>, watch: CapWatch, final: boolean): SandboxNotice | null {
+	const paused = [...watch.runningBefore].filter((key) => rows.get(key)?.pausedByCap);
+	const named = (keys: readonly string[]) => keys.map((key) => shortId(key)).join(', ');
+	const unexpected = paused.filter((key) => !watch.predicted.includes(key));
+	if (unexpected.length > 0) {
+		const said = watch.predicted.length > 0 ? `the question named ${named(watch.predicted)}` : watch.certain ? 'the question expected no pause' : '';
+		return said ? {text: `The service paused ${named(unexpected)}; ${said}.`, level: 'warn'} : null;
+	}
+
+	if (!final || !watch.certain) return null;
+	const spared = watch.predicted.filter((key) => {
+		const status = rows.get(key) ? statusOf(rows.get(key)!) : null;
+		return status === 'RUNNING' && !paused.includes(key);
+	});
+	if (spared.length === 0) return null;
+	return {text: `${watch.cause} did not make the service pause ${named(spared)}, which the question named: still running.`, level: 'warn'};
+}
+
 /** What a start or resume would make the service do to the other sandboxes, as far as we can tell. */
 export type CapEffect = {
-	/** The sandbox it would pause: the oldest other running one (pause_old_sandboxes). */
-	victimKey: string;
-	/** Conversations that sandbox holds. */
+	/** The sandboxes it would pause, oldest first: the oldest other RUNNING ones (pause_old_sandboxes). */
+	victimKeys: string[];
+	/** Conversations those sandboxes hold, together. */
 	conversations: number;
-	/** Other sandboxes running (or starting) now. */
+	/** Other sandboxes RUNNING now: the ones the service counts. */
 	running: number;
+	/** Other sandboxes STARTING now: the service does not count them, nor pause them. */
+	starting: number;
 	/** The cap when known (configured or learned); null when we cannot know. */
 	cap: number | null;
-	/** True when the running count is at the cap: it will pause the victim, not just may. */
+	/** True when the running count is at the cap: it will pause the victims, not just may. */
 	certain: boolean;
 };
 
-const live = new Set(['RUNNING', 'STARTING']);
-
 /**
- * Starting a conversation or resuming a sandbox first runs the service's pause_old_sandboxes(max - 1)
- * (docs/service-behaviour.md §1.2): when the other running sandboxes are at the cap, the oldest of them is
- * paused. Null when nothing would be paused (under a known cap, or nothing else runs).
+ * Starting a conversation or resuming a sandbox first runs the service's
+ * `pause_old_sandboxes(max_num_sandboxes - 1)` (OpenHands openhands/app_server/sandbox/
+ * sandbox_service.py; remote_sandbox_service.py calls it in start_sandbox and resume_sandbox):
+ * it lists the user's sandboxes, keeps those whose status is RUNNING (a STARTING one is neither
+ * counted nor paused), sorts them by created_at, oldest first, and pauses as many of the oldest
+ * as it takes to leave `max - 1` running. So with a known cap, the victims are the
+ * `running - (cap - 1)` oldest RUNNING others; with an unknown one, the oldest may be. Null when
+ * nothing would be paused (under a known cap, or nothing else runs).
  */
 export function capEffect(rows: ReadonlyMap<string, SandboxRow>, excludeKey: string | null, cap: number | null): CapEffect | null {
-	const running = [...rows.values()].filter((row) => row.key !== excludeKey && live.has(String(row.sandbox.status).toUpperCase()));
+	const others = [...rows.values()].filter((row) => row.key !== excludeKey);
+	const running = others.filter((row) => statusOf(row) === 'RUNNING');
+	const starting = others.filter((row) => statusOf(row) === 'STARTING').length;
 	if (running.length === 0) return null;
 	if (cap !== null && running.length < cap) return null;
 	const created = (row: SandboxRow) => {
 		const ms = Date.parse(String(row.sandbox.created_at ?? ''));
 		return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 	};
-	const victim = running.sort((a, b) => created(a) - created(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0]!;
-	return {victimKey: victim.key, conversations: victim.conversationKeys.length, running: running.length, cap, certain: cap !== null};
+	running.sort((a, b) => created(a) - created(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+	const victims = running.slice(0, cap === null ? 1 : running.length - (cap - 1));
+	return {
+		victimKeys: victims.map((row) => row.key),
+		conversations: victims.reduce((sum, row) => sum + row.conversationKeys.length, 0),
+		running: running.length,
+		starting,
+		cap,
+		certain: cap !== null,
+	};
+}
+
+function statusOf(row: SandboxRow): string {
+	return String(row.sandbox.status).toUpperCase();
 }
 
 export function shortId(key: string): string {

@@ -48,8 +48,9 @@ export function planSandboxAction(
 
 /**
  * What a start or resume does to the others when the service is at its cap on running sandboxes
- * (it pauses the oldest other one first): in the question when it will happen (the running count
- * is at a known cap), as a caution when the cap is unknown, nothing when under it.
+ * (it pauses the oldest RUNNING others first; STARTING ones are not counted, see capEffect): in
+ * the question when it will happen (the running count is at a known cap), as a caution when the
+ * cap is unknown, nothing when under it.
  */
 export function capQuestion(
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'> & Partial<Pick<DashboardSnapshot, 'runningSandboxCap'>>,
@@ -57,9 +58,11 @@ export function capQuestion(
 ): {question: string; detail: string} {
 	const effect = capEffect(snapshot.sandboxes, excludeKey, snapshot.runningSandboxCap ?? null);
 	if (!effect) return {question: '', detail: ''};
-	const victim = sanitizeLine(effect.victimKey.slice(0, 8));
+	const names = effect.victimKeys.map((key) => sanitizeLine(key.slice(0, 8)));
+	const victims = names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 	const held = `${effect.conversations} conversation${effect.conversations === 1 ? '' : 's'}`;
+	const starting = effect.starting > 0 ? `, ${effect.starting} starting (not counted)` : '';
 	// Short enough that the question and its [y/n] fit 80 columns; the why goes in the detail.
-	if (effect.certain) return {question: ` It pauses ${victim} (${held}).`, detail: `${effect.running} of ${effect.cap} running: the service pauses the oldest · `};
-	return {question: '', detail: `at the service's cap it pauses sandbox ${victim} (${held}), the oldest running · `};
+	if (effect.certain) return {question: ` It pauses ${victims} (${held}).`, detail: `${effect.running} of ${effect.cap} running${starting}: the service pauses the oldest · `};
+	return {question: '', detail: `at the service's cap it pauses sandbox ${victims} (${held}), the oldest running${starting} · `};
 }
