@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import fc from 'fast-check';
-import {StreamSupervisor, type StreamClient, type StreamSocket, type StreamSupervisorOptions} from '../source/state/stream-supervisor.js';
+import {StreamSupervisor, type StreamClient, type StreamSocket, type StreamStatus, type StreamSupervisorOptions} from '../source/state/stream-supervisor.js';
 import type {EventSocketOptions} from '../source/wire/event-socket.js';
 import {parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
 import {Secret} from '../source/wire/secret.js';
@@ -22,13 +22,15 @@ type Phase = 'before-ready' | 'during-resync' | 'after-resync';
 
 const pageSize = 3;
 
-function eventAt(n: number): WireEvent {
+function eventAt(n: number, executionStatus?: string): WireEvent {
 	// 10 ms apart: the supervisor's 15 ms overlap re-reads the previous event on every resync.
 	const ms = n * 10;
 	const seconds = String(Math.floor(ms / 1000) % 60).padStart(2, '0');
 	const minutes = String(Math.floor(ms / 60_000)).padStart(2, '0');
 	const fraction = String(ms % 1000).padStart(3, '0');
-	return parseEvent({kind: 'MessageEvent', id: `ev-${String(n).padStart(4, '0')}`, timestamp: `2026-01-01T00:${minutes}:${seconds}.${fraction}000`, source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `event ${n}`}]}});
+	const base = {id: `ev-${String(n).padStart(4, '0')}`, timestamp: `2026-01-01T00:${minutes}:${seconds}.${fraction}000`};
+	if (executionStatus) return parseEvent({...base, kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: executionStatus});
+	return parseEvent({...base, kind: 'MessageEvent', source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `event ${n}`}]}});
 }
 
 type ScriptedSocket = StreamSocket & {options: EventSocketOptions; ready: boolean; ended: boolean; end(kind: 'closed' | 'client-closed'): void};
@@ -38,8 +40,9 @@ class ModelServer {
 	readonly pages: Array<{open: () => void; fail: () => void}> = [];
 	socket: ScriptedSocket | null = null;
 
-	emit(lost = false): void {
-		const event = eventAt(this.events.length);
+	/** The next event (a state update when `executionStatus` is given); its frame goes to a ready socket, or is lost. */
+	emit(lost = false, executionStatus?: string): void {
+		const event = eventAt(this.events.length, executionStatus);
 		this.events.push(event);
 		const socket = this.socket;
 		if (!socket?.ready || socket.ended) return;
@@ -174,6 +177,8 @@ async function run(initial: number, actions: readonly Action[], order: StreamSup
 		order,
 		backoff: {baseMs: 0, capMs: 0},
 		resyncOverlapMs: 15,
+		// After two connections that did not hold, REST reads run between the script's steps too.
+		catchUpIntervalMs: 0,
 		random: () => 0.5,
 		onEvents: (events) => {
 			for (const event of events) announced.push(event.id);
@@ -241,4 +246,89 @@ test('a drop while frames wait for the resync: server order keeps them for the n
 	const arrival = await run(2, actions, 'arrival');
 	assert.equal(arrival.ok, false);
 	assert.deepEqual(arrival.announced, ['ev-0000', 'ev-0001', 'ev-0003']);
+});
+
+test('a socket that drops while its resync page is in flight: the page still lands, and nothing waits for a socket to hold', async () => {
+	const server = new ModelServer();
+	for (let n = 0; n < 2; n++) server.emit();
+	const announced: string[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order: 'server',
+		backoff: {baseMs: 0, capMs: 0},
+		resyncOverlapMs: 15,
+		random: () => 0.5,
+		onEvents: (events) => {
+			for (const event of events) announced.push(event.id);
+		},
+	});
+	supervisor.start();
+	try {
+		await settle();
+		while (server.pages.length > 0) {
+			server.pages.shift()!.open();
+			await settle();
+		}
+		assert.deepEqual(announced, ['ev-0000', 'ev-0001'], 'the backfill');
+		server.emit();
+		server.emit();
+		// The socket is accepted (ev-2 and ev-3 are replayed and held), the resync asks for its page, the socket drops.
+		server.ready();
+		await settle();
+		assert.equal(server.pages.length, 1, 'the resync asked for its page');
+		server.drop();
+		await settle();
+		assert.equal(server.pages.length, 1, 'the drop did not cancel the page in flight');
+		while (server.pages.length > 0) {
+			server.pages.shift()!.open();
+			await settle();
+		}
+		assert.ok(!server.socket?.ready, 'no socket has held since');
+		assert.deepEqual(announced, server.events.map((event) => event.id), 'the page landed: every event, in order');
+	} finally {
+		await supervisor.close();
+	}
+});
+
+for (const order of ['server', 'arrival'] as const) test(`sockets that drop at every first frame (${order} order, ${order === 'server' ? 'events --follow, start --wait' : 'the dashboard'}): the history is read on over REST, in server order, and the end is seen without a live connection`, async () => {
+	const server = new ModelServer();
+	for (let n = 0; n < 5; n++) server.emit();
+	const announced: string[] = [];
+	const statuses: StreamStatus[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order,
+		backoff: {baseMs: 0, capMs: 0},
+		resyncOverlapMs: 15,
+		catchUpIntervalMs: 0,
+		random: () => 0.5,
+		onEvents: (events) => {
+			for (const event of events) announced.push(event.id);
+		},
+		onStatus: (status) => statuses.push(status),
+	});
+	supervisor.start();
+	const ended = () => supervisor.status.settled && supervisor.status.executionStatus === 'finished';
+	try {
+		// 40 rounds: the agent writes an event; a socket is accepted and drops before its resync is read; every page asked for is answered.
+		for (let round = 0; round < 40 && !(round > 30 && ended()); round++) {
+			if (round < 30) server.emit();
+			if (round === 30) server.emit(false, 'finished');
+			server.ready();
+			await settle();
+			server.drop();
+			for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+				while (server.pages.length > 0) server.pages.shift()!.open();
+				await settle();
+			}
+			assert.ok(isPrefix(announced, server.events), `round ${round}: announced out of server order or twice`);
+		}
+		assert.equal(statuses.some((status) => status.state === 'live'), false, 'no socket ever held');
+		assert.deepEqual(announced, server.events.map((event) => event.id), 'every event, in server order, each once');
+		assert.ok(ended(), `the end is seen: ${JSON.stringify(supervisor.status)}`);
+	} finally {
+		await supervisor.close();
+	}
 });

@@ -102,7 +102,8 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	let lastContact = Date.now();
 	let lastStatus: StreamStatus | null = null;
 	const watchdog = setInterval(() => {
-		if (lastStatus?.state === 'live') lastContact = Date.now();
+		// A REST read that reached the end while the socket cannot hold (settled, not live) is contact too.
+		if (lastStatus?.state === 'live' || lastStatus?.settled) lastContact = Date.now();
 		if (Date.now() - lastContact < deadlineMs) return;
 		const seen = lastStatus?.lastEventTimestamp ? `; the last event seen is from ${lastStatus.lastEventTimestamp} (server time)` : '; no event was seen';
 		fail(new UnavailableError(`gave up after ${formatDeadline(deadlineMs)} without contact with the event stream (${lastStatus?.lastError ?? 'not connected'})${seen}; --timeout sets how long to wait`));

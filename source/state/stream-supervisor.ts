@@ -33,6 +33,16 @@ import {executionStatusOf, transientEvent} from './stream-events.js';
  * over REST). 'arrival' (the dashboard, which shows the ordered log) lets frames in as soon as the
  * connection's first resync has ended, a gap shown meanwhile.
  *
+ * Progress does not depend on the socket staying up. A REST read that extends the watermark
+ * (backfill, resync, repair from below it) runs one at a time and is cancelled only by close():
+ * a socket that drops while its resync pages are in flight leaves them to land, and the next
+ * connection's resync waits for them and reads on from where they ended. After
+ * `catchUpAfterFailures` connections in a row ended before their resync did, the history is read
+ * onward over REST every `catchUpIntervalMs` until a connection holds, so events keep arriving
+ * (and, in server order, held frames are merged once a read that began after them has ended)
+ * however the sockets behave. A read that reached the end with nothing held back settles the
+ * stream as a live one does: a follower sees a conversation's end even if no socket ever holds.
+ *
  * Reconnects go on with full-jitter backoff. The attempt counter resets when a connection brought
  * new events (it made progress: the next drop starts again from the shortest wait) or stayed up
  * for `healthyAfterMs`, so a server that accepts and drops at once keeps backing off. A refused
@@ -47,8 +57,9 @@ export type StreamStatus = {
 	/** Reconnect attempts since a connection last stayed up for `healthyAfterMs`. */
 	attempt: number;
 	/**
-	 * Live, no gap, nothing held back or being checked: every event received so far has been
-	 * announced and the log is complete up to the newest of them.
+	 * Every event received so far has been announced and the log is complete up to the newest of
+	 * them: live with no gap and nothing held back or being checked, or (while no socket holds) a
+	 * REST read reached the end and nothing received before it is held back.
 	 */
 	settled: boolean;
 	/** When reconnecting: the wait before the next attempt. */
@@ -103,6 +114,13 @@ export type StreamSupervisorOptions = {
 	replay?: boolean;
 	/** A connection up this long resets the attempt counter. Default 30 s. */
 	healthyAfterMs?: number;
+	/**
+	 * After this many connections in a row ended before their resync did, the history is read
+	 * onward over REST until a connection holds. Default 2.
+	 */
+	catchUpAfterFailures?: number;
+	/** Between two of those REST reads. Default 2 s. */
+	catchUpIntervalMs?: number;
 	/** How far before the watermark a resync search starts (server timestamps may be stamped out of order). Default 1 s. */
 	resyncOverlapMs?: number;
 	handshakeTimeoutMs?: number;
@@ -164,6 +182,16 @@ export class StreamSupervisor {
 	#statusFrom: {timestamp: string; id: string} | null = null;
 	#started = false;
 	#stopped = false;
+	/** Aborted by close() or a fatal failure only: the reads that extend the watermark outlive the socket they were started for. */
+	readonly #lifetime = new AbortController();
+	/** The reads that extend the watermark, one at a time, in the order they were asked for. */
+	#reads: Promise<unknown> = Promise.resolve();
+	/** Connections in a row that ended before their resync did. */
+	#unheld = 0;
+	#catchUpTimer: NodeJS.Timeout | undefined;
+	#catchingUp = false;
+	/** While no connection holds: a REST read reached the end and merged what was held before it. */
+	#caughtUp = false;
 
 	constructor(options: StreamSupervisorOptions) {
 		this.#options = options;
@@ -195,6 +223,7 @@ export class StreamSupervisor {
 			return;
 		}
 		this.#stopped = true;
+		this.#lifetime.abort();
 		const socket = this.#teardown();
 		this.#setStatus({state: 'closed', nextRetryInMs: undefined});
 		await socket?.close();
@@ -210,7 +239,7 @@ export class StreamSupervisor {
 		try {
 			if (!this.#backfilled) {
 				this.#setStatus({state: 'backfilling', nextRetryInMs: undefined});
-				await this.#backfill(signal);
+				await this.#readOnward(connection);
 				this.#backfilled = true;
 			} else {
 				this.#setStatus({state: 'reconnecting', nextRetryInMs: undefined});
@@ -227,6 +256,11 @@ export class StreamSupervisor {
 			const resynced = await this.#resync(connection, from);
 			if (!this.#current(connection)) return;
 			connection.resyncDone = true;
+			// The socket held through a resync: the REST catch-up, if any, is over.
+			this.#unheld = 0;
+			this.#caughtUp = false;
+			clearTimeout(this.#catchUpTimer);
+			this.#catchUpTimer = undefined;
 			// In server order, frames wait until the log is proven complete below them.
 			if (!this.#strict || (resynced !== null && connection.repairFrom === undefined)) {
 				connection.holding = false;
@@ -286,12 +320,26 @@ export class StreamSupervisor {
 		return !this.#stopped && this.#connection === connection && !connection.abort.signal.aborted;
 	}
 
-	/** History, ascending, page by page, each page shown as it lands. */
-	async #backfill(signal: AbortSignal): Promise<void> {
-		// A log handed over by an earlier supervisor resumes where it was complete (with the overlap).
-		const synced = this.log.syncedThrough;
-		const from = synced === null ? undefined : shiftNaiveTimestamp(synced, -(this.#options.resyncOverlapMs ?? 1000));
-		await this.#readHistory(from, signal);
+	/**
+	 * `events/search` from the watermark (minus the overlap) to the end, after the read already
+	 * under way if there is one. Each page joins the log as it lands and moves the watermark. Only
+	 * close() cancels it: under a socket that cannot stay up, this read is what makes progress,
+	 * and throwing its page in flight away at every drop would make none. `onStart` runs when the
+	 * read begins (its first page is asked for after that). A log handed over by an earlier
+	 * supervisor resumes where it was complete.
+	 */
+	#readOnward(credit: Connection | null, onStart?: () => void): Promise<void> {
+		const read = this.#reads
+			.catch(() => undefined)
+			.then(async () => {
+				this.#lifetime.signal.throwIfAborted();
+				onStart?.();
+				const synced = this.log.syncedThrough;
+				const gte = synced === null ? undefined : shiftNaiveTimestamp(synced, -(this.#options.resyncOverlapMs ?? 1000));
+				await this.#readHistory(gte, this.#lifetime.signal, credit);
+			});
+		this.#reads = read;
+		return read;
 	}
 
 	/**
@@ -302,7 +350,7 @@ export class StreamSupervisor {
 	 * caller to merge. (Never log.lastTimestamp: the log may hold newer events beyond a range
 	 * nobody has verified.)
 	 */
-	async #readHistory(gte: string | undefined, signal: AbortSignal): Promise<LoggedEvent[]> {
+	async #readHistory(gte: string | undefined, signal: AbortSignal, credit: Connection | null): Promise<LoggedEvent[]> {
 		const synced = this.log.syncedThrough;
 		const extendsWatermark = gte === undefined || (synced !== null && gte <= synced);
 		const kept: LoggedEvent[] = [];
@@ -310,7 +358,7 @@ export class StreamSupervisor {
 		const pageSize = 100;
 		const stored = () => {
 			const last = page.at(-1);
-			this.#store(page);
+			this.#store(page, credit);
 			page = [];
 			if (last && (this.log.syncedThrough === null || last.timestamp > this.log.syncedThrough)) this.log.syncedThrough = last.timestamp;
 		};
@@ -337,9 +385,13 @@ export class StreamSupervisor {
 	async #resync(connection: Connection, from: string | null): Promise<LoggedEvent[] | null> {
 		const overlap = this.#options.resyncOverlapMs ?? 1000;
 		const gte = from === null ? undefined : shiftNaiveTimestamp(from, -overlap);
+		const synced = this.log.syncedThrough;
+		// From at or below the watermark: read onward (the log is complete below it), a read that
+		// outlives this connection. From past it (a lost frame's repair): this connection's own.
+		const onward = gte === undefined || (synced !== null && gte <= synced);
 		const {signal} = connection.abort;
 		try {
-			const events = await this.#readHistory(gte, signal);
+			const events = onward ? (await this.#readOnward(connection), []) : await this.#readHistory(gte, signal, connection);
 			if (!this.#current(connection)) return null;
 			connection.complete = true;
 			connection.repairAttempt = 0;
@@ -504,12 +556,63 @@ export class StreamSupervisor {
 		this.#attempt++;
 		this.#setStatus({state: 'reconnecting', attempt: this.#attempt, nextRetryInMs: delay, lastError: errorMessage(error)});
 		this.#retryTimer = setTimeout(() => void this.#connect(), delay);
+		if (!connection.resyncDone && ++this.#unheld >= (this.#options.catchUpAfterFailures ?? 2)) this.#scheduleCatchUp(0);
+	}
+
+	// Reading on over REST while no socket holds
+
+	#scheduleCatchUp(delayMs: number): void {
+		if (this.#stopped || this.#catchUpTimer || this.#catchingUp) return;
+		this.#catchUpTimer = setTimeout(() => void this.#catchUp(), delayMs);
+	}
+
+	/** One REST read from the watermark to the end; then the next, until a connection holds. */
+	async #catchUp(): Promise<void> {
+		this.#catchUpTimer = undefined;
+		if (this.#stopped || this.#connection?.resyncDone) return;
+		this.#catchingUp = true;
+		// Frames already received were stored on the server before the read's first page is asked for.
+		let before: ReadonlySet<string> = new Set();
+		try {
+			await this.#readOnward(null, () => {
+				before = new Set(this.#pendingIds);
+			});
+			if (this.#stopped) return;
+			this.#mergeHeld(before);
+			this.#caughtUp = true;
+			// Complete up to its newest event: a gap from a failed resync is closed.
+			this.#setStatus({gap: false});
+		} catch (error) {
+			if (this.#stopped) return;
+			if (isFatal(error)) {
+				this.#fail(errorMessage(error));
+				return;
+			}
+			this.#caughtUp = false;
+			this.#setStatus({});
+		} finally {
+			this.#catchingUp = false;
+		}
+		if (!this.#connection?.resyncDone) this.#scheduleCatchUp(this.#options.catchUpIntervalMs ?? 2000);
+	}
+
+	/** Adds the held frames with these ids to the log (a read that began after them has ended); the rest stay held. */
+	#mergeHeld(ids: ReadonlySet<string>): void {
+		if (ids.size === 0) return;
+		const now = this.#pending.filter((event) => ids.has(event.id));
+		if (now.length === 0) return;
+		this.#pending = this.#pending.filter((event) => !ids.has(event.id));
+		this.#pendingIds.clear();
+		for (const event of this.#pending) this.#pendingIds.add(event.id);
+		const fresh = this.log.addNew(now);
+		if (fresh.length > 0) this.#announce(fresh, null);
 	}
 
 	#fail(message: string): void {
 		const socket = this.#teardown();
 		void socket?.terminate();
 		this.#stopped = true;
+		this.#lifetime.abort();
 		this.#setStatus({state: 'failed', nextRetryInMs: undefined, lastError: message});
 	}
 
@@ -537,6 +640,8 @@ export class StreamSupervisor {
 	#teardown(): StreamSocket | null {
 		clearTimeout(this.#retryTimer);
 		this.#retryTimer = undefined;
+		clearTimeout(this.#catchUpTimer);
+		this.#catchUpTimer = undefined;
 		if (this.#flush) clearImmediate(this.#flush);
 		this.#flush = undefined;
 		const connection = this.#connection;
@@ -554,7 +659,7 @@ export class StreamSupervisor {
 		if (this.#flush) clearImmediate(this.#flush);
 		this.#flush = undefined;
 		const fresh = this.log.addNew(waiting.length === 0 ? events : [...events, ...waiting]);
-		if (fresh.length > 0) this.#announce(fresh);
+		if (fresh.length > 0) this.#announce(fresh, this.#connection);
 	}
 
 	/** Server order: events that must wait with the held frames until the log is complete below them. */
@@ -567,15 +672,16 @@ export class StreamSupervisor {
 	}
 
 	/** History pages that extend the watermark go straight into the log (they are complete below their end). */
-	#store(events: readonly LoggedEvent[]): void {
+	#store(events: readonly LoggedEvent[], credit: Connection | null): void {
 		// A page still being iterated when the stream closed: the log may have moved on (a window reset).
 		if (this.#stopped) return;
 		const fresh = this.log.addNew(events);
-		if (fresh.length > 0) this.#announce(fresh);
+		if (fresh.length > 0) this.#announce(fresh, credit);
 	}
 
-	#announce(fresh: readonly LoggedEvent[]): void {
-		if (this.#connection) this.#connection.delivered = true;
+	/** `credit`: the connection whose read or frames brought these (its next drop starts the backoff again from its minimum). */
+	#announce(fresh: readonly LoggedEvent[], credit: Connection | null): void {
+		if (credit) credit.delivered = true;
 		this.#trackStatus(fresh);
 		this.#setStatus({lastEventAt: this.#now(), lastEventTimestamp: this.log.lastTimestamp ?? undefined});
 		this.#options.onEvents?.(fresh);
@@ -616,8 +722,9 @@ export class StreamSupervisor {
 		if (this.#status.state === 'failed' || (this.#status.state === 'closed' && patch.state !== undefined)) return;
 		const next: StreamStatus = {...this.#status, ...patch, events: this.log.size};
 		const connection = this.#connection;
-		next.settled =
-			next.state === 'live' && !next.gap && connection !== null && !connection.holding && connection.repairFrom === undefined && connection.repairing === undefined && this.#pending.length === 0;
+		const holds = next.state === 'live' && connection !== null && !connection.holding && connection.repairFrom === undefined && connection.repairing === undefined;
+		const caughtUp = next.state !== 'live' && this.#caughtUp;
+		next.settled = !next.gap && this.#pending.length === 0 && (holds || caughtUp);
 		if (next.state !== 'reconnecting') delete next.nextRetryInMs;
 		if (next.lastError === undefined) delete next.lastError;
 		if (sameStatus(this.#status, next)) return;
