@@ -101,7 +101,7 @@ const nullDropDepth = 64;
 /**
  * `value` with every object key whose value is null left out, at any depth (array items are kept:
  * their place means something). The agent server serialises events with exclude_none while the
- * app server's stored copy keeps the nulls (openhands-wire.md §2, §8): one key, absent or null,
+ * app server's stored copy keeps the nulls (docs/service-behaviour.md §2, §8): one key, absent or null,
  * means the same, and after this there is one form to read, show and print. Copy-on-write: an
  * object without nulls (every live frame) comes back as it is, nothing allocated.
  */
