@@ -67,7 +67,7 @@ function gitFor(server: Server, conversation: AppConversation): GitClient {
 		);
 	}
 	const agent = agentFor(server, conversation);
-	return new GitClient({baseUrl: agent.baseUrl, sessionApiKey: agent.sessionApiKey});
+	return new GitClient({baseUrl: agent.baseUrl, sessionApiKey: agent.sessionApiKey, ...(server.transport ? {transport: server.transport} : {})});
 }
 
 function emptyReason(repoDir: string): string {

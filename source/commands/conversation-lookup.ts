@@ -44,5 +44,5 @@ export function agentFor(server: Server, conversation: AppConversation): AgentCl
 				(conversation.sandbox_status === 'PAUSED' && conversation.sandbox_id ? ` (resume it: agent-tui resume ${conversation.sandbox_id})` : ''),
 		);
 	}
-	return AgentClient.fromConversation(conversation, server.baseUrl);
+	return AgentClient.fromConversation(conversation, server.baseUrl, server.transport ? {transport: server.transport} : {});
 }

@@ -1,11 +1,10 @@
 import {normalizeId} from '../wire/ids.js';
-import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
-import type {Server} from './server.js';
+import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
@@ -25,7 +24,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const rows = [...byId.values()].filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	if (flags.json) printLine(io, toJson(rows, io.secrets));
 	else {
-		for (const line of conversationTable(rows, serverClock.now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		for (const line of conversationTable(rows, clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 		if (rows.length === 0) note(io, byId.size === 0 ? 'no conversations' : `none of the ${byId.size} conversations has that status`);
 	}
 	return 0;

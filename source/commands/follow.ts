@@ -179,7 +179,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void};
 
 function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log: EventLog): StreamSupervisor {
-	const client = AgentClient.fromConversation(conversation, server.baseUrl);
+	const client = AgentClient.fromConversation(conversation, server.baseUrl, server.transport ? {transport: server.transport} : {});
 	return new StreamSupervisor({
 		client,
 		log,

@@ -1,12 +1,11 @@
 import type {Sandbox} from '../wire/schemas/app.js';
-import {serverClock} from '../wire/server-clock.js';
 import {ageOf} from './conversation-table.js';
 import {missing} from '../format/numbers.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
 import type {CommandFlags} from './flags.js';
 import {addSecret, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
-import type {Server} from './server.js';
+import {clockOf, type Server} from './server.js';
 import {renderTable} from './table.js';
 
 /** `agent-tui sandboxes [--json]`: every sandbox, with its status, spec and age. */
@@ -19,7 +18,7 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 		return 0;
 	}
 	// Ages by the server's clock (estimated from its Date headers), not ours.
-	const now = serverClock.now();
+	const now = clockOf(server).now();
 	const lines = renderTable<Sandbox>(
 		sandboxes,
 		[

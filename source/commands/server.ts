@@ -4,6 +4,9 @@ import type {Pace} from '../state/stored-history.js';
 import {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
+import {type ServerClock, serverClock} from '../wire/server-clock.js';
+import {Transport} from '../wire/transport.js';
+import {startDemoSimulator} from './demo-simulator.js';
 import {addSecret, note, type Io} from './io.js';
 
 /**
@@ -22,6 +25,11 @@ export type Server = {
 	 * through it, so a long read never earns a 429.
 	 */
 	budget: RequestBudget;
+	/**
+	 * This server's connection pool, clock estimate and 429 pacing (wire/transport.ts): the agent
+	 * servers of its conversations are reached through it too. Absent: the process's.
+	 */
+	transport?: Transport;
 	/** One request under the budget, keyed so the same walk never has two in flight. */
 	pace(key: string, priority?: Priority): Pace;
 	close(): Promise<void>;
@@ -35,9 +43,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	if (config.kind === 'demo') {
 		// Only --demo gets here (runHeadless refuses an unconfigured run): said, so no output passes for real.
 		note(io, 'using the embedded demo simulator (--demo): nothing below is real');
-		// Loaded only here: a configured run never pays for the simulator.
-		const {startSimulator} = await import('../simulator/server.js');
-		const simulator = await startSimulator({port: 0, sharedSandboxes: true});
+		const simulator = await startDemoSimulator();
 		stopSimulator = () => simulator.close();
 		baseUrl = simulator.baseUrl;
 		apiKey = new Secret(simulator.apiKey);
@@ -48,9 +54,11 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	addSecret(io, apiKey);
 
 	const budget = new RequestBudget();
+	const transport = new Transport();
 	const app = new AppClient({
 		baseUrl,
 		apiKey,
+		transport,
 		onRetry: (info) => {
 			// A retry is one more request the server counts: the budget counts it too.
 			budget.record();
@@ -66,8 +74,11 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 			baseUrl,
 			label,
 			demo: config.kind === 'demo',
+			transport,
 			async close() {
 				await Promise.allSettled([app.close(), stopSimulator?.()]);
+				await transport.close();
+				// Anything built without a transport of its own used the process's pool.
 				await closeHttpAgent();
 			},
 		},
@@ -86,4 +97,9 @@ export function withBudget(parts: Omit<Server, 'budget' | 'pace'>, budget = new 
 			await parts.close();
 		},
 	};
+}
+
+/** The server's clock estimate: its transport's, or the process's for a server built without one. */
+export function clockOf(server: Pick<Server, 'transport'>): ServerClock {
+	return server.transport?.clock ?? serverClock;
 }

@@ -3,15 +3,20 @@ import type {Secret} from '../wire/secret.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {defaultProtocol, multiplexerOf, type NotifyProtocol} from '../format/terminal-notify.js';
 import {alertCommand} from './alert-command.js';
+import {Transport} from '../wire/transport.js';
 import {attachAlerts} from './alerts.js';
 import {tmuxPassthrough} from './tmux-passthrough.js';
 import {createDashboard} from './dashboard-store.js';
+import type {RequestBudget} from './request-budget.js';
 import type {PollTuning} from '../config/poll-tuning.js';
 
 /**
- * What the dashboard holds per server: the store, its controller and the alerts. Opened before
- * the view's modules load (commands/dashboard.ts), so the first requests are on the wire while
- * Ink, React and yoga compile, instead of after.
+ * What the dashboard holds per server: its transport (connection pool, clock estimate, 429
+ * pacing), its app client, its request budget and health (inside the store), the store, its
+ * controller and the alerts. All of it is opened together and closed together, so a profile
+ * switch starts from nothing of the previous server. Opened by the composition root
+ * (commands/dashboard-runtime.ts) before the view's modules load, so the first requests are on
+ * the wire while Ink, React and yoga compile, instead of after.
  */
 
 export type SessionTarget = {
@@ -43,18 +48,24 @@ export type Session = {
 	id: number;
 	store: ReturnType<typeof createDashboard>['store'];
 	controller: ReturnType<typeof createDashboard>['controller'];
+	/** This server's own pool, clock estimate and pacing; closed with the session. */
+	transport: Transport;
+	/** This server's request budget (its 10/s and 100/min); closed with the session. */
+	budget: RequestBudget;
 	close(): Promise<void>;
 };
 
 let sessions = 0;
 
-/** One server's store, controller and alerts: the dashboard runs one at a time, a profile switch opens the next. */
+/** One server's transport, client, budget, store and alerts: opened together, closed together. */
 export function openSession(target: SessionTarget, options: SessionOptions, write: (text: string) => void): Session {
+	const transport = new Transport();
 	// No retries inside the client: the poller has its own backoff under the request budget, and
 	// hidden retries would spend requests the budget never counted.
-	const appClient = new AppClient({baseUrl: target.baseUrl, apiKey: target.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({
+	const appClient = new AppClient({baseUrl: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, transport});
+	const {store, controller, budget} = createDashboard({
 		appClient,
+		transport,
 		appBaseUrl: target.baseUrl,
 		serverLabel: target.label,
 		keySource: target.keySource ?? null,
@@ -66,13 +77,22 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
 	const {detach} = attachSessionAlerts(store, controller, target.label, options, write);
+	let closing: Promise<void> | null = null;
 	return {
 		id: ++sessions,
 		store,
 		controller,
-		async close() {
-			detach();
-			await controller.close();
+		transport,
+		budget,
+		close() {
+			closing ??= (async () => {
+				detach();
+				// The store first (poller, budget, timeline socket), then what they sent through.
+				await controller.close();
+				await appClient.close();
+				await transport.close();
+			})();
+			return closing;
 		},
 	};
 }
@@ -134,30 +154,28 @@ export function firstAnswer(store: Session['store'], ms: number): Promise<void> 
 	});
 }
 
-export type PrepareOptions = SessionOptions & {
-	/** The configured key, if any: never printed (the demo's own key is in `server`). */
-	apiKey: Secret | null;
-	/** The embedded simulator, clearly marked DEMO. */
-	demo: boolean;
-	serverLabel: string;
-	/** Where the configured key came from, in words (never the key). */
-	keySource?: string | null;
+/** A config file profile as ctrl-p lists it: its name and where it points, never a key. */
+export type ProfileChoice = {name: string; label: string};
+
+/**
+ * The servers of one dashboard run, opened and closed by the composition root
+ * (commands/dashboard-runtime.ts): the view shows `session()` and asks for a switch, and never
+ * opens or closes a server itself.
+ */
+export type DashboardRuntime = {
+	/** The session on screen. */
+	session(): Session;
+	/** Every key this run holds, so a crash line can never print one (a switch adds the profile's). */
+	readonly secrets: string[];
+	/** The config file's profiles, for ctrl-p. */
+	readonly profiles: readonly ProfileChoice[];
+	/** The profile on screen (null: the server came from flags or the environment, or the demo). */
+	currentProfile(): string | null;
+	/**
+	 * Opens the profile's session, hands it to `show` (the view renders it), then closes the
+	 * previous one. Resolves with null, or with why it could not (the previous one stays).
+	 */
+	switchTo(name: string, show: (session: Session) => void): Promise<string | null>;
+	/** Closes the session on screen, the embedded simulator and the process's pool: nothing of this run is left. */
+	close(): Promise<void>;
 };
-
-/** Where the first session goes: a configured server, or the demo's simulator (commands/dashboard.ts starts it). */
-export type FirstServer = {baseUrl: string; apiKey: Secret | null; runningSandboxCap?: number};
-
-/** The first session and every key this run holds. */
-export type PreparedDashboard = {
-	session: Session;
-	/** Every key this run holds, so a crash line can never print one (profiles add theirs). */
-	secrets: string[];
-};
-
-/** Opens the first session; what runs the server (the demo's simulator) is the caller's. */
-export function prepareDashboard(options: PrepareOptions, server: FirstServer, write: (text: string) => void): PreparedDashboard {
-	const secrets: string[] = options.apiKey && !options.apiKey.isEmpty ? [options.apiKey.reveal()] : [];
-	const cap = server.runningSandboxCap === undefined ? {} : {runningSandboxCap: server.runningSandboxCap};
-	const session = openSession({baseUrl: server.baseUrl, apiKey: server.apiKey, label: options.serverLabel, keySource: options.keySource ?? null, demo: options.demo, ...cap}, options, write);
-	return {session, secrets};
-}

@@ -33,7 +33,11 @@ import {
 	shortId,
 	watchedSandboxIds,
 } from './sandbox-rows.js';
-import {openAgentStream} from './agent-stream.js';
+import {agentStreams} from './agent-stream.js';
+import {AgentClient} from '../wire/agent-client.js';
+import {GitClient} from '../wire/git-client.js';
+import {agentBaseUrl} from '../wire/agent-base-url.js';
+import type {Transport} from '../wire/transport.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
@@ -72,7 +76,13 @@ export type CreateDashboardOptions = {
 	keySource?: string | null;
 	demo: boolean;
 	now?: () => number;
-	/** The servers' clock (default: the process's estimate from `Date` headers); ages use it. */
+	/**
+	 * The server's connection pool, clock estimate and pacing (wire/transport.ts), shared by the
+	 * app client's owner and every agent-server client this dashboard makes; closed by its owner.
+	 * Default: the process's.
+	 */
+	transport?: Transport;
+	/** The servers' clock (default: the transport's estimate from `Date` headers); ages use it. */
 	clock?: ServerClock;
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
@@ -160,7 +170,7 @@ class DashboardModel {
 		this.#options = options;
 		this.#client = options.appClient;
 		this.#now = options.now ?? (() => Date.now());
-		this.#clock = options.clock ?? serverClock;
+		this.#clock = options.clock ?? options.transport?.clock ?? serverClock;
 		this.#runningCap = options.runningSandboxCap ?? null;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
@@ -219,12 +229,14 @@ class DashboardModel {
 			}),
 			...createConversationActions({
 				appBaseUrl: options.appBaseUrl,
+				client: this.#agentClient,
 				secrets: this.#secrets,
 				conversation: (key) => this.#rows.get(key)?.conversation,
 				onAccepted: () => this.#poller.refresh(),
 			}),
 			...createSearchAcross({
 				appBaseUrl: options.appBaseUrl,
+				client: this.#agentClient,
 				secrets: this.#secrets,
 				conversation: (key) => this.#rows.get(key)?.conversation,
 				// Stopped conversations through the stored copy, one request at a time each, under the shared budget.
@@ -232,7 +244,13 @@ class DashboardModel {
 					? {stored: {client: this.#client.storedEvents, pace: (key: string): Pace => (task) => this.budget.schedule(`search-stored:${key}`, task, 'visible')}}
 					: {}),
 			}),
-			...createChangesOpener({appBaseUrl: options.appBaseUrl, secrets: this.#secrets, conversation: (key) => this.#rows.get(key)?.conversation}),
+			...createChangesOpener({
+				appBaseUrl: options.appBaseUrl,
+				secrets: this.#secrets,
+				conversation: (key) => this.#rows.get(key)?.conversation,
+				client: (conversation, appBaseUrl) =>
+					new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url!, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported}),
+			}),
 			startConversation: (request) => this.#startConversation(request),
 			resetStart: () => {
 				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.
@@ -280,6 +298,14 @@ class DashboardModel {
 			notice: null,
 		};
 	}
+
+	/** Every agent-server client goes through this server's transport (its pool, clock and pacing). */
+	get #transported(): {transport?: Transport} {
+		return this.#options.transport ? {transport: this.#options.transport} : {};
+	}
+
+	readonly #agentClient = (conversation: AppConversation, appBaseUrl: string): AgentClient =>
+		AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1, ...this.#transported});
 
 	// ---- publishing ---------------------------------------------------------------------------
 
@@ -630,7 +656,7 @@ class DashboardModel {
 			key: normalized,
 			conversation: row.conversation,
 			appBaseUrl: this.#options.appBaseUrl,
-			openStream: this.#options.openStream ?? openAgentStream,
+			openStream: this.#options.openStream ?? agentStreams(this.#options.transport),
 			readHistory: this.#historyReader(row.conversation.id),
 			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
 			now: this.#now,

@@ -115,7 +115,13 @@ export async function searchAcross(options: SearchAcrossOptions): Promise<void> 
 export type SearchListener = {onHit(hit: SearchHit): void; onProgress(progress: SearchProgress): void};
 
 /** The controller's `searchAcross`: starts a search over the given conversations; the returned function cancels it. */
-export function createSearchAcross(options: {appBaseUrl: string; secrets: readonly string[]; conversation(key: string): AppConversation | undefined; stored?: StoredSearch}) {
+export function createSearchAcross(options: {
+	appBaseUrl: string;
+	secrets: readonly string[];
+	conversation(key: string): AppConversation | undefined;
+	stored?: StoredSearch;
+	client?: SearchAcrossOptions['client'];
+}) {
 	return {
 		searchAcross(keys: readonly string[], query: string, listener: SearchListener): () => void {
 			const abort = new AbortController();

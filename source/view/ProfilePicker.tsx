@@ -4,7 +4,9 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {truncateToWidth} from '../format/width.js';
 import {useKeyHandlers} from './use-key-dispatch.js';
 
-export type ProfileChoice = {name: string; label: string};
+import type {ProfileChoice} from '../state/dashboard-session.js';
+
+export type {ProfileChoice};
 
 type Props = {
 	profiles: readonly ProfileChoice[];

@@ -1,40 +1,32 @@
 import {render} from 'ink';
-import {firstAnswer, openSession, type PreparedDashboard, type PrepareOptions} from '../state/dashboard-session.js';
+import {firstAnswer, type DashboardRuntime} from '../state/dashboard-session.js';
 import {installInkPatches, warmUpTextMeasures} from '../ink-patches/index.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
-import {publicMessage} from '../state/redact.js';
-import type {Secret} from '../wire/secret.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
-import type {ProfileChoice} from './ProfilePicker.js';
 import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
 import {openTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
 
-export type RunDashboardOptions = PrepareOptions & {
+export type RunDashboardOptions = {
 	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
 	usageThresholds?: Partial<UsageThresholds>;
-	/** The config file's profiles for ctrl-p (names and servers, never keys), the one in use, and how to open one. */
-	profiles?: readonly ProfileChoice[];
-	profile?: string | null;
-	resolveProfile?(name: string): Promise<{baseUrl: string; apiKey: Secret | null; label: string; keySource?: string | null}>;
 };
 
 /**
  * The interactive dashboard, from the first frame to the exit code. Enters the alternate screen
  * once, renders, and leaves through one exit guard whatever ends it, so the user's shell screen
  * always comes back. Resolves with the process exit code (0 on `q`, 128+n on a signal, 1 on a
- * crash); it closes everything it opened, so the process can end on its own.
+ * crash). The servers are the runtime's (commands/dashboard-runtime.ts): the view shows its
+ * session, asks it to switch, and closes it on the way out, so the process can end on its own.
  */
-export async function runDashboard(options: RunDashboardOptions, prepared: PreparedDashboard, shutdown: () => Promise<void>): Promise<number> {
+export async function runDashboard(options: RunDashboardOptions, runtime: DashboardRuntime): Promise<number> {
 	const {stdout, stdin, stderr} = process;
 	if (options.usageThresholds) setUsageThresholds(options.usageThresholds);
-	const {secrets} = prepared;
-	let session = prepared.session;
-	const writeAlert = (text: string) => void stdout.write(text);
-	let currentProfile = options.profile ?? null;
+	const {secrets} = runtime;
+	let session = runtime.session();
 	// A frame drawn before the first answer is replaced at once, and it is the slowest frame of
 	// the run (nothing is compiled yet): when the server answers quickly, the first frame has data.
 	const answered = firstAnswer(session.store, firstAnswerWaitMs);
@@ -62,8 +54,8 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 		stderr,
 		unmount: () => unmount(),
 		secrets,
-		// The current session here (profiles switch it); the simulator and the HTTP agent are the caller's.
-		cleanup: () => Promise.allSettled([session.close()]).then(() => shutdown()),
+		// Every server of the run, the demo's simulator and the process's pool.
+		cleanup: () => runtime.close(),
 	});
 	guard.install();
 
@@ -73,28 +65,18 @@ export async function runDashboard(options: RunDashboardOptions, prepared: Prepa
 			store={session.store}
 			controller={session.controller}
 			onQuit={() => guard.finish(0)}
-			profiles={options.profiles ?? []}
-			currentProfile={currentProfile}
+			profiles={runtime.profiles}
+			currentProfile={runtime.currentProfile()}
 			onSwitchProfile={switchTo}
 			strayOutput={strayOutput}
 		/>
 	);
-	// ctrl-p: the chosen profile gets a store of its own; the old one is closed once the new one shows.
-	const switchTo = async (name: string): Promise<string | null> => {
-		if (!options.resolveProfile) return 'Switching profiles needs a config file with profiles.';
-		try {
-			const target = await options.resolveProfile(name);
-			if (target.apiKey && !target.apiKey.isEmpty) secrets.push(target.apiKey.reveal());
-			const previous = session;
-			session = openSession({...target, demo: false}, options, writeAlert);
-			currentProfile = name;
+	// ctrl-p: the chosen profile gets a session of its own; the runtime closes the old one once the new one shows.
+	const switchTo = (name: string): Promise<string | null> =>
+		runtime.switchTo(name, (next) => {
+			session = next;
 			rerender(tree());
-			await previous.close();
-			return null;
-		} catch (error) {
-			return `Cannot switch to profile "${name}": ${publicMessage(error, secrets)}`;
-		}
-	};
+		});
 
 	try {
 		const instance = render(tree(), {

@@ -9,6 +9,7 @@ import {type ConversationInfo, conversationInfoSchema, successSchema} from './sc
 import {describeIssues, type InvalidItem} from './schemas/common.js';
 import {eventPageSchema, type LoggedEvent, parseEventLater, parseEvents, type WireEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
+import type {Transport} from './transport.js';
 
 export {agentBaseUrl} from './agent-base-url.js';
 
@@ -23,6 +24,8 @@ export type AgentClientOptions = {
 	/** GET retries inside one call (HttpClient default 4). A supervisor with its own backoff may want fewer. */
 	maxRetries?: number;
 	onRetry?: (info: RetryInfo) => void;
+	/** The server the conversation belongs to (transport.ts): its pool, clock estimate and pacing. */
+	transport?: Transport;
 	dispatcher?: Dispatcher;
 };
 
@@ -84,6 +87,7 @@ export class AgentClient {
 			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
 			maxRetries: init.maxRetries,
 			onRetry: init.onRetry,
+			...(init.transport ? {transport: init.transport} : {}),
 			dispatcher: init.dispatcher,
 		});
 	}

@@ -24,6 +24,7 @@ import {
 import {describeIssues, parsePage, type InvalidItem, type Page} from './schemas/common.js';
 import type {CreateRequest} from './schemas/create-request.js';
 import {Secret} from './secret.js';
+import type {Transport} from './transport.js';
 import {startTaskSnapshots} from './start-snapshots.js';
 import {StoredEventClient} from './stored-events.js';
 
@@ -50,7 +51,9 @@ export type AppClientOptions = {
 	onInvalid?: (item: InvalidItem, where: string) => void;
 	/** Something the user should know that is not an error (a deprecated call, a looping server). */
 	onWarning?: (message: string) => void;
-	/** Defaults to the process-wide keep-alive pool (http.ts `httpAgent`). */
+	/** The server's connection pool, clock estimate and pacing (transport.ts); default: the process's. */
+	transport?: Transport;
+	/** A dispatcher of its own instead of the transport's pool (tests). */
 	dispatcher?: Dispatcher;
 	/** Largest JSON answer read (default 32 MiB). */
 	maxResponseBytes?: number;
@@ -112,6 +115,7 @@ export class AppClient {
 			headers: (): Record<string, string> => (key && !key.isEmpty ? {authorization: `Bearer ${key.reveal()}`} : {}),
 			...(options.maxRetries === undefined ? {} : {maxRetries: options.maxRetries}),
 			...(options.onRetry ? {onRetry: options.onRetry} : {}),
+			...(options.transport ? {transport: options.transport} : {}),
 			...(options.dispatcher ? {dispatcher: options.dispatcher} : {}),
 		});
 		this.baseUrl = this.#http.baseUrl;
@@ -297,8 +301,8 @@ export class AppClient {
 	}
 
 	/**
-	 * Aborts every call still in flight and refuses new ones. The connection pool is shared by
-	 * the process (http.ts `closeHttpAgent`), so it stays open for other clients.
+	 * Aborts every call still in flight and refuses new ones. The connection pool belongs to the
+	 * server's transport, which its owner closes (the agent servers' clients share it).
 	 */
 	async close(): Promise<void> {
 		this.#scope.close();

@@ -4,6 +4,7 @@ import {HttpClient, type RetryInfo} from './http.js';
 import {describeIssues, type InvalidItem, parseEach} from './schemas/common.js';
 import {type GitChange, gitChangeSchema, type GitDiff, gitDiffSchema} from './schemas/git.js';
 import type {Secret} from './secret.js';
+import type {Transport} from './transport.js';
 
 /**
  * A sandbox's git endpoints on its agent server (docs/service-behaviour.md §3.1), with the session key:
@@ -20,6 +21,8 @@ export type GitClientOptions = {
 	sessionApiKey: Secret | null;
 	maxRetries?: number;
 	onRetry?: (info: RetryInfo) => void;
+	/** The server the sandbox belongs to (transport.ts): its pool, clock estimate and pacing. */
+	transport?: Transport;
 	dispatcher?: Dispatcher;
 	/** Start with this form (a caller that already learnt it); default: query, then path. */
 	routeForm?: GitRouteForm;
@@ -41,6 +44,7 @@ export class GitClient {
 			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
 			maxRetries: options.maxRetries,
 			onRetry: options.onRetry,
+			...(options.transport ? {transport: options.transport} : {}),
 			dispatcher: options.dispatcher,
 		});
 	}

@@ -1,5 +1,5 @@
 import type {Dispatcher} from 'undici';
-import {Agent, errors as undiciErrors, request} from './undici-parts.js';
+import {errors as undiciErrors, request} from './undici-parts.js';
 import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
 import {
 	ApiError,
@@ -16,12 +16,13 @@ import {
 	ValidationError,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
-import {type ServerClock, serverClock} from './server-clock.js';
+import type {ServerClock} from './server-clock.js';
+import {processTransport, type Transport} from './transport.js';
 
 /**
- * JSON over HTTP for both APIs. One undici Agent for the whole process keeps one keep-alive pool
- * per origin. Every request has a headers timeout, a body timeout and a size cap; errors come
- * back typed (errors.ts). GETs are retried on transient failures; POSTs never are, because a
+ * JSON over HTTP for both APIs. Each server's Transport (transport.ts) holds its keep-alive pools,
+ * its clock estimate and its 429 pacing; a client given none uses the process's. Every request
+ * has a headers timeout, a body timeout and a size cap; errors come back typed (errors.ts). GETs are retried on transient failures; POSTs never are, because a
  * create that went through must not be sent twice.
  */
 
@@ -55,8 +56,11 @@ export type HttpClientOptions = {
 	headers: () => Record<string, string>;
 	maxRetries?: number;
 	onRetry?: (info: RetryInfo) => void;
+	/** The server this client belongs to: its connection pool, clock estimate and pacing (default: the process's). */
+	transport?: Transport;
+	/** A dispatcher of its own instead of the transport's pool (tests). */
 	dispatcher?: Dispatcher;
-	/** Where the answers' `Date` headers go (default: the process's `serverClock`). */
+	/** Where the answers' `Date` headers go instead of the transport's clock. */
 	clock?: ServerClock;
 };
 
@@ -74,18 +78,9 @@ export function setRequestDeadline(ms: number): void {
 	requestDeadlineMs = Math.max(1000, ms);
 }
 
-let sharedAgent: Agent | undefined;
-
-/** The process-wide dispatcher: keep-alive pools per origin, bounded connection reuse. */
-export function httpAgent(): Agent {
-	sharedAgent ??= new Agent({keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8});
-	return sharedAgent;
-}
-
+/** Closes the pool of the process's transport (clients built without a transport of their own). */
 export async function closeHttpAgent(): Promise<void> {
-	const agent = sharedAgent;
-	sharedAgent = undefined;
-	await agent?.close();
+	await processTransport.close();
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
@@ -106,9 +101,16 @@ export class HttpClient {
 	readonly baseUrl: string;
 	readonly #options: HttpClientOptions;
 
+	readonly #transport: Transport;
+
 	constructor(options: HttpClientOptions) {
 		this.baseUrl = options.baseUrl.replace(/\/+$/, '');
 		this.#options = options;
+		this.#transport = options.transport ?? processTransport;
+	}
+
+	get #clock(): ServerClock {
+		return this.#options.clock ?? this.#transport.clock;
 	}
 
 	/** Sends a request and returns the parsed JSON body (undefined for an empty body). */
@@ -120,7 +122,7 @@ export class HttpClient {
 		const started = Date.now();
 		for (let attempt = 0; ; attempt++) {
 			try {
-				await pace(url.origin, options.signal).catch(() => {
+				await this.#transport.pace(url.origin, options.signal).catch(() => {
 					throw cancelled(method, url, options.signal);
 				});
 				// No single try may outlast what is left of the call's deadline.
@@ -136,7 +138,7 @@ export class HttpClient {
 				// Whatever undici made of it (a timeout reason looks like a network error), a
 				// cancelled call is a cancellation: never retried, never reported as the network.
 				if (options.signal?.aborted) throw cancelled(method, url, options.signal);
-				if (error instanceof RateLimitedError) slowDown(url.origin, error);
+				if (error instanceof RateLimitedError) this.#transport.slowDown(url.origin, error);
 				let delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
 				// Another try that could not finish inside the call's deadline is not worth starting. (A
 				// 429 is an answer, not a stalled server: its waits have their own cap.)
@@ -161,13 +163,13 @@ export class HttpClient {
 		let response: Dispatcher.ResponseData;
 		const sentAt = Date.now();
 		try {
-			await pace(url.origin, options.signal);
+			await this.#transport.pace(url.origin, options.signal);
 			response = await request(url, this.#requestOptions(method, options));
 		} catch (error) {
 			if (options.signal?.aborted) throw cancelled(method, url, options.signal);
 			throw networkError(method, url, error);
 		}
-		(this.#options.clock ?? serverClock).observe(response.headers.date, sentAt, Date.now());
+		this.#clock.observe(response.headers.date, sentAt, Date.now());
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			const text = await readCapped(response.body, 64 * 1024, defaults.bodyDeadlineMs).catch(() => '');
 			interpret(method, url, {status: response.statusCode, headers: response.headers, text}, this.#credentials());
@@ -206,7 +208,7 @@ export class HttpClient {
 			signal: options.signal,
 			headersTimeout: options.headersTimeoutMs ?? defaults.headersTimeoutMs,
 			bodyTimeout: options.bodyTimeoutMs ?? defaults.bodyTimeoutMs,
-			dispatcher: this.#options.dispatcher ?? httpAgent(),
+			dispatcher: this.#options.dispatcher ?? this.#transport.dispatcher(),
 		};
 	}
 
@@ -218,7 +220,7 @@ export class HttpClient {
 		} catch (error) {
 			throw networkError(method, url, error);
 		}
-		(this.#options.clock ?? serverClock).observe(response.headers.date, sentAt, Date.now());
+		this.#clock.observe(response.headers.date, sentAt, Date.now());
 		try {
 			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes, options.bodyDeadlineMs ?? defaults.bodyDeadlineMs);
 			return {status: response.statusCode, headers: response.headers, text};
@@ -409,31 +411,6 @@ export function rateLimitWait(headers: Record<string, string | string[] | undefi
 	if (retryAfterMs !== undefined && retryAfterMs > 0) return {waitMs: retryAfterMs, spacingMs};
 	const untilReset = resetInMs !== undefined && resetInMs > 0 && resetInMs <= 3_600_000 ? resetInMs : 0;
 	return {waitMs: Math.max(untilReset, Math.min(windowMs, 60_000), 1000), spacingMs};
-}
-
-/**
- * One pacing rule for every request of the process, per origin: after a 429 nothing goes to that
- * origin until its wait is over (whichever request got it), and from then on requests leave at
- * the rate the limit allows, so pages walk at the server's pace instead of spending retries.
- */
-type Pacing = {pausedUntil: number; spacingMs: number; nextAt: number};
-const pacing = new Map<string, Pacing>();
-
-async function pace(origin: string, signal: AbortSignal | undefined): Promise<void> {
-	const state = pacing.get(origin);
-	if (!state) return;
-	const now = Date.now();
-	const at = Math.max(now, state.pausedUntil, state.nextAt);
-	state.nextAt = at + state.spacingMs;
-	if (at > now) await sleep(at - now, signal);
-}
-
-function slowDown(origin: string, error: RateLimitedError): void {
-	const state = pacing.get(origin) ?? {pausedUntil: 0, spacingMs: 0, nextAt: 0};
-	const spacingMs = (error as RateLimitedError & {spacingMs?: number}).spacingMs ?? 0;
-	state.spacingMs = Math.max(state.spacingMs, Math.min(spacingMs, 10_000));
-	if (error.retryAfterMs !== undefined && error.retryAfterMs <= maxRetryAfterWaitMs) state.pausedUntil = Math.max(state.pausedUntil, Date.now() + error.retryAfterMs);
-	pacing.set(origin, state);
 }
 
 /** The caller's own reason when it is one of ours (a closed client), else a plain cancellation. */

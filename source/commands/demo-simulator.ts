@@ -1,0 +1,12 @@
+import type {Simulator} from '../simulator/server.js';
+
+/**
+ * The embedded simulator a run opens when no server is configured (DEMO): one configuration for
+ * the dashboard and every headless command, so what a newcomer sees in one is what the other
+ * reads. Loaded only here: a configured run never pays for the simulator.
+ */
+export async function startDemoSimulator(): Promise<Simulator> {
+	const {startSimulator} = await import('../simulator/server.js');
+	// Live steps at the pace a person can follow; pausing a sandbox stops two agents, as real ones share.
+	return startSimulator({port: 0, tickMs: 700, sharedSandboxes: true});
+}
