@@ -7,6 +7,7 @@ import type {RouteContext, Router} from './router.js';
 import {conversationInfoJson} from './serialize.js';
 import {storedZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
+import {storedForm} from './stored-form.js';
 
 /**
  * The agent server of one sandbox, served under `/runtime/<n>` (the path prefix a proxied
@@ -171,6 +172,7 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 		const conversation = requireConversation(context);
 		const event = context.world.agent(conversation).log.get(context.params.eventId!);
 		if (!event) throw notFound();
-		return event;
+		// This one route returns the event model as it is, null fields kept (SDK openhands-agent-server/openhands/agent_server/event_router.py get_conversation_event; search dumps with exclude_none).
+		return storedForm(event);
 	});
 }

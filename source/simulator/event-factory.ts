@@ -170,6 +170,34 @@ export class EventFactory {
 		};
 	}
 
+	/**
+	 * A tool call the model got wrong (unknown tool, arguments that do not validate or are not
+	 * JSON): an ActionEvent without `action`, as the SDK's agent emits it (openhands-sdk/openhands/
+	 * sdk/agent/agent.py `_emit_tool_error`), before the AgentErrorEvent that answers it. Arguments
+	 * that are not JSON are replaced by the SDK's marker object.
+	 */
+	invalidAction(spec: {toolName: string; arguments: string; thought?: string; responseId?: string}): EventDraft {
+		const toolCallId = this.toolCallId();
+		let args = spec.arguments;
+		try {
+			JSON.parse(args);
+		} catch (error) {
+			args = JSON.stringify({_openhands_malformed_tool_call: true, error: (error as Error).message});
+		}
+		return {
+			kind: 'ActionEvent',
+			id: this.id(),
+			source: 'agent',
+			thought: spec.thought ? [textContent(spec.thought)] : [],
+			thinking_blocks: [],
+			tool_name: spec.toolName,
+			tool_call_id: toolCallId,
+			tool_call: {id: toolCallId, name: spec.toolName, arguments: args, origin: this.flavor === 'responses' ? 'responses' : 'completion'},
+			llm_response_id: spec.responseId ?? this.responseId(),
+			security_risk: 'UNKNOWN',
+		};
+	}
+
 	observation(action: EventDraft, observation: ObservationBody): EventDraft {
 		return {
 			kind: 'ObservationEvent',

@@ -44,13 +44,13 @@ export function* codingScript(context: ScriptContext): Script {
 				context.ev.hook({
 					hookEventType: 'PostToolUse',
 					command: task.hook.command,
-					toolName: 'file_editor',
+					toolName: String(edit.tool_name),
 					success: true,
 					blocked: false,
 					exitCode: 0,
 					stdout: task.hook.stdout,
 					actionId: edit.id,
-					hookInput: {tool_name: 'file_editor', tool_input: {command: 'str_replace', path: `${context.workdir}/${task.edit.path}`}},
+					hookInput: {tool_name: String(edit.tool_name), tool_input: edit.tool_name === 'apply_patch' ? {patch: (edit.action as {patch?: string}).patch} : {command: 'str_replace', path: `${context.workdir}/${task.edit.path}`}},
 				}),
 			],
 		};

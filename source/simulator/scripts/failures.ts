@@ -1,5 +1,6 @@
 import {openingStep, checkpoint, pickTemplate, type ScenarioTemplate} from './opening.js';
-import {finish, replaceInFile, terminal, viewFile} from './tools.js';
+import {invalidCall, multipleCommandsRefusal, refusedTerminal} from './newer-tools.js';
+import {finish, replaceInFile, terminal, usesApplyPatch, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
 
 /** Scenarios that go wrong: a recoverable tool error, a crash, and an agent stuck in a loop. */
@@ -32,23 +33,16 @@ export const agentErrorTemplates: readonly ScenarioTemplate[] = [
 	},
 ];
 
-/** A tool call the SDK cannot validate becomes an AgentErrorEvent; the agent retries and finishes. */
+/**
+ * A tool call the SDK cannot validate: the ActionEvent without `action` and the AgentErrorEvent
+ * answering it. The agent retries with the full call, then sends two commands in one terminal
+ * call, which the terminal refuses (is_error, no exit code), and chains them instead.
+ */
 export function* agentErrorScript(context: ScriptContext): Script {
 	const template = pickTemplate(agentErrorTemplates, context.template);
 	yield openingStep(context, template.request);
 	yield* viewFile(context, 'billing/worker.py', workerPy, 'Read the worker', 'Find the print calls in the worker.');
-	const responseId = context.ev.responseId();
-	yield {
-		events: [
-			context.ev.agentError(
-				'file_editor',
-				context.ev.toolCallId(),
-				`Error validating args {"command": "str_replace", "old_str": "    print(f\\"processing invoice {invoice_id}\\")", "new_str": "    log.info(\\"processing invoice\\", invoice_id=invoice_id)"} for tool 'file_editor': 1 validation error for FileEditorAction\npath\n  Field required [type=missing, input_value={'command': 'str_replace', ...}, input_type=dict]`,
-				{kind: 'agent_action', retryable: true, user_action: 'none'},
-			),
-		],
-		llm: {responseId},
-	};
+	yield invalidCall(context, missingPathCall(context));
 	yield checkpoint;
 	yield* replaceInFile(
 		context,
@@ -61,8 +55,34 @@ export function* agentErrorScript(context: ScriptContext): Script {
 		'Log the start of each invoice with structlog',
 		'The previous call lacked the path. Retry with the full path.',
 	);
-	yield* terminal(context, {command: 'pytest -q tests/test_worker.py', output: '......                                                                   [100%]\n6 passed in 0.22s', summary: 'Run the worker tests'});
+	const steps = ['cd billing', 'pytest -q tests/test_worker.py'];
+	yield* refusedTerminal(context, {command: steps.join('\n'), summary: 'Run the worker tests', thought: 'Run the tests from the package directory.'}, multipleCommandsRefusal(steps));
+	yield* terminal(context, {command: steps.join(' && '), output: '......                                                                   [100%]\n6 passed in 0.22s', summary: 'Run the worker tests', thought: 'One command at a time, or chained.'});
 	yield* finish(context, 'billing/worker.py now logs through structlog with invoice_id bound to every line; the worker tests pass (6).');
+}
+
+/**
+ * The edit call a model gets wrong most often: the edit without the file it applies to. Under
+ * the GPT-5 preset the edit tool is apply_patch and the missing argument is `patch`.
+ */
+function missingPathCall(context: ScriptContext): {toolName: string; arguments: string; error: string; thought: string} {
+	const thought = 'Replace the print call with a structured log line.';
+	if (usesApplyPatch(context)) {
+		const args = {input: '*** Update File: billing/worker.py\n-    print(f"processing invoice {invoice_id}")\n+    log.info("processing invoice", invoice_id=invoice_id)'};
+		return {
+			toolName: 'apply_patch',
+			arguments: JSON.stringify(args),
+			error: `Error validating args ${JSON.stringify(args)} for tool 'apply_patch': 1 validation error for ApplyPatchAction\npatch\n  Field required [type=missing, input_value={'input': '*** Update File: ...'}, input_type=dict]`,
+			thought,
+		};
+	}
+	const args = {command: 'str_replace', old_str: '    print(f"processing invoice {invoice_id}")', new_str: '    log.info("processing invoice", invoice_id=invoice_id)'};
+	return {
+		toolName: 'file_editor',
+		arguments: JSON.stringify(args),
+		error: `Error validating args ${JSON.stringify(args)} for tool 'file_editor': 1 validation error for FileEditorAction\npath\n  Field required [type=missing, input_value={'command': 'str_replace', ...}, input_type=dict]`,
+		thought,
+	};
 }
 
 export const crashTemplates: readonly ScenarioTemplate[] = [
@@ -91,6 +111,22 @@ const crashes = [
 		code: 'RuntimeDisconnectedError',
 		detail: 'Lost connection to the runtime after 3 retries: Server disconnected without sending a response.',
 		classification: {kind: 'transient', retryable: true, user_action: 'retry'} as const,
+	},
+	// As the SDK classifies them (openhands-sdk/openhands/sdk/event/error_classification.py).
+	{
+		code: 'LLMRateLimitError',
+		detail: 'litellm.RateLimitError: AnthropicException - {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 400,000 input tokens per minute."}}',
+		classification: {kind: 'rate_limit', retryable: true, user_action: 'retry'} as const,
+	},
+	{
+		code: 'MaxBudgetReached',
+		detail: 'Current total cost ($10.04) exceeds the maximum budget per task ($10.00).',
+		classification: {kind: 'quota', retryable: false, user_action: 'settings'} as const,
+	},
+	{
+		code: 'KeyError',
+		detail: "'tool_call_id'",
+		classification: {kind: 'internal', retryable: false, user_action: 'none'} as const,
 	},
 ];
 
@@ -133,7 +169,12 @@ export const stuckTemplates: readonly ScenarioTemplate[] = [
 	},
 ];
 
-/** The same call with the same arguments, again and again: the stuck detector ends the run. */
+/**
+ * The same call with the same arguments, again and again. The flaky test is run three times, then
+ * the model tries to edit the test with a call that leaves out the file, four times over: the
+ * SDK's stuck detector ends a run once one call has failed the same way past its threshold (3 by
+ * default; openhands-sdk/openhands/sdk/conversation/stuck_detector.py).
+ */
 export function* stuckScript(context: ScriptContext): Script {
 	const template = pickTemplate(stuckTemplates, context.template);
 	yield openingStep(context, template.request, template.skills);
@@ -149,9 +190,19 @@ export function* stuckScript(context: ScriptContext): Script {
 		summary: 'Run the flaky cart total test again',
 		thought: 'Run the test again to see whether the failure is consistent.',
 	};
-	for (let attempt = 1; attempt <= 5; attempt++) {
-		yield* terminal(context, loop);
-		if (attempt === 4) yield checkpoint;
+	for (let attempt = 1; attempt <= 3; attempt++) yield* terminal(context, loop);
+	const tool = usesApplyPatch(context) ? 'apply_patch' : 'file_editor';
+	const args = tool === 'apply_patch' ? {input: '-  expect(total(cart)).toBe(99.9)\n+  expect(total(cart)).toBeCloseTo(99.9)'} : {command: 'str_replace', old_str: 'expect(total(cart)).toBe(99.9)', new_str: 'expect(total(cart)).toBeCloseTo(99.9)'};
+	const missing = tool === 'apply_patch' ? 'patch' : 'path';
+	const kind = tool === 'apply_patch' ? 'ApplyPatchAction' : 'FileEditorAction';
+	for (let attempt = 1; attempt <= 4; attempt++) {
+		yield invalidCall(context, {
+			toolName: tool,
+			arguments: JSON.stringify(args),
+			error: `Error validating args ${JSON.stringify(args)} for tool '${tool}': 1 validation error for ${kind}\n${missing}\n  Field required [type=missing, input_value={...}, input_type=dict]`,
+			thought: attempt === 1 ? 'Compare with a tolerance instead of exact equality.' : undefined,
+		});
+		if (attempt === 3) yield checkpoint;
 	}
 	yield {events: [], status: 'stuck'};
 }

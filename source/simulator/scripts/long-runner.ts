@@ -1,7 +1,8 @@
 import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
 import {condense} from './condense.js';
+import {clientTool, consultTom, delegate, goalUpdate, invokeSkill, subAgentTask, switchLlm, visionInspect} from './newer-tools.js';
 import {browse, planTasks, terminal, think} from './tools.js';
-import type {Script, ScriptContext} from './types.js';
+import type {Script, ScriptContext, Step} from './types.js';
 
 export const longRunnerTemplates: readonly ScenarioTemplate[] = [
 	{
@@ -13,10 +14,19 @@ export const longRunnerTemplates: readonly ScenarioTemplate[] = [
 	},
 ];
 
-/** Never finishes: a steady stream of realistic work for follow mode and long sessions. */
+const objective = 'Every day of November 2025 is loaded into analytics.events and verified against the source counts';
+const maxIterations = 10;
+
+/**
+ * Never finishes: a steady stream of realistic work for follow mode and long sessions. It runs as
+ * a goal loop (the `goal` state: an audit round every few batches) and uses the 2026 tools in
+ * turn: sub-agents (task, delegate), skills, a switch of LLM profile, a vision check of the
+ * dashboard, a client tool and a tool kind no client knows (newer-tools.ts).
+ */
 export function* longRunnerScript(context: ScriptContext): Script {
 	const template = pickTemplate(longRunnerTemplates, context.template);
 	yield openingStep(context, template.request);
+	yield goalUpdate(context, {active: true, status: 'running', iteration: 0, max_iterations: maxIterations, objective});
 	yield* planTasks(
 		context,
 		[
@@ -63,6 +73,60 @@ export function* longRunnerScript(context: ScriptContext): Script {
 		if (batch % 12 === 0) {
 			yield* condense(context, `Backfilling analytics.events day by day. Completed through ${day}; counts verified every third day, minor late-arrival drift noted. Next: continue with the following day.`);
 		}
+		if (batch % 2 === 0) yield* toolTour(context, batch / 2 - 1, day);
+		if (batch % 6 === 0 && batch / 6 < maxIterations) {
+			const iteration = batch / 6;
+			yield goalUpdate(context, {active: true, status: 'running', iteration, max_iterations: maxIterations, objective, verdict: {score: Math.min(0.95, iteration / maxIterations), complete: false, missing: `Days after ${day} are not loaded yet.`}});
+		}
 		if (batch === 4) yield checkpoint;
+	}
+}
+
+/** One of the newer tools, in turn (`turn` counts from 0). */
+function* toolTour(context: ScriptContext, turn: number, day: string): Generator<Step, void, undefined> {
+	switch (turn % 8) {
+		case 0: {
+			yield* subAgentTask(context, {
+				description: 'Check late-arriving partitions',
+				prompt: `List the source partitions for ${day} that arrived after the nightly cut-off and how many events each holds.`,
+				subagentType: 'explore',
+				result: `2 late partitions for ${day}: part-0022 (1,204 events), part-0023 (87 events).`,
+			});
+			return;
+		}
+
+		case 1: {
+			yield* delegate(context, {command: 'spawn', ids: ['verify', 'report'], agentTypes: ['programmer', 'researcher']}, 'Spawned 2 sub-agents: verify (programmer), report (researcher).');
+			return;
+		}
+
+		case 2: {
+			yield* delegate(context, {command: 'delegate', tasks: {verify: `Re-count ${day} in the warehouse and the source.`, report: 'Summarise the anomalies found so far.'}}, 'verify: counts match.\nreport: 3 days short by fewer than 40 rows, all late partitions.');
+			return;
+		}
+
+		case 3: {
+			yield* invokeSkill(context, 'warehouse-sql', '# Warehouse SQL\nUse `psql "$WAREHOUSE_URL" -Atc` for counts; never run DELETE without a date filter.');
+			return;
+		}
+
+		case 4: {
+			yield* switchLlm(context, 'fast-cheap', 'The remaining days are the same mechanical step; a cheaper model is enough.', 'litellm_proxy/gpt-5-mini-2025-08-07');
+			return;
+		}
+
+		case 5: {
+			yield* visionInspect(context, {imageIndex: 0, question: 'Does the ingest lag panel show any spike above 10 minutes?', answer: 'No: the ingest lag stays between 2 and 9 minutes.', model: 'litellm_proxy/claude-sonnet-4-5-20250929'});
+			return;
+		}
+
+		case 6: {
+			yield* clientTool(context, 'notify_channel', {channel: '#data-eng', text: `Backfill reached ${day}.`}, 'Tell the team how far the backfill is');
+			return;
+		}
+
+		default: {
+			yield* consultTom(context, 'The user asked to "report anomalies": unclear whether small drifts count.', 'Report drifts above 0.01% only; list smaller ones in the final summary.');
+		}
 	}
 }

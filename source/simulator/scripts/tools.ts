@@ -1,5 +1,6 @@
 import {textContent, type EventDraft, type Risk} from '../event-factory.js';
 import {withHostile} from '../corpus/hostile.js';
+import {addPatch, type FileChange, updatePatch} from './patch-text.js';
 import type {PendingAction, ScriptContext, Step} from './types.js';
 
 /**
@@ -15,11 +16,11 @@ export function agentText(context: ScriptContext, text: string): string {
 	return context.hostile() ? withHostile(text, context.rng.int(0, 1000)) : text;
 }
 
-function observed(context: ScriptContext, action: EventDraft, observation: Record<string, unknown> & {kind: string}): Step {
+export function observed(context: ScriptContext, action: EventDraft, observation: Record<string, unknown> & {kind: string}): Step {
 	return {events: [context.ev.observation(action, observation)]};
 }
 
-function llm(action: EventDraft): Step {
+export function llm(action: EventDraft): Step {
 	return {events: [action], llm: {responseId: String(action.llm_response_id)}};
 }
 
@@ -125,7 +126,38 @@ export function* viewFile(context: ScriptContext, path: string, content: string,
 	return action;
 }
 
+/**
+ * GPT-5 models run with the SDK's GPT-5 tool preset (openhands-tools/openhands/tools/preset/
+ * gpt5.py): terminal, apply_patch, task_tracker, browser. Every file edit is an apply_patch call.
+ */
+export function usesApplyPatch(context: ScriptContext): boolean {
+	return context.model.includes('gpt-5');
+}
+
+/** An apply_patch call and its answer (`Done!`, fuzz, the commit of file changes; ApplyPatchExecutor). */
+export function* applyPatch(context: ScriptContext, patch: string, changes: Record<string, FileChange>, summary: string, thought?: string, reasoning?: string): Calls {
+	const action = context.ev.action({
+		toolName: 'apply_patch',
+		action: {kind: 'ApplyPatchAction', patch},
+		thought: thought ? agentText(context, thought) : undefined,
+		summary,
+		risk: 'MEDIUM',
+		reasoning,
+	});
+	yield llm(action);
+	yield observed(context, action, {
+		kind: 'ApplyPatchObservation',
+		content: [textContent('Done!')],
+		is_error: false,
+		message: 'Done!',
+		fuzz: 0,
+		commit: {changes},
+	});
+	return action;
+}
+
 export function* createFile(context: ScriptContext, path: string, content: string, summary: string, thought?: string): Calls {
+	if (usesApplyPatch(context)) return yield* applyPatch(context, addPatch(path, content), {[path]: {type: 'add', new_content: content}}, summary, thought);
 	const full = `${context.workdir}/${path}`;
 	const action = context.ev.action({
 		toolName: 'file_editor',
@@ -150,6 +182,11 @@ export function* createFile(context: ScriptContext, path: string, content: strin
 export type Replacement = {path: string; before: string; oldStr: string; newStr: string};
 
 export function* replaceInFile(context: ScriptContext, edit: Replacement, summary: string, thought?: string, reasoning?: string): Calls {
+	if (usesApplyPatch(context)) {
+		const after = edit.before.replace(edit.oldStr, edit.newStr);
+		const patch = updatePatch(edit.path, edit.before, edit.oldStr, edit.newStr);
+		return yield* applyPatch(context, patch, {[edit.path]: {type: 'update', old_content: edit.before, new_content: after}}, summary, thought, reasoning);
+	}
 	const full = `${context.workdir}/${edit.path}`;
 	const action = context.ev.action({
 		toolName: 'file_editor',
