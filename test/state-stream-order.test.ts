@@ -166,7 +166,7 @@ function isPrefix(announced: readonly string[], server: readonly WireEvent[]): b
 
 type RunResult = {ok: boolean; announced: string[]; server: string[]; phases: Phase[]; reason?: string};
 
-async function run(initial: number, actions: readonly Action[], order: StreamSupervisorOptions['order']): Promise<RunResult> {
+async function run(initial: number, actions: readonly Action[], order: StreamSupervisorOptions['order'], catchUpIntervalMs?: number): Promise<RunResult> {
 	const server = new ModelServer();
 	for (let n = 0; n < initial; n++) server.emit();
 	const announced: string[] = [];
@@ -177,8 +177,8 @@ async function run(initial: number, actions: readonly Action[], order: StreamSup
 		order,
 		backoff: {baseMs: 0, capMs: 0},
 		resyncOverlapMs: 15,
-		// After two connections that did not hold, REST reads run between the script's steps too.
-		catchUpIntervalMs: 0,
+		// Default 2 s: the REST reads while no socket holds do not run within the script's steps.
+		catchUpIntervalMs,
 		random: () => 0.5,
 		onEvents: (events) => {
 			for (const event of events) announced.push(event.id);
@@ -233,6 +233,17 @@ test('server order: under random drops, failed pages and lost frames, what is an
 	);
 	// The drops did land in every phase (the property would be weak otherwise).
 	for (const phase of ['before-ready', 'during-resync', 'after-resync'] as const) assert.ok((seen.get(phase) ?? 0) >= 10, `drops ${phase}: ${seen.get(phase) ?? 0}`);
+});
+
+test('server order with REST reads between every step while no socket holds: still the server list, oldest first, each once', async () => {
+	await fc.assert(
+		fc.asyncProperty(fc.integer({min: 0, max: 8}), fc.array(action, {minLength: 5, maxLength: 40}), async (initial, actions) => {
+			const outcome = await run(initial, actions, 'server', 0);
+			assert.ok(outcome.ok, `${outcome.reason}\nannounced ${outcome.announced.join(' ')}\nserver    ${outcome.server.join(' ')}`);
+			assert.deepEqual(outcome.announced, outcome.server);
+		}),
+		{numRuns: 150, seed: 20261126},
+	);
 });
 
 test('a drop while frames wait for the resync: server order keeps them for the next connection; arrival order announced them early', async () => {
@@ -328,6 +339,40 @@ for (const order of ['server', 'arrival'] as const) test(`sockets that drop at e
 		assert.equal(statuses.some((status) => status.state === 'live'), false, 'no socket ever held');
 		assert.deepEqual(announced, server.events.map((event) => event.id), 'every event, in server order, each once');
 		assert.ok(ended(), `the end is seen: ${JSON.stringify(supervisor.status)}`);
+	} finally {
+		await supervisor.close();
+	}
+});
+
+test('a socket that is accepted and never answers: the history is read on over REST meanwhile, and the end is seen', async () => {
+	const server = new ModelServer();
+	for (let n = 0; n < 5; n++) server.emit();
+	const announced: string[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order: 'server',
+		resyncOverlapMs: 15,
+		catchUpIntervalMs: 0,
+		onEvents: (events) => {
+			for (const event of events) announced.push(event.id);
+		},
+	});
+	supervisor.start();
+	try {
+		// The socket opens and waits for a first frame that never comes (nothing here times it out).
+		for (let round = 0; round < 20; round++) {
+			if (round < 10) server.emit();
+			if (round === 10) server.emit(false, 'finished');
+			for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+				while (server.pages.length > 0) server.pages.shift()!.open();
+				await settle();
+			}
+			await settle();
+		}
+		assert.equal(supervisor.status.state, 'backfilling', 'the first connection is still waiting');
+		assert.deepEqual(announced, server.events.map((event) => event.id), 'every event, in server order, each once');
+		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', `the end is seen: ${JSON.stringify(supervisor.status)}`);
 	} finally {
 		await supervisor.close();
 	}

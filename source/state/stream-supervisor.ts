@@ -36,12 +36,13 @@ import {executionStatusOf, transientEvent} from './stream-events.js';
  * Progress does not depend on the socket staying up. A REST read that extends the watermark
  * (backfill, resync, repair from below it) runs one at a time and is cancelled only by close():
  * a socket that drops while its resync pages are in flight leaves them to land, and the next
- * connection's resync waits for them and reads on from where they ended. After
- * `catchUpAfterFailures` connections in a row ended before their resync did, the history is read
- * onward over REST every `catchUpIntervalMs` until a connection holds, so events keep arriving
- * (and, in server order, held frames are merged once a read that began after them has ended)
- * however the sockets behave. A read that reached the end with nothing held back settles the
- * stream as a live one does: a follower sees a conversation's end even if no socket ever holds.
+ * connection's resync waits for them and reads on from where they ended. While no connection
+ * holds (after the backfill, after a drop), the history is read onward over REST every
+ * `catchUpIntervalMs`, at once after `catchUpAfterFailures` connections in a row ended before
+ * their resync did, so events keep arriving (in server order, held frames are merged once a read
+ * that began after them has ended) however the sockets behave: refused, never answering, dropping
+ * at once. A read that reached the end with nothing held back settles the stream as a live one
+ * does: a follower sees a conversation's end even if no socket ever holds.
  *
  * Reconnects go on with full-jitter backoff. The attempt counter resets when a connection brought
  * new events (it made progress: the next drop starts again from the shortest wait) or stayed up
@@ -115,11 +116,11 @@ export type StreamSupervisorOptions = {
 	/** A connection up this long resets the attempt counter. Default 30 s. */
 	healthyAfterMs?: number;
 	/**
-	 * After this many connections in a row ended before their resync did, the history is read
-	 * onward over REST until a connection holds. Default 2.
+	 * While no connection holds, the history is read onward over REST every `catchUpIntervalMs`
+	 * (default 2 s); at once after this many connections in a row ended before their resync did
+	 * (default 2).
 	 */
 	catchUpAfterFailures?: number;
-	/** Between two of those REST reads. Default 2 s. */
 	catchUpIntervalMs?: number;
 	/** How far before the watermark a resync search starts (server timestamps may be stamped out of order). Default 1 s. */
 	resyncOverlapMs?: number;
@@ -241,6 +242,10 @@ export class StreamSupervisor {
 				this.#setStatus({state: 'backfilling', nextRetryInMs: undefined});
 				await this.#readOnward(connection);
 				this.#backfilled = true;
+				// Read to the end: settled until a frame arrives. If no socket holds soon, read on over REST.
+				this.#caughtUp = true;
+				this.#setStatus({});
+				this.#scheduleCatchUp(this.#catchUpIntervalMs());
 			} else {
 				this.#setStatus({state: 'reconnecting', nextRetryInMs: undefined});
 			}
@@ -556,13 +561,23 @@ export class StreamSupervisor {
 		this.#attempt++;
 		this.#setStatus({state: 'reconnecting', attempt: this.#attempt, nextRetryInMs: delay, lastError: errorMessage(error)});
 		this.#retryTimer = setTimeout(() => void this.#connect(), delay);
-		if (!connection.resyncDone && ++this.#unheld >= (this.#options.catchUpAfterFailures ?? 2)) this.#scheduleCatchUp(0);
+		// Read on over REST until a connection holds: soon if this one did not, at once after several.
+		this.#unheld = connection.resyncDone ? 0 : this.#unheld + 1;
+		this.#scheduleCatchUp(this.#unheld >= (this.#options.catchUpAfterFailures ?? 2) ? 0 : this.#catchUpIntervalMs());
 	}
 
 	// Reading on over REST while no socket holds
 
+	#catchUpIntervalMs(): number {
+		return this.#options.catchUpIntervalMs ?? 2000;
+	}
+
 	#scheduleCatchUp(delayMs: number): void {
-		if (this.#stopped || this.#catchUpTimer || this.#catchingUp) return;
+		if (this.#stopped || this.#catchingUp) return;
+		if (this.#catchUpTimer) {
+			if (delayMs > 0) return;
+			clearTimeout(this.#catchUpTimer);
+		}
 		this.#catchUpTimer = setTimeout(() => void this.#catchUp(), delayMs);
 	}
 
@@ -593,7 +608,7 @@ export class StreamSupervisor {
 		} finally {
 			this.#catchingUp = false;
 		}
-		if (!this.#connection?.resyncDone) this.#scheduleCatchUp(this.#options.catchUpIntervalMs ?? 2000);
+		if (!this.#connection?.resyncDone) this.#scheduleCatchUp(this.#catchUpIntervalMs());
 	}
 
 	/** Adds the held frames with these ids to the log (a read that began after them has ended); the rest stay held. */

@@ -79,9 +79,12 @@ export type EventSocketOptions = {
 	resend?: ResendMode;
 	/** Default 10 s. */
 	handshakeTimeoutMs?: number;
-	/** Ping after this long without traffic. Default 15 s. */
+	/**
+	 * Ping after this long without traffic. Default 5 s: with the grace, a socket that went silent
+	 * is replaced within 10 s, so a follower still sees a conversation's end within 15 s.
+	 */
 	heartbeatIntervalMs?: number;
-	/** How long a ping may go unanswered. Default 10 s. */
+	/** How long a ping may go unanswered. Default 5 s. */
 	heartbeatGraceMs?: number;
 	/**
 	 * After the handshake, how long to wait for the server's first frame (it always starts with a
@@ -100,7 +103,7 @@ export type EventSocketOptions = {
 	handlers: EventSocketHandlers;
 };
 
-export const defaultSocketTimings = {handshakeTimeoutMs: 10_000, firstFrameTimeoutMs: 10_000, heartbeatIntervalMs: 15_000, heartbeatGraceMs: 10_000};
+export const defaultSocketTimings = {handshakeTimeoutMs: 10_000, firstFrameTimeoutMs: 10_000, heartbeatIntervalMs: 5000, heartbeatGraceMs: 5000};
 const defaultMaxPayload = 16 * 1024 * 1024;
 /** close() sends a close frame; if the server does not answer it within this, the socket is cut. */
 const closeGraceMs = 1000;
