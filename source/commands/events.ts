@@ -13,6 +13,8 @@ import {printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {Server} from './server.js';
 import {readStoredEvents} from './stored-history-read.js';
+import {invalidSummary, warnInvalidItems} from './invalid-warnings.js';
+import type {InvalidItem} from '../wire/schemas/common.js';
 
 /**
  * `agent-tui events <conversation-id> [--kind K] [--source S] [--body T] [--desc] [--follow] [--json]`.
@@ -37,6 +39,7 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	if (historySource(conversation) === 'stored') {
 		// No agent server to ask (PAUSED, MISSING, ERROR, STARTING): the app server's copy. Nothing is resumed.
 		const events = await readStoredEvents(server, io, conversation, filter, flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP');
+		invalidSummary(io);
 		if (flags.json) printLine(io, toJson(events, io.secrets));
 		else for (const event of events) print(event);
 		return 0;
@@ -49,13 +52,15 @@ export async function runEvents(server: Server, io: Io, id: string, flags: Comma
 	const read = {pages: 0, events: 0};
 	const onPage = flags.json || !io.stdout.isTTY ? (count: number) => progress.onPage({pages: ++read.pages, events: (read.events += count)}) : undefined;
 	try {
-		for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP', ...(onPage ? {onPage} : {})})) {
+		const onInvalid = (items: InvalidItem[]) => warnInvalidItems(io, items, 'an event does not match the API');
+		for await (const event of agent.allEvents({...filter, sortOrder: flags.desc ? 'TIMESTAMP_DESC' : 'TIMESTAMP', onInvalid, ...(onPage ? {onPage} : {})})) {
 			if (!eventMatches(event, filter)) continue;
 			if (flags.json) events.push(event);
 			else print(event);
 		}
 	} finally {
 		progress.done();
+		invalidSummary(io);
 	}
 	if (flags.json) printLine(io, toJson(events, io.secrets));
 	return 0;

@@ -10,6 +10,7 @@ import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/status
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {defaultFollowDeadlineMs, formatDeadline} from './deadline.js';
 import {UnavailableError} from './exit-codes.js';
+import {invalidSummary, warnInvalid} from './invalid-warnings.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
 import {readStoredEvents} from './stored-history-read.js';
@@ -56,8 +57,13 @@ export type FollowOptions = {
 };
 
 export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
-	const end = await follow(options);
 	const {io} = options;
+	let end: FollowEnd;
+	try {
+		end = await follow(options);
+	} finally {
+		invalidSummary(io);
+	}
 	if (end.reason === 'interrupted') return {...end, exitCode: 130};
 	note(io, end.reason === 'execution' ? `conversation ended: ${end.status}` : `conversation ended: its sandbox is ${end.status}`);
 	return {...end, exitCode: 0};
@@ -192,7 +198,8 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 			}
 		},
 		onStatus: handlers.onStatus,
-		onProblem: (problem) => note(io, `warning: ${problem.message}`),
+		// An event that does not match the API: once per kind (a loop of one bad shape is one line).
+		onProblem: (problem) => (problem.eventKind ? warnInvalid(io, problem.eventKind, problem.message, problem.eventId) : note(io, `warning: ${problem.message}`)),
 	}).start();
 }
 

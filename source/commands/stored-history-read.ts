@@ -4,7 +4,8 @@ import {readStoredHistory} from '../state/stored-history.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
 import {historyProgress} from './history-progress.js';
-import {note, type Io} from './io.js';
+import {warnInvalidItems} from './invalid-warnings.js';
+import type {Io} from './io.js';
 import type {Server} from './server.js';
 
 /**
@@ -29,7 +30,7 @@ export async function readStoredEvents(
 			sortOrder,
 			pace: server.pace(`stored-events:${conversation.id}`),
 			onPage: progress.onPage,
-			onInvalid: (items) => note(io, `warning: ${items.length} stored event(s) do not match the API; shown as unknown (${items[0]!.message})`),
+			onInvalid: (items) => warnInvalidItems(io, items, 'a stored event does not match the API'),
 			...(log ? {log} : {}),
 		});
 	} finally {

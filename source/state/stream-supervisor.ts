@@ -1,6 +1,7 @@
 import type {AgentClient} from '../wire/agent-client.js';
 import {fullJitterDelay} from '../wire/backoff.js';
 import {errorMessage, KeyRejectedError, NotFoundError} from '../wire/errors.js';
+import {claimedKind} from '../wire/event-kinds.js';
 import {EventSocket, type EventSocketOptions, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
 import type {InvalidItem} from '../wire/schemas/common.js';
 import {compareEvents, type LoggedEvent, type WireEvent} from '../wire/schemas/events.js';
@@ -82,6 +83,9 @@ export type StreamStatus = {
 export type StreamProblem = {
 	kind: SocketProblem['kind'] | 'invalid-item' | 'oversized-frame' | 'invalid-utf8' | 'server-error' | 'resync-failed';
 	message: string;
+	/** For an event that does not match the API: the kind it claims (so a reader can report each kind once), and its id. */
+	eventKind?: string;
+	eventId?: string;
 };
 
 /** What the supervisor needs of an AgentClient (tests may pass a stand-in). */
@@ -722,7 +726,7 @@ export class StreamSupervisor {
 	// Reporting
 
 	#invalid(items: InvalidItem[]): void {
-		for (const item of items) this.#problem({kind: 'invalid-item', message: `an event in a history page is invalid (kept as unknown): ${item.message}`});
+		for (const item of items) this.#problem({kind: 'invalid-item', message: `an event in a history page is invalid (kept as unknown): ${item.message}`, eventKind: claimedKind(item.raw), ...idOf(item.raw)});
 	}
 
 	#problem(problem: StreamProblem): void {
@@ -779,4 +783,9 @@ function sameStatus(a: StreamStatus, b: StreamStatus): boolean {
 		a.settled === b.settled &&
 		a.events === b.events
 	);
+}
+
+function idOf(raw: unknown): {eventId?: string} {
+	const id = raw !== null && typeof raw === 'object' ? (raw as {id?: unknown}).id : undefined;
+	return typeof id === 'string' ? {eventId: id} : {};
 }

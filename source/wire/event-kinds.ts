@@ -58,3 +58,9 @@ export function qualifyEventKind(kind: string): string {
 export function eventKindMatches(filter: string, kind: string): boolean {
 	return shortEventKind(filter).toLowerCase() === shortEventKind(kind).toLowerCase();
 }
+
+/** The kind a raw event claims (`ActionEvent`, also from a qualified name), or `(no kind)`. */
+export function claimedKind(raw: unknown): string {
+	const kind = raw !== null && typeof raw === 'object' ? (raw as {kind?: unknown}).kind : undefined;
+	return typeof kind === 'string' && kind.trim() ? shortEventKind(kind) : '(no kind)';
+}

@@ -1,5 +1,6 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
 import WebSocket, {type RawData} from 'ws';
+import {shortEventKind} from './event-kinds.js';
 import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater} from './schemas/events.js';
 import type {Secret} from './secret.js';
 
@@ -60,6 +61,9 @@ export type SocketProblem = {
 	kind: 'malformed-frame' | 'invalid-event';
 	message: string;
 	bytes: number;
+	/** For an invalid event: the kind it claims, and its id. */
+	eventKind?: string;
+	eventId?: string;
 };
 
 export type EventSocketHandlers = {
@@ -263,7 +267,7 @@ export class EventSocket {
 		}
 		const event = parseEvent(value, parseOptions);
 		if (event.kind === 'UnknownEvent' && event.problem !== 'unknown event kind') {
-			this.#handlers.onProblem?.({kind: 'invalid-event', message: `event ${event.id.slice(0, 40)}: ${event.problem}`, bytes: buffer.length});
+			this.#handlers.onProblem?.({kind: 'invalid-event', message: `event ${event.id.slice(0, 40)}: ${event.problem}`, bytes: buffer.length, eventKind: shortEventKind(event.originalKind), eventId: event.id});
 		}
 		this.#handlers.onEvent(event);
 	}
