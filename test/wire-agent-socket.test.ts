@@ -234,3 +234,20 @@ test('connection refused is a non-fatal network error', async () => {
 	assert.equal(end.fatal, false);
 	assert.match(end.message, /connection refused/);
 });
+
+test('close 1013 says busy or credential activation, never only "busy"; it is retried (not fatal)', async (t) => {
+	let reason = '';
+	const url = await tinyServer(t, (ws) => ws.close(1013, reason));
+	const bare = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.deepEqual([bare.code, bare.fatal], [1013, false]);
+	assert.match(bare.message, /busy/);
+	assert.match(bare.message, /credential/, 'without a reason both meanings are named');
+	reason = 'credential_binding_activation_required';
+	const credential = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.equal(credential.fatal, false);
+	assert.match(credential.message, /credential to be activated/);
+	assert.doesNotMatch(credential.message, /busy/, 'a credential wait is not a busy server');
+	reason = 'Too many subscribers';
+	const busy = await probe({url, sessionApiKey: new Secret('k')}).ended;
+	assert.match(busy.message, /Too many subscribers/);
+});

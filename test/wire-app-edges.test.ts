@@ -560,6 +560,8 @@ test('search walks every page via page_id with the filters, dedupes shifted rows
 	assert.equal(first.get('created_at__gte'), '2026-01-01T00:00:00Z');
 	assert.equal(first.get('updated_at__lt'), '2026-02-01T00:00:00Z');
 	assert.equal(first.get('sandbox_id__eq'), 'sb-1');
+	// Sub-conversations are hidden unless asked for; a child waiting for approval must not be.
+	assert.equal(first.get('include_sub_conversations'), 'true');
 	assert.equal(first.get('limit'), '2');
 	assert.equal(first.get('page_id'), null);
 	assert.deepEqual(
@@ -576,7 +578,7 @@ test('search walks every page via page_id with the filters, dedupes shifted rows
 	assert.match(warnings[0]!, /page id "5" twice; stopped paging/);
 });
 
-test('sandbox actions: spec id as a query (no body), pause/resume/delete paths, the old delete route retried with ?sandbox_id=', async (t) => {
+test('sandbox actions: spec id as a query (no body), pause/resume/delete paths, delete sends ?sandbox_id= the first time (what the route reads)', async (t) => {
 	const server = await serve(t, (_request, response, seen) => {
 		const path = seen.url.pathname;
 		if (seen.method === 'POST' && path === '/api/v1/sandboxes') return json(response, 200, {id: 'sb-new', status: 'STARTING', sandbox_spec_id: seen.url.searchParams.get('sandbox_spec_id')});
@@ -611,7 +613,8 @@ test('sandbox actions: spec id as a query (no body), pause/resume/delete paths, 
 	assert.deepEqual(await app.deleteSandbox('sb-old'), {success: true});
 	assert.deepEqual(
 		server.requests.slice(before).map((request) => `${request.method} ${request.url.pathname}${request.url.search}`),
-		['DELETE /api/v1/sandboxes/sb-old', 'DELETE /api/v1/sandboxes/sb-old?sandbox_id=sb-old'],
+		['DELETE /api/v1/sandboxes/sb-old?sandbox_id=sb-old'],
+		'one request: the route 422s without the query parameter, so it is sent at once',
 	);
 	assert.ok((await failure(app.deleteSandbox('gone'))) instanceof NotFoundError);
 	assert.ok((await failure(app.pauseSandbox('gone'))) instanceof NotFoundError);

@@ -56,6 +56,8 @@ const sandboxLooks: Record<SandboxStatus, Look> = {
 	PAUSED: ['□', 'paused', 'blue', 'sandbox paused'],
 	ERROR: ['✗', 'error', 'red', 'sandbox failed'],
 	MISSING: ['∅', 'missing', 'gray', 'sandbox gone'],
+	// The provider cannot say: neither running nor stopped, its own word.
+	UNKNOWN: ['?', 'unknown', 'yellow', 'sandbox status unknown (its provider is unavailable)'],
 };
 
 const startTaskLooks: Record<StartTaskStatus, Look> = {

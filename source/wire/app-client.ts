@@ -3,7 +3,7 @@ import type {z} from 'zod';
 import {lookupAligned} from './batch-lookup.js';
 import {CallScope} from './call-scope.js';
 import {checkCreateRequest} from './create-check.js';
-import {ProtocolError, ValidationError} from './errors.js';
+import {ProtocolError} from './errors.js';
 import {HttpClient, type QueryValue, type RequestOptions, type RetryInfo} from './http.js';
 import {isUuidLike, normalizeId} from './ids.js';
 import {collect, uniqueById, walkPages} from './paging.js';
@@ -68,6 +68,12 @@ export type ConversationSearchParams = CallOptions & {
 	updatedAtGte?: string;
 	updatedAtLt?: string;
 	sandboxId?: string;
+	/**
+	 * Sub-conversations too (planning agents, `task`/`delegate` sub-agents), default true. The
+	 * service leaves them out unless asked (`include_sub_conversations`, default false), and a
+	 * child waiting for approval is exactly what a person must not miss; false asks as the web UI does.
+	 */
+	includeSubConversations?: boolean;
 	/** Page size, 1..100 (the real server refuses more). */
 	limit?: number;
 };
@@ -199,9 +205,12 @@ export class AppClient {
 		return collect(this.searchConversations(params));
 	}
 
-	/** The same filters as the search; the answer is a bare integer. */
+	/**
+	 * The same filters as the search; the answer is a bare integer. The count route takes no
+	 * `include_sub_conversations` (the service's router), so none is sent.
+	 */
 	async countConversations(params: ConversationSearchParams = {}): Promise<number> {
-		const {limit: _limit, ...filters} = conversationQuery(params);
+		const {limit: _limit, include_sub_conversations: _children, ...filters} = conversationQuery(params);
 		const path = `${conversationsPath}/count`;
 		return expectCount(await this.#json({path, query: filters, signal: params.signal}), `GET ${path}`);
 	}
@@ -254,17 +263,15 @@ export class AppClient {
 		return this.#sandboxAction(id, 'resume', call);
 	}
 
+	/**
+	 * DELETE /sandboxes/{id}?sandbox_id={id}. The service's route is declared with `{id}` in the
+	 * path but its handler reads a `sandbox_id` argument, which FastAPI takes from the query
+	 * (OpenHands app_server/sandbox/sandbox_router.py, 2026): without `?sandbox_id=` it answers 422.
+	 * Sending both forms at once works there and on a server that reads the path.
+	 */
 	async deleteSandbox(id: string, call: CallOptions = {}): Promise<{success: boolean}> {
 		const path = `${sandboxesPath}/${encodeURIComponent(id)}`;
-		let raw: unknown;
-		try {
-			raw = await this.#json({method: 'DELETE', path, signal: call.signal});
-		} catch (error) {
-			// Older servers declared the route with a path id but read `?sandbox_id=` (422 without it).
-			if (!(error instanceof ValidationError && error.status === 422)) throw error;
-			raw = await this.#json({method: 'DELETE', path, query: {sandbox_id: id}, signal: call.signal});
-		}
-		return success(raw, `DELETE ${path}`);
+		return success(await this.#json({method: 'DELETE', path, query: {sandbox_id: id}, signal: call.signal}), `DELETE ${path}`);
 	}
 
 	// ---- sandbox specs -------------------------------------------------------------------
@@ -373,6 +380,7 @@ function conversationQuery(params: ConversationSearchParams): Record<string, Que
 		updated_at__gte: params.updatedAtGte,
 		updated_at__lt: params.updatedAtLt,
 		sandbox_id__eq: params.sandboxId,
+		include_sub_conversations: params.includeSubConversations ?? true,
 		limit: params.limit,
 	};
 }

@@ -350,7 +350,21 @@ function closeEnd(code: number, reason: string): Omit<SocketEnd, 'wasReady'> {
 	const suffix = words ? `: ${words}` : '';
 	if (code === 4001) return {kind: 'auth-rejected', fatal: true, code, message: `the agent server refused the session key (4001${suffix})`};
 	if (code === 4004) return {kind: 'not-found', fatal: true, code, message: `the agent server does not know this conversation (4004${suffix})`};
-	if (code === 1013) return {kind: 'closed', fatal: false, code, message: `the agent server is busy; try again later (1013${suffix})`};
+	if (code === 1013) return {kind: 'closed', fatal: false, code, message: tryAgainLater(words)};
 	if (code === 1006) return {kind: 'network-error', fatal: false, code, message: 'the event socket connection was lost'};
 	return {kind: 'closed', fatal: false, code, message: `the event socket closed (${code}${suffix})`};
+}
+
+/**
+ * Close 1013 ("try again later") means one of two things on the agent server (SDK
+ * agent_server/sockets.py): more than 50 subscribers on the conversation, or a credential the
+ * conversation needs is waiting to be activated (`credential_binding_activation_required`).
+ * The reason says which when the server gives one; otherwise both are named, never just "busy".
+ */
+function tryAgainLater(words: string): string {
+	if (/credential/i.test(words)) {
+		return `the agent server is waiting for a credential to be activated (1013: ${words}); activate it in the OpenHands web UI, the stream retries meanwhile`;
+	}
+	if (words) return `the agent server asked to try again later (1013: ${words})`;
+	return 'the agent server asked to try again later (1013): it is busy (too many viewers of this conversation) or waiting for a credential to be activated';
 }

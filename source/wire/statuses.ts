@@ -1,8 +1,12 @@
 /**
  * Status vocabularies, seed plus what the real servers send (docs/service-behaviour.md §1.1, §5).
  * Values outside these lists are kept as strings and shown as unknown; they never fail a parse.
+ *
+ * `UNKNOWN` is the hosted service's word for "the provider is unavailable, the sandbox's own
+ * status cannot be read" (OpenHands app_server/sandbox/sandbox_models.py `SandboxStatus`): it
+ * says nothing about whether the sandbox runs, so it is never read as running or as stopped.
  */
-export const sandboxStatuses = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
+export const sandboxStatuses = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING', 'UNKNOWN'] as const;
 export type SandboxStatus = (typeof sandboxStatuses)[number];
 
 export const executionStatuses = [

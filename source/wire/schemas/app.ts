@@ -41,7 +41,12 @@ export const appConversationSchema = z.looseObject({
 	llm_model: optionalString,
 	agent_kind: optionalString,
 	metrics: metricsSnapshotSchema.nullish(),
+	/**
+	 * Set on a sub-conversation (a planning agent, a `task` or `delegate` sub-agent). The search
+	 * leaves these out unless asked with `include_sub_conversations=true`.
+	 */
 	parent_conversation_id: optionalString,
+	/** A parent's children (hex ids). */
 	sub_conversation_ids: z.array(z.string()).nullish(),
 	public: z.boolean().nullish(),
 	tags: z.record(z.string(), z.unknown()).nullish(),
@@ -90,6 +95,13 @@ export const sandboxSchema = z.looseObject({
 	created_by_user_id: optionalString,
 	sandbox_spec_id: optionalString,
 	status: openEnum(sandboxStatuses),
+	/**
+	 * Why the sandbox is ERROR or still STARTING, in the runtime's words (`ImagePullBackOff`,
+	 * `insufficient kvm`); null otherwise and on servers older than 2026-07.
+	 */
+	status_detail: optionalString,
+	/** Where its workspace is (hosted service); else the spec's `working_dir` says. */
+	working_dir: optionalString,
 	session_api_key: secretString,
 	exposed_urls: z.array(exposedUrlSchema).nullish(),
 	created_at: optionalString,
