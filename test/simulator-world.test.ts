@@ -110,9 +110,12 @@ test('agent-tui simulator: prints where it listens and stops cleanly on SIGTERM'
 	const baseUrl = /listening on (http:\/\/\S+)/.exec(output)![1]!;
 	assert.match(output, /API key: demo-key/);
 	assert.match(output, new RegExp(`OPENHANDS_BASE_URL=${baseUrl} OPENHANDS_API_KEY=demo-key`));
-	const count = await fetch(`${baseUrl}/api/v1/app-conversations/count`, {headers: {authorization: 'Bearer demo-key'}});
-	assert.equal(await count.json(), 5);
+	const count = await fetch(`${baseUrl}/api/v1/app-conversations/count`, {headers: {authorization: 'Bearer demo-key'}}).catch((error: unknown) => error);
+	// Stopped before any verdict: a failed assertion must not leave the server running.
 	child.kill('SIGTERM');
+	assert.ok(count instanceof Response, String(count));
+	// The five seeded, plus the fleet's shapes (seed-fleet.ts): three sub-agents, three troubled sandboxes' runs.
+	assert.equal(await count.json(), 5 + 6);
 	assert.equal(await exited, 0);
 	assert.match(output, /stopped/);
 });

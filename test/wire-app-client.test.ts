@@ -84,6 +84,46 @@ test('conversations: 250 over 3 pages of 100, all unique; counts; filters', asyn
 	assert.equal(await client.countConversations({createdAtGte: cutoff}), all.filter((conversation) => (conversation.created_at ?? '') >= cutoff).length);
 });
 
+test('sub-conversations: the client asks for them (include_sub_conversations=true); without it the service hides them', async (t) => {
+	const sim = await startSim(t, {conversations: 12, fleetShapes: true});
+	const client = clientFor(sim);
+	const all = await client.listConversations();
+	const children = all.filter((conversation) => conversation.parent_conversation_id);
+	assert.equal(children.length, 3, 'the seeded planning agent and two task sub-agents');
+	const parentId = children[0]!.parent_conversation_id!;
+	assert.ok(children.every((child) => child.parent_conversation_id === parentId), 'all under the live coding run');
+	const parent = all.find((conversation) => normalizeId(conversation.id) === normalizeId(parentId));
+	assert.ok(parent, 'the parent is listed too');
+	assert.deepEqual([...(parent.sub_conversation_ids ?? [])].sort(), children.map((child) => normalizeId(child.id)).sort(), 'the parent names its children');
+	const hidden = await client.listConversations({includeSubConversations: false});
+	assert.equal(hidden.length, all.length - 3, "the service's default leaves the children out");
+	assert.ok(hidden.every((conversation) => !conversation.parent_conversation_id));
+	// A look-up by id finds a child whatever the search's default.
+	const [looked] = await client.getConversations([children[0]!.id]);
+	assert.equal(looked?.parent_conversation_id, parentId);
+});
+
+test('sandboxes: status_detail says why one is ERROR or still STARTING; UNKNOWN and any new word stay their own status', async (t) => {
+	const sim = await startSim(t, {fleetShapes: true});
+	const client = clientFor(sim);
+	const sandboxes = await client.listSandboxes();
+	const byStatus = (status: string) => sandboxes.filter((sandbox) => sandbox.status === status);
+	assert.deepEqual(byStatus('ERROR').map((sandbox) => sandbox.status_detail), ['ImagePullBackOff']);
+	assert.deepEqual(byStatus('STARTING').map((sandbox) => sandbox.status_detail), ['0/6 nodes are available: insufficient kvm']);
+	assert.deepEqual(byStatus('UNKNOWN').map((sandbox) => sandbox.status_detail), ['runtime provider unavailable']);
+	assert.ok(byStatus('RUNNING').every((sandbox) => sandbox.status_detail === null), 'no reason while all is well');
+	assert.ok(sandboxes.some((sandbox) => sandbox.working_dir === '/workspace'), 'a hosted-style sandbox says where its workspace is');
+	// The provider reports a status this client has never heard of: kept as that word, never dropped.
+	const victim = byStatus('RUNNING')[0]!;
+	const control = await fetch(`${sim.baseUrl}/_sim/sandbox`, {method: 'POST', body: JSON.stringify({id: victim.id, status: 'HIBERNATING', detail: 'node drained'})});
+	assert.equal(control.status, 200);
+	const [after] = await client.getSandboxes([victim.id]);
+	assert.deepEqual([after?.status, after?.status_detail], ['HIBERNATING', 'node drained']);
+	const conversation = (await client.listConversations()).find((row) => row.sandbox_id === victim.id);
+	assert.equal(conversation?.sandbox_status, 'HIBERNATING');
+	assert.equal(conversation?.execution_status, null, 'no agent status from a sandbox that is not RUNNING');
+});
+
 test('getConversations: 150 ids in two requests, unknown ids null and aligned, either id spelling', async (t) => {
 	const sim = await startSim(t, {conversations: 250});
 	const client = clientFor(sim);

@@ -8,5 +8,5 @@ import type {Simulator} from '../simulator/server.js';
 export async function startDemoSimulator(): Promise<Simulator> {
 	const {startSimulator} = await import('../simulator/server.js');
 	// Live steps at the pace a person can follow; pausing a sandbox stops two agents, as real ones share.
-	return startSimulator({port: 0, tickMs: 700, sharedSandboxes: true});
+	return startSimulator({port: 0, tickMs: 700, sharedSandboxes: true, fleetShapes: true});
 }

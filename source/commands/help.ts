@@ -77,7 +77,8 @@ Commands
       --patch           a patch in git's format: \`git apply\` on the original files gives
                         the modified files byte for byte (sanitized on a terminal)
   simulator       run the embedded simulator as a server (default port: any free one)
-      --port N  --seed S  --conversations N
+      --port N  --seed S  --conversations N (seeded; plus 3 sub-agents and 3 runs
+                        whose sandboxes are in trouble: STARTING, UNKNOWN, an outage)
       --clock-offset=D  run its clock skewed (-21d three weeks behind, +3h, 90s)
 
 Output

@@ -22,8 +22,22 @@ function timeFilter(query: URLSearchParams, name: string): number | null {
 	return parsed;
 }
 
-/** The rows matching the search filters, newest first. Without filters it is the list itself (no copy). */
-function filtered(world: World, query: URLSearchParams): readonly SimConversation[] {
+/** FastAPI's reading of a bool query parameter. */
+function boolQuery(query: URLSearchParams, name: string): boolean {
+	const raw = query.get(name);
+	if (raw === null || raw === '') return false;
+	if (/^(true|1|yes|on|t|y)$/i.test(raw)) return true;
+	if (/^(false|0|no|off|f|n)$/i.test(raw)) return false;
+	throw validationError([{type: 'bool_parsing', loc: ['query', name], msg: 'Input should be a valid boolean, unable to interpret input', input: raw}]);
+}
+
+/**
+ * The rows matching the search filters, newest first. Without filters it is the list itself (no
+ * copy). Sub-conversations are left out unless `include_sub_conversations` is true, as the
+ * service does (app_conversation_router.py, default false).
+ */
+function filtered(world: World, query: URLSearchParams, forSearch = false): readonly SimConversation[] {
+	const withoutChildren = forSearch && world.hasSubConversations() && !boolQuery(query, 'include_sub_conversations');
 	const title = query.get('title__contains')?.toLowerCase() || null;
 	const createdGte = timeFilter(query, 'created_at__gte');
 	const createdLt = timeFilter(query, 'created_at__lt');
@@ -31,9 +45,10 @@ function filtered(world: World, query: URLSearchParams): readonly SimConversatio
 	const updatedLt = timeFilter(query, 'updated_at__lt');
 	const sandboxId = query.get('sandbox_id__eq') || null;
 	const all = world.conversationList();
-	if (title === null && createdGte === null && createdLt === null && updatedGte === null && updatedLt === null && sandboxId === null) return all;
+	if (!withoutChildren && title === null && createdGte === null && createdLt === null && updatedGte === null && updatedLt === null && sandboxId === null) return all;
 	return all.filter(
 		(row) =>
+			(!withoutChildren || row.parentId === null) &&
 			(title === null || row.title.toLowerCase().includes(title)) &&
 			(createdGte === null || row.createdAt >= createdGte) &&
 			(createdLt === null || row.createdAt < createdLt) &&
@@ -68,7 +83,7 @@ export function messageText(body: Record<string, unknown>): string {
 export function registerAppRoutes(router: Router): void {
 	router.add('GET', `${base}/search`, 'bearer', ({world, query}) => {
 		const limit = intQuery(query, 'limit', {fallback: 100, min: 1, max: 100});
-		return offsetPage(filtered(world, query), offsetPageId(query), limit, (row) => appConversationJson(world, row));
+		return offsetPage(filtered(world, query, true), offsetPageId(query), limit, (row) => appConversationJson(world, row));
 	});
 
 	router.add('GET', `${base}/count`, 'bearer', ({world, query}) => filtered(world, query).length);

@@ -24,6 +24,17 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
 				world.step(n);
 				return sendJson(response, 200, {stepped: n});
 			}
+			case 'POST /_sim/sandbox': {
+				// What the runtime provider reports: `{"id": "sb-…", "status": "UNKNOWN", "detail": "…"}`
+				// (any status word; `conversation` may name one of its conversations instead of `id`).
+				const body = (await readJson(request)) ?? {};
+				if (!isRecord(body) || typeof body.status !== 'string' || body.status === '') throw new HttpError(400, {detail: 'Expected {"id" or "conversation", "status", "detail"?}.'});
+				const byConversation = typeof body.conversation === 'string' ? world.findConversation(body.conversation) : undefined;
+				const sandbox = world.findSandbox(typeof body.id === 'string' ? body.id : (byConversation?.sandboxId ?? ''));
+				if (!sandbox) throw new HttpError(404, {detail: 'No such sandbox.'});
+				world.setSandboxStatus(sandbox, body.status, typeof body.detail === 'string' ? body.detail : null);
+				return sendJson(response, 200, {id: sandbox.id, status: sandbox.status, status_detail: sandbox.statusDetail});
+			}
 			case 'GET /_sim/info':
 				return sendJson(response, 200, {
 					baseUrl: world.baseUrl,

@@ -1,6 +1,8 @@
 import {HttpError, notFound} from './http-util.js';
 import type {RouteContext, Router} from './router.js';
 import {type Workspace, workspaceFor} from './git-workspace.js';
+import type {SimSandbox} from './world-types.js';
+import type {World} from './world.js';
 
 /**
  * The agent server's git endpoints (docs/service-behaviour.md §3.1) for the repositories of one sandbox's
@@ -11,14 +13,24 @@ import {type Workspace, workspaceFor} from './git-workspace.js';
 
 const prefix = '/runtime/:n/api/git';
 
-/** The workspaces of the conversations this sandbox serves (a sandbox may hold several). */
-function workspaces(context: RouteContext): Workspace[] {
+/**
+ * The workspaces of the conversations this sandbox serves (a sandbox may hold several), each where
+ * the service lays it out: `{working_dir}[/{conversation hex}]/{repo}` (World.repoDirOf).
+ */
+export function sandboxWorkspaces(world: World, sandbox: SimSandbox | null): Workspace[] {
 	const found: Workspace[] = [];
-	for (const id of context.sandbox?.conversationIds ?? []) {
-		const workspace = workspaceFor(context.world.findConversation(id)?.repository ?? null);
-		if (workspace && !found.some((known) => known.repoDir === workspace.repoDir)) found.push(workspace);
+	for (const id of sandbox?.conversationIds ?? []) {
+		const conversation = world.findConversation(id);
+		const files = conversation && workspaceFor(conversation.repository)?.files;
+		if (!conversation || !files) continue;
+		const repoDir = world.repoDirOf(conversation);
+		if (!found.some((known) => known.repoDir === repoDir)) found.push({repoDir, files});
 	}
 	return found;
+}
+
+function workspaces(context: RouteContext): Workspace[] {
+	return sandboxWorkspaces(context.world, context.sandbox);
 }
 
 function checkedPath(path: string | null | undefined): string {

@@ -6,7 +6,7 @@ import {startSimulator} from './server.js';
  * key of a local fake server, not a secret.
  */
 export async function runSimulatorCommand(opts: {port?: number; seed?: number; conversations?: number; clockOffsetMs?: number | undefined}): Promise<void> {
-	const simulator = await startSimulator({port: opts.port ?? 0, seed: opts.seed, conversations: opts.conversations, clockOffsetMs: opts.clockOffsetMs});
+	const simulator = await startSimulator({port: opts.port ?? 0, seed: opts.seed, conversations: opts.conversations, clockOffsetMs: opts.clockOffsetMs, fleetShapes: true});
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);

@@ -29,6 +29,7 @@ function stopNow(world: World, sandbox: SimSandbox, status: 'PAUSED' | 'MISSING'
 	world.timers.cancel(sandbox.transition);
 	sandbox.transition = undefined;
 	sandbox.status = status;
+	sandbox.statusDetail = null;
 	world.runtimeStopped(sandbox);
 }
 
@@ -57,6 +58,7 @@ export function markRunning(world: World, sandbox: SimSandbox): void {
 	world.timers.cancel(sandbox.transition);
 	sandbox.transition = undefined;
 	sandbox.status = 'RUNNING';
+	sandbox.statusDetail = null;
 }
 
 export function startSandbox(world: World, specId: string): SimSandbox {
@@ -66,20 +68,29 @@ export function startSandbox(world: World, specId: string): SimSandbox {
 	return sandbox;
 }
 
-/** False when the runtime is gone (the real service reports that as 404). */
+/**
+ * A sandbox the runtime provider cannot act on: gone, failed, or a status it cannot read
+ * (UNKNOWN: provider unavailable). The real service reports any runtime-API failure as 404.
+ */
+function unreachable(sandbox: SimSandbox): boolean {
+	return !['STARTING', 'RUNNING', 'PAUSED'].includes(sandbox.status);
+}
+
+/** False when the runtime is gone or cannot be reached (the real service reports that as 404). */
 export function pauseSandbox(world: World, sandbox: SimSandbox): boolean {
-	if (sandbox.status === 'MISSING' || sandbox.status === 'ERROR') return false;
+	if (unreachable(sandbox)) return false;
 	if (sandbox.status === 'PAUSED' && !sandbox.transition) return true;
 	settle(world, sandbox, () => stopNow(world, sandbox, 'PAUSED'));
 	return true;
 }
 
 export function resumeSandbox(world: World, sandbox: SimSandbox): boolean {
-	if (sandbox.status === 'MISSING' || sandbox.status === 'ERROR') return false;
+	if (unreachable(sandbox)) return false;
 	if (sandbox.status === 'RUNNING' && !sandbox.transition) return true;
 	enforceCap(world, sandbox);
 	settle(world, sandbox, () => {
 		sandbox.status = 'STARTING';
+		sandbox.statusDetail = null;
 		settle(world, sandbox, () => markRunning(world, sandbox));
 	});
 	return true;

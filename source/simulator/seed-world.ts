@@ -1,5 +1,6 @@
 import {scenarios} from './agent-scripts.js';
 import type {Rng} from './rng.js';
+import {seedFleet} from './seed-fleet.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
 import type {World} from './world.js';
 
@@ -29,6 +30,9 @@ const models = [
 
 type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: BuildPlan};
 
+/** Why the seeded ERROR sandbox failed, in the runtime's words (`status_detail`). */
+export const errorSandboxDetail = 'ImagePullBackOff';
+
 function layoutFor(index: number, live: number, starting: number, rng: Rng): Layout {
 	if (index < live) {
 		const scenario = liveOrder[index]!;
@@ -55,21 +59,21 @@ function seedSpecs(world: World): void {
 			command: ['--port', '8000'],
 			createdAt: created,
 			initialEnv: {...baseEnv, PYTHONUNBUFFERED: '1'},
-			workingDir: '/home/openhands/workspace',
+			workingDir: '/workspace/project',
 		},
 		{
 			id: 'ghcr.io/openhands/agent-server:1.4.1-nodejs',
 			command: ['--port', '8000'],
 			createdAt: created + 3600_000,
 			initialEnv: {...baseEnv, NODE_OPTIONS: '--max-old-space-size=4096'},
-			workingDir: '/home/openhands/workspace',
+			workingDir: '/workspace/project',
 		},
 		{
 			id: 'ghcr.io/openhands/agent-server:1.4.1-cuda12',
 			command: ['--port', '8000', '--gpus', 'all'],
 			createdAt: created + 7200_000,
 			initialEnv: {...baseEnv, NVIDIA_VISIBLE_DEVICES: 'all'},
-			workingDir: '/home/openhands/workspace',
+			workingDir: '/workspace/project',
 		},
 	);
 }
@@ -97,6 +101,7 @@ export function seedWorld(world: World): void {
 			world.addSandbox({
 				specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,
 				status: layout.sandbox,
+				statusDetail: layout.sandbox === 'ERROR' ? errorSandboxDetail : null,
 				createdAt: createdAt - rng.int(5, 40) * 1000,
 			});
 		if (index < live) liveSandboxes.set(layout.scenario, sandbox);
@@ -106,6 +111,7 @@ export function seedWorld(world: World): void {
 		const repository = layout.scenario === 'quiet' && index < live ? null : chosen.repository;
 		const conversation: SimConversation = {
 			id: world.ids.uuidHex(),
+			parentId: null,
 			sandboxId: sandbox.id,
 			createdByUserId: world.userId,
 			title: chosen.title,
@@ -132,6 +138,7 @@ export function seedWorld(world: World): void {
 		world.addConversation(conversation);
 		createdAt -= (index < 30 ? rng.int(8, 45) : rng.int(5, 240)) * 60_000;
 	}
+	if (world.options.fleetShapes) seedFleet(world);
 }
 
 function updatedAtFor(world: World, layout: Layout, createdAt: number, rng: Rng): number {

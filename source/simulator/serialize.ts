@@ -35,8 +35,8 @@ export function appConversationJson(world: World, conversation: SimConversation)
 		llm_model: conversation.llmModel,
 		agent_kind: 'openhands',
 		metrics: metricsSnapshot(world.usage(conversation).metrics),
-		parent_conversation_id: null,
-		sub_conversation_ids: [],
+		parent_conversation_id: conversation.parentId,
+		sub_conversation_ids: [...world.childrenOf(conversation)],
 		public: conversation.publicShare,
 		tags: conversation.tags,
 		created_at: utcIso(conversation.createdAt),
@@ -55,6 +55,9 @@ export function sandboxJson(world: World, sandbox: SimSandbox): Record<string, u
 		created_by_user_id: sandbox.createdByUserId,
 		sandbox_spec_id: sandbox.specId,
 		status: sandbox.status,
+		// Why it is ERROR or still STARTING (2026-07); the hosted service adds its own working_dir.
+		status_detail: sandbox.statusDetail,
+		working_dir: sandbox.workingDir,
 		// The hosted service returns the key whenever the runtime exists, even while paused.
 		session_api_key: sandbox.status === 'MISSING' ? null : sandbox.sessionApiKey,
 		exposed_urls: running
@@ -137,6 +140,6 @@ export function v0ConversationJson(world: World, conversation: SimConversation):
 		git_provider: conversation.gitProvider,
 		trigger: conversation.trigger,
 		pr_number: conversation.prNumber,
-		sub_conversation_ids: [],
+		sub_conversation_ids: [...world.childrenOf(conversation)],
 	};
 }

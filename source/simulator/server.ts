@@ -12,6 +12,7 @@ import {Router} from './router.js';
 import {registerSandboxRoutes} from './sandbox-routes.js';
 import {registerStartRoutes} from './start-routes.js';
 import {registerV0Routes} from './v0-routes.js';
+import {outageAfterMs, providerOutage} from './seed-fleet.js';
 import {World} from './world.js';
 
 export type {FaultSwitches} from './faults.js';
@@ -52,6 +53,12 @@ export type SimulatorOptions = {
 	 * conversation per seeded sandbox; the demo turns it on).
 	 */
 	sharedSandboxes?: boolean;
+	/**
+	 * The 2026 fleet's shapes (seed-fleet.ts): sub-agents (one waiting for approval), sandboxes
+	 * down with a reason, UNKNOWN, grouped and hosted workspace layouts, and in live mode a provider
+	 * outage after `outageAfterMs`. The demo and `agent-tui simulator` turn it on; default off.
+	 */
+	fleetShapes?: boolean;
 };
 
 export type Simulator = {
@@ -100,6 +107,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		clockOffsetMs: options.clockOffsetMs ?? 0,
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
+		fleetShapes: options.fleetShapes ?? false,
 	});
 	const faults = new FaultState(world);
 	const stats = createRequestStats();
@@ -124,6 +132,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	world.baseUrl = baseUrl;
 	if (tickMs > 0) world.timers.every(tickMs, () => world.tick());
+	if (tickMs > 0 && options.fleetShapes) world.timers.after(outageAfterMs, () => providerOutage(world));
 	let closed = false;
 
 	return {

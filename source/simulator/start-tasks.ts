@@ -150,8 +150,11 @@ export function createConversation(world: World, request: Record<string, unknown
 	const repository = stringOr(request.selected_repository, null);
 	const now = world.now();
 	const flat = text?.replace(/\s+/g, ' ').trim() ?? '';
+	// A sub-conversation names its parent (a planning agent, a sub-agent); an unknown parent is ignored.
+	const parent = typeof request.parent_conversation_id === 'string' ? world.findConversation(request.parent_conversation_id) : undefined;
 	const conversation: SimConversation = {
 		id,
+		parentId: parent?.id ?? null,
 		sandboxId: sandbox.id,
 		createdByUserId: world.userId,
 		// The real service titles a conversation `Conversation <5 hex>` until the agent names it.

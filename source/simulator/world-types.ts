@@ -18,7 +18,8 @@ export const scenarioNames = [
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
-export type SimSandboxStatus = 'STARTING' | 'RUNNING' | 'PAUSED' | 'ERROR' | 'MISSING';
+/** The service's statuses; UNKNOWN is the hosted one's "provider unavailable". Tests may set any other word. */
+export type SimSandboxStatus = 'STARTING' | 'RUNNING' | 'PAUSED' | 'ERROR' | 'MISSING' | 'UNKNOWN' | (string & {});
 
 export type SimSandbox = {
 	id: string;
@@ -26,6 +27,15 @@ export type SimSandbox = {
 	number: number;
 	specId: string;
 	status: SimSandboxStatus;
+	/** Why it is ERROR or still STARTING, in the runtime's words (`status_detail`); null otherwise. */
+	statusDetail: string | null;
+	/** The hosted service's own `working_dir` for the sandbox; null: the spec's says. */
+	workingDir: string | null;
+	/**
+	 * Sandbox grouping on: each conversation's workspace is `{working_dir}/{conversation hex}`
+	 * (app_server settings `grouped_workspace_dir`), so several can share the sandbox.
+	 */
+	grouped: boolean;
 	sessionApiKey: string;
 	createdByUserId: string;
 	createdAt: number;
@@ -54,6 +64,8 @@ export type BuildPlan = {
 export type SimConversation = {
 	/** 32 hex, the app server's spelling. */
 	id: string;
+	/** A sub-conversation's parent (a `task` sub-agent, a planning agent); null for a top-level one. */
+	parentId: string | null;
 	sandboxId: string;
 	createdByUserId: string;
 	title: string;

@@ -19,6 +19,13 @@ export type WorldOptions = {
 	sharedSandboxes?: boolean;
 	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
 	startingSandboxes?: number;
+	/**
+	 * The 2026 fleet's shapes (the demo and `agent-tui simulator`): sub-agents under a live
+	 * conversation (one waiting for approval), sandboxes down with a reason (STARTING on
+	 * `insufficient kvm`, UNKNOWN), a grouped and a hosted workspace layout, and in live mode a
+	 * provider outage that turns a running sandbox UNKNOWN. Off by default: tests count rows.
+	 */
+	fleetShapes?: boolean;
 };
 
 /** Defaults for kinds whose source the seed fixes (the published event schemas; SDK openhands-sdk/openhands/sdk/event/). */
@@ -68,6 +75,8 @@ export class World {
 	readonly specs: SimSpec[] = [];
 	private readonly conversations: SimConversation[] = [];
 	private readonly conversationIndex = new Map<string, SimConversation>();
+	/** Parent id -> its sub-conversations' ids, in creation order. */
+	private readonly children = new Map<string, string[]>();
 	private readonly sandboxes: SimSandbox[] = [];
 	private readonly sandboxIndex = new Map<string, SimSandbox>();
 	private readonly sandboxNumbers = new Map<number, SimSandbox>();
@@ -107,12 +116,44 @@ export class World {
 	}
 
 	addConversation(conversation: SimConversation): SimConversation {
-		// Newest first; only creation at "now" happens after seeding, so the order stays created_at desc.
-		if (this.conversations.length > 0 && conversation.createdAt >= this.conversations[0]!.createdAt) this.conversations.unshift(conversation);
-		else this.conversations.push(conversation);
+		// Newest first (created_at desc, as search returns them). Seeding adds in that order and
+		// creation happens at "now": the ends. A seeded sub-conversation, newer than its parent, goes between.
+		const list = this.conversations;
+		if (list.length === 0 || conversation.createdAt >= list[0]!.createdAt) list.unshift(conversation);
+		else if (conversation.createdAt <= list.at(-1)!.createdAt) list.push(conversation);
+		else list.splice(list.findIndex((row) => row.createdAt < conversation.createdAt), 0, conversation);
 		this.conversationIndex.set(conversation.id, conversation);
 		this.findSandbox(conversation.sandboxId)?.conversationIds.push(conversation.id);
+		if (conversation.parentId) {
+			const siblings = this.children.get(conversation.parentId);
+			if (siblings) siblings.push(conversation.id);
+			else this.children.set(conversation.parentId, [conversation.id]);
+		}
 		return conversation;
+	}
+
+	/** The ids of a conversation's sub-conversations (`sub_conversation_ids`). */
+	childrenOf(conversation: SimConversation): readonly string[] {
+		return this.children.get(conversation.id) ?? [];
+	}
+
+	/** Whether any conversation has a parent: without, the search needs no filtering (10,000 rows stay cheap). */
+	hasSubConversations(): boolean {
+		return this.children.size > 0;
+	}
+
+	/**
+	 * Where a conversation's repository is in its sandbox, as the service lays it out: the
+	 * sandbox's `working_dir` (hosted) or its spec's, then `/{conversation hex}` when the sandbox
+	 * groups conversations, then the repository's name (app_server `get_project_dir`,
+	 * `grouped_workspace_dir`). Without a repository, the workspace itself (not a git repository).
+	 */
+	repoDirOf(conversation: SimConversation): string {
+		const sandbox = this.findSandbox(conversation.sandboxId);
+		const base = (sandbox?.workingDir ?? (sandbox ? this.findSpec(sandbox.specId)?.workingDir : undefined) ?? '/workspace/project').replace(/\/+$/, '');
+		const dir = sandbox?.grouped ? `${base}/${conversation.id}` : base;
+		const name = conversation.repository?.split('/').filter(Boolean).at(-1);
+		return name ? `${dir}/${name}` : dir;
 	}
 
 	removeConversation(conversation: SimConversation): void {
@@ -121,6 +162,11 @@ export class World {
 		this.conversationIndex.delete(conversation.id);
 		const sandbox = this.findSandbox(conversation.sandboxId);
 		if (sandbox) sandbox.conversationIds = sandbox.conversationIds.filter((id) => id !== conversation.id);
+		if (conversation.parentId) {
+			const siblings = (this.children.get(conversation.parentId) ?? []).filter((id) => id !== conversation.id);
+			if (siblings.length > 0) this.children.set(conversation.parentId, siblings);
+			else this.children.delete(conversation.parentId);
+		}
 		this.conversationRemoved(conversation);
 		this.listeners.delete(conversation.id);
 	}
@@ -188,22 +234,42 @@ export class World {
 		return this.sandboxNumbers.get(number);
 	}
 
-	addSandbox(init: {specId: string; status: SimSandbox['status']; createdAt: number}): SimSandbox {
+	addSandbox(init: {specId: string; status: SimSandbox['status']; createdAt: number; statusDetail?: string | null; workingDir?: string | null; grouped?: boolean}): SimSandbox {
 		const sandbox: SimSandbox = {
 			id: `sb-${this.ids.hex(12)}`,
 			number: this.nextSandboxNumber++,
 			specId: init.specId,
 			status: init.status,
+			statusDetail: init.statusDetail ?? null,
+			workingDir: init.workingDir ?? null,
+			grouped: init.grouped ?? false,
 			sessionApiKey: `sk-oh-${this.ids.token(32)}`,
 			createdByUserId: this.userId,
 			createdAt: init.createdAt,
 			conversationIds: [],
 		};
-		if (this.sandboxes.length > 0 && sandbox.createdAt >= this.sandboxes[0]!.createdAt) this.sandboxes.unshift(sandbox);
-		else this.sandboxes.push(sandbox);
+		// Newest first, like the conversations (a seeded one may go between).
+		const list = this.sandboxes;
+		if (list.length === 0 || sandbox.createdAt >= list[0]!.createdAt) list.unshift(sandbox);
+		else if (sandbox.createdAt <= list.at(-1)!.createdAt) list.push(sandbox);
+		else list.splice(list.findIndex((row) => row.createdAt < sandbox.createdAt), 0, sandbox);
 		this.sandboxIndex.set(sandbox.id, sandbox);
 		this.sandboxNumbers.set(sandbox.number, sandbox);
 		return sandbox;
+	}
+
+	/**
+	 * What the runtime provider now reports for a sandbox (tests, `POST /_sim/sandbox`, the live
+	 * outage): any status word, with its `status_detail`. A sandbox that stops running stops
+	 * serving its agent server and sockets at once.
+	 */
+	setSandboxStatus(sandbox: SimSandbox, status: string, detail: string | null = null): void {
+		this.timers.cancel(sandbox.transition);
+		sandbox.transition = undefined;
+		const wasRunning = sandbox.status === 'RUNNING';
+		sandbox.status = status;
+		sandbox.statusDetail = detail;
+		if (wasRunning && status !== 'RUNNING') this.runtimeStopped(sandbox);
 	}
 
 	findSpec(id: string): SimSpec | undefined {
