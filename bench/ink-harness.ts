@@ -48,9 +48,9 @@ export type Mounted = {stdout: MemoryStdout; stdin: MemoryStdin; unmount(): void
 
 export async function mount(tree: ReactElement, size: {columns: number; rows: number}, options: {debug?: boolean; stdout?: NodeJS.WriteStream} = {}): Promise<Mounted> {
 	const {render} = await import('ink');
-	// As the app does before its first render (source/ink-patches).
-	const {installInkPatches} = await import('../source/ink-patches/index.js');
-	installInkPatches();
+	// As the app does before its first render (source/boundary).
+	const {installRenderSpeedups} = await import('../source/boundary/index.js');
+	installRenderSpeedups();
 	const stdout = new MemoryStdout(size.columns, size.rows);
 	const stdin = new MemoryStdin();
 	const instance = render(tree, {

@@ -4,15 +4,16 @@ import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 /**
- * What the bundle is made from: the sources, the build scripts, the patched dependencies and the
- * lockfile. Their hash is written beside the bundle when it is built (`dist/.build-inputs`), so
- * `npm test` and `npm start` rebuild only when something changed, and the tests that run
- * `dist/bin.js` refuse a bundle that is older than the code (test/helpers/built-cli.ts).
+ * What the bundle is made from: the sources (the dependencies' source patches among them), the
+ * build scripts and the lockfile. Their hash is written beside the bundle when it is built
+ * (`dist/.build-inputs`), so `npm test` and `npm start` rebuild only when something changed, and
+ * the tests that run `dist/bin.js` refuse a bundle that is older than the code
+ * (test/helpers/built-cli.ts).
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const stampFile = join(root, 'dist', '.build-inputs');
-const inputs = ['source', 'scripts', 'patches', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const inputs = ['source', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 function files(path) {
 	if (!existsSync(path)) return [];

@@ -2,6 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {fixtureSnapshot, fixtureStore, recordingController, type RecordingController} from './helpers/dashboard-fixture.js';
+import {eventually} from './helpers/eventually.js';
 import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 
 /**
@@ -132,3 +133,26 @@ test('the start form fields take ctrl-u and ctrl-w, and keys typed together', as
 	assert.ok(frame.includes('Upgrade'));
 });
 
+
+test('Esc and q read together in a field: Esc closes the field, q quits', async (t) => {
+	const {rendered, quits} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	await press(rendered, 'status:stuck', (text) => text.includes('1 of 8'));
+	rendered.stdin.write('\u001Bq');
+	await eventually(quits, 'the quit', {until: (count) => count === 1, detail: () => rendered.lastFrame()});
+});
+
+test('keys in the kitty keyboard protocol: Esc, and ctrl keys in a field', async (t) => {
+	const {rendered} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	await press(rendered, '/', (text) => text.includes('8 of 8'));
+	await press(rendered, 'react stuck', (text) => filterLine(text).includes('react stuck'));
+	// ctrl-w as kitty sends it: the codepoint of w, modifiers 1 + ctrl (4).
+	const frame = await press(rendered, '\u001B[119;5u', (text) => !filterLine(text).includes('stuck'));
+	assert.match(filterLine(frame), /\/ react /);
+	// Esc as kitty sends it: CSI 27 u.
+	await press(rendered, '\u001B[27u', (text) => !/^\/ /m.test(text), 'the filter line closed');
+});

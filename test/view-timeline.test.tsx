@@ -254,3 +254,19 @@ test('every conversation of the simulator (hostile text on) renders within the p
 
 	t.diagnostic(`${rendered} simulated conversations rendered`);
 });
+
+test('Down Down Down in one read moves three rows in the kind picker, as in the list', async (t) => {
+	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
+	t.after(() => view.unmount());
+	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await press(view, '/', (text) => text.includes('pick a kind'));
+	let frame = await press(view, keys.down, (text) => text.includes('❯'));
+	const picked = (text: string) => /❯ (\S+)/.exec(text)?.[1];
+	// The picker's rows: one kind each, the highlighted one marked.
+	const kinds = frame.split('\n').flatMap((line) => /^(?:❯ | {2})([A-Z]\w+)\s*$/.exec(line)?.slice(1) ?? []);
+	const first = picked(frame);
+	assert.ok(first && kinds.length >= 4, frame);
+	frame = await press(view, keys.down + keys.down + keys.down, (text) => picked(text) !== first);
+	await settle(100);
+	assert.equal(picked(view.lastFrame()), kinds[kinds.indexOf(first) + 3], view.lastFrame());
+});

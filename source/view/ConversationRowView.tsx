@@ -1,7 +1,7 @@
 import {memo, useMemo} from 'react';
 import {Text} from 'ink';
 import type {ConversationCells} from './conversation-cells.js';
-import {paint} from '../ink-patches/paint.js';
+import {paint} from '../boundary/ink-paint.js';
 
 type Props = {
 	cells: ConversationCells;

@@ -1,5 +1,5 @@
 import {useEffect, useEffectEvent, useReducer} from 'react';
-import {Box, Text} from 'ink';
+import {Box, Text, useWindowSize} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
 import {countConversations, selectConversationKeys} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot, DashboardStore} from '../state/dashboard-types.js';
@@ -27,7 +27,6 @@ import {conversationLinks} from './links.js';
 import {useListWindow} from './use-list-window.js';
 import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
-import {useTerminalSize} from './use-terminal-size.js';
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
 
 export type DashboardProps = {
@@ -57,7 +56,7 @@ const noticeMs = 15_000;
 export function Dashboard(props: DashboardProps) {
 	const {store, controller, onQuit, initialView} = props;
 	const snapshot = useDashboardSnapshot(store);
-	const {columns, rows} = useTerminalSize();
+	const {columns, rows} = useWindowSize();
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, ...initialView});
 	const layout = computeLayout(columns, rows, view.zoomed);
 	const registry = useKeyRegistry();

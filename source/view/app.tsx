@@ -1,12 +1,13 @@
 import {render} from 'ink';
 import {firstAnswer, type DashboardRuntime} from '../state/dashboard-session.js';
-import {installInkPatches, warmUpTextMeasures} from '../ink-patches/index.js';
+import {installRenderSpeedups, warmUpTextMeasures} from '../boundary/index.js';
+import {guardStdin} from '../boundary/ink-stdin.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
 import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
-import {openTerminalScreen} from './terminal-screen.js';
+import {inkTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
 
@@ -30,11 +31,14 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 	// A frame drawn before the first answer is replaced at once, and it is the slowest frame of
 	// the run (nothing is compiled yet): when the server answers quickly, the first frame has data.
 	const answered = firstAnswer(session.store, firstAnswerWaitMs);
-	// Ink's line builder with caches that outlive a frame, string-width's fast path (ink-patches/).
-	installInkPatches();
+	// Ink's line builder with caches that outlive a frame (boundary/).
+	installRenderSpeedups();
 	warmUpTextMeasures();
 	await answered;
-	const terminal = openTerminalScreen(stdout);
+	let unmount = () => undefined as void;
+	// Ink takes the alternate screen, hides the cursor and turns bracketed paste on, and gives
+	// them back when it unmounts; the guard below makes sure it unmounts on every way out.
+	const terminal = inkTerminalScreen(stdout, () => unmount());
 	// From the first frame to the way out, only the frame reaches the terminal: warnings and stray
 	// stderr go to the debug log. Given back where the screen is, so a crash message still prints.
 	const debugLog = openDebugLog();
@@ -43,11 +47,12 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 	const screen = {
 		active: terminal.active,
 		restore() {
-			stray.restore();
 			terminal.restore();
+			stray.restore();
 		},
 	};
-	let unmount = () => undefined as void;
+	// A bracketed paste whose end never comes would hold every later key (boundary/ink-stdin.ts).
+	const input = guardStdin(stdin);
 	let rerender = (_tree: ReactElement) => undefined as void;
 	const guard = createExitGuard({
 		screen,
@@ -55,7 +60,10 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		unmount: () => unmount(),
 		secrets,
 		// Every server of the run, the demo's simulator and the process's pool.
-		cleanup: () => runtime.close(),
+		cleanup: () => {
+			input.dispose();
+			return runtime.close();
+		},
 	});
 	guard.install();
 
@@ -82,13 +90,17 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		const instance = render(tree(), {
 			// On the alternate screen only the lines that changed are written (frame-diff.ts).
 			stdout: screen.active ? diffingStdout(stdout) : stdout,
-			stdin,
+			stdin: input.stream,
 			stderr,
 			exitOnCtrlC: false,
+			alternateScreen: screen.active,
+			// Where the terminal answers Ink's query (kitty, ghostty, foot, WezTerm), Esc and the
+			// keys with modifiers arrive unambiguous (Esc then j, typed fast, is never alt-j).
+			...(screen.active ? {kittyKeyboard: {mode: 'auto' as const}} : {}),
 			patchConsole: false,
-			// Ink 6.8's incremental mode moves the cursor relatively and left stale lines behind
-			// in tmux when the frame's height changed; diffingStdout does the same saving with
-			// absolute positions instead.
+			// Ink's incremental mode rewrites changed lines relative to where it believes the cursor
+			// is; diffingStdout writes only the changed cells, at absolute positions, and lets the
+			// terminal scroll lines that moved as a block.
 			incrementalRendering: false,
 			maxFps: 15,
 		});

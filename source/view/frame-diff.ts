@@ -2,8 +2,8 @@
  * Turns Ink's whole-frame writes into writes of the lines that changed.
  *
  * Ink's standard renderer repaints every line of the frame on every render (erase the previous
- * frame, write the new one). Its incremental mode moves the cursor relatively and left stale
- * lines behind in tmux when the frame height changed. On the alternate screen the frame always
+ * frame, write the new one: boundary/ink-frames.ts says exactly how). Its incremental mode
+ * rewrites changed lines relative to where it believes the cursor is. On the alternate screen the frame always
  * starts at the top-left cell, so absolute positions are exact: each changed line is written at
  * its own row, from its first to its last changed cell (line-diff.ts), unchanged lines cost nothing, rows
  * the new frame no longer uses are erased, and the cursor is left where Ink believes it is (just
@@ -18,17 +18,14 @@
  * through untouched and makes the next frame a full repaint, so the screen can never drift.
  */
 
+import {inkErasePrefix as erasePrefix, inkModeSwitch as harmlessMode} from '../boundary/ink-frames.js';
 import {cellWidth} from '../format/width.js';
 import {lineUpdate} from './line-diff.js';
 import {findScrollShift, shownAfterShift, widenShift} from './scroll-shift.js';
 
 const escape = '\u001B';
-/** What Ink puts before a frame: erase line, cursor up/left (`eraseLines`). */
-const erasePrefix = /^(?:\u001B\[(?:2K|\d*A|G|\d*G))*/;
 /** A frame's own content may hold colours (SGR) and nothing else that moves or erases. */
 const foreignSequence = /\u001B(?!\[[\d;]*m)/;
-/** Written around frames (synchronized output, cursor visibility): no effect on the cells. */
-const harmlessMode = /^(?:\u001B\[\?(?:2026|25)[hl])+$/;
 
 export class FrameDiff {
 	#lines: string[] = [];
@@ -37,7 +34,8 @@ export class FrameDiff {
 
 	/** What to write to the terminal instead of `chunk`. */
 	transform(chunk: string): string {
-		if (harmlessMode.test(chunk)) return chunk;
+		// Ink writes an empty string to learn when earlier writes have gone out: no frame.
+		if (chunk === '' || harmlessMode.test(chunk)) return chunk;
 		const prefix = erasePrefix.exec(chunk)?.[0] ?? '';
 		const body = chunk.slice(prefix.length);
 		if (foreignSequence.test(body)) return this.#passThrough(chunk);

@@ -1,7 +1,6 @@
 /**
- * Which attribute each SGR code sets or clears, shared by the line differ (line-diff.ts, which
- * tracks the style of every cell) and the balance check (sgr-balance.ts, which asks whether a
- * line's codes pair up the way chalk writes them).
+ * Which attribute each SGR code sets or clears, for the line differ (line-diff.ts, which tracks
+ * the style of every cell).
  */
 
 /** The attribute an opening SGR parameter sets (38 and 48 are extended colours: fg and bg). */

@@ -1,19 +1,16 @@
 /**
- * The alternate screen, the cursor and bracketed paste, entered once and restored on every way out. Ink 6.8 has
- * no `alternateScreen` option (Ink 7 does, on Node 22), so this is manual. Restoring is
+ * The terminal's modes while the dashboard runs. Ink 8 enters the alternate screen (render's
+ * `alternateScreen`), hides the cursor, turns bracketed paste on (usePaste) and, where the
+ * terminal has it, the kitty keyboard protocol, and undoes them all when it unmounts. This is the
+ * fallback for the one case it cannot: a crash that leaves Ink unable to unmount. Restoring is
  * idempotent and synchronous, so it can run from `exit`, signal and crash handlers alike.
  */
 
-export const enterAlternateScreen = '\u001B[?1049h\u001B[H';
 export const leaveAlternateScreen = '\u001B[?1049l';
 export const showCursor = '\u001B[?25h';
-/**
- * Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~, so a paste is text for
- * the focused field and never a run of keys (use-key-dispatch.ts). On while the dashboard runs,
- * off on every way out (a shell left with it on shows the markers around every paste).
- */
-export const enableBracketedPaste = '\u001B[?2004h';
 export const disableBracketedPaste = '\u001B[?2004l';
+/** Pops the kitty keyboard protocol's mode, if Ink pushed one (ignored by terminals without it). */
+export const popKeyboardMode = '\u001B[<u';
 
 /** Ink's own test for CI (`is-in-ci`): set and not `0`/`false`. Ink draws nothing in CI until exit. */
 export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -21,26 +18,40 @@ export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
 	return value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
 }
 
+/** Whether Ink draws live frames here, and so takes the alternate screen: a TTY outside CI (Ink's `interactive`). */
+export function drawsLive(stdout: {isTTY?: boolean}, env: NodeJS.ProcessEnv = process.env): boolean {
+	return Boolean(stdout.isTTY) && !inCi(env);
+}
+
 export type ScreenWriter = {isTTY?: boolean; write(chunk: string): unknown};
 
 export type TerminalScreen = {
-	/** True when the alternate screen was entered (a TTY outside CI). */
+	/** True when the alternate screen is in use (a TTY outside CI). */
 	readonly active: boolean;
-	/** Leave the alternate screen, show the cursor, end bracketed paste. Safe to call any number of times. */
+	/** Give the terminal back as it was: the normal screen, the cursor, no bracketed paste. Safe to call any number of times. */
 	restore(): void;
 };
 
-export function openTerminalScreen(stdout: ScreenWriter, env: NodeJS.ProcessEnv = process.env): TerminalScreen {
-	const active = Boolean(stdout.isTTY) && !inCi(env);
+/**
+ * The screen as Ink keeps it. `leave` is Ink's own way out (unmount, which restores the modes);
+ * only when it throws are the modes reset by hand.
+ */
+export function inkTerminalScreen(stdout: ScreenWriter, leave: () => void, env: NodeJS.ProcessEnv = process.env): TerminalScreen {
+	const active = drawsLive(stdout, env);
 	let restored = !active;
-	if (active) stdout.write(enterAlternateScreen + enableBracketedPaste);
 	return {
 		active,
 		restore() {
 			if (restored) return;
 			restored = true;
 			try {
-				stdout.write(disableBracketedPaste + leaveAlternateScreen + showCursor);
+				leave();
+				return;
+			} catch {
+				// Ink could not unmount: reset the modes ourselves.
+			}
+			try {
+				stdout.write(popKeyboardMode + disableBracketedPaste + leaveAlternateScreen + showCursor);
 			} catch {
 				// stdout is gone (terminal closed, SIGHUP): nothing left to restore.
 			}

@@ -1,5 +1,6 @@
 import {createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
-import {useInput, useStdin} from 'ink';
+import {useInput, usePaste} from 'ink';
+import {commitPendingRenders, useInkInputEmitter} from '../boundary/ink-input.js';
 import {type ActionName, type Binding, findBinding, type InkKey, type KeyContext, keymap, keyMatches} from './keymap.js';
 import {type LineEdit, lineEditForKey} from './line-edit.js';
 
@@ -64,6 +65,8 @@ export class KeyRegistry {
 
 export const KeyRegistryContext = createContext<KeyRegistry | null>(null);
 
+const escapeKey = '\u001B';
+
 /** More printable characters than this in one chunk is a paste, not keys typed ahead. */
 export const typeaheadLimit = 8;
 
@@ -97,11 +100,12 @@ export function planChunk(
 	// Esc and the key typed right after it, read together (a slow link, a loaded machine): Ink
 	// reports Alt+key. No binding uses Alt, and no terminal reply is ESC and a letter or digit
 	// (but for the SS2/SS3/DCS/SOS introducers N, O, P, X), so it is Esc, then that key.
-	if (key.meta && !key.escape && /^\u001B[a-zA-Z\d]$/.test(raw) && !/^\u001B[NOPX]$/.test(raw)) return {kind: 'split', first: '\u001B', rest: input};
+	if (key.meta && !key.escape && /^\u001B[a-zA-Z\d]$/.test(raw) && !/^\u001B[NOPX]$/.test(raw)) return {kind: 'split', first: escapeKey, rest: input};
 	if (key.meta && !key.escape && input.length > 0) return {kind: 'drop'};
-	// Ink strips the ESC of a sequence it cannot name (`ESC[12;1R`, a cursor report, arrives
-	// as `[12;1R`): only a sequence Ink recognised as a key is one.
-	if (raw.startsWith('\u001B') && !isNamedKey(key)) return {kind: 'drop'};
+	// Ink strips the ESC of a sequence it cannot name (an incomplete one, flushed after a pause):
+	// only a sequence Ink recognised as a key is one. Under the kitty keyboard protocol a key with
+	// a modifier (ctrl-r, ctrl-u) arrives as `ESC[114;5u`: a key too.
+	if (raw.startsWith('\u001B') && !isNamedKey(key) && !isKittyKey(raw)) return {kind: 'drop'};
 	// A run Ink did not split: the raw read, so control keys in it (DEL, ctrl-u) are seen too.
 	const run = raw.startsWith('\u001B') ? input : raw;
 	const points = [...run];
@@ -122,6 +126,11 @@ export function planChunk(
 export const textLineOpeners: readonly ActionName[] = ['filter', 'search'];
 
 const namedKeys = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'escape', 'tab', 'return', 'delete', 'backspace'] as const;
+
+/** A key in the kitty keyboard protocol's own form (CSI code;modifiers u), which Ink parses. */
+function isKittyKey(raw: string): boolean {
+	return /^\u001B\[\d+(?::\d*)*(?:;[\d:]*)*u$/.test(raw);
+}
 
 function isNamedKey(key: InkKey): boolean {
 	const flags = key as Partial<Record<(typeof namedKeys)[number], boolean>>;
@@ -188,12 +197,6 @@ function dispatchOne(
 	return undefined;
 }
 
-/** Bracketed paste (enabled by terminal-screen.ts): the terminal wraps pasted text in these. */
-export const pasteStart = '\u001B[200~';
-export const pasteEnd = '\u001B[201~';
-/** A paste whose end marker never came (a lost byte) stops swallowing keys after this long. */
-const pasteTimeoutMs = 1000;
-
 /**
  * Input held back until React has committed (and run the effects of) what the previous key did:
  * the rest of a chunk, a key or a paste read while earlier keys still wait their turn.
@@ -227,7 +230,7 @@ type Deferred = {
 export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext[], options: {isActive?: boolean} = {}): void {
 	const stackRef = useRef(stack);
 	stackRef.current = stack;
-	const {internal_eventEmitter: emitter} = useStdin();
+	const emitter = useInkInputEmitter();
 	const [, setCommits] = useState(0);
 	const queue = useRef<Deferred[]>([]);
 	/**
@@ -248,9 +251,10 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	const direct = useRef(false);
 	const waitForCommit = () => setCommits((count) => count + 1);
 
-	// The raw chunk behind each useInput call (which loses the ESC of unknown sequences). A layout
-	// effect subscribes before useInput's passive one, so this listener always runs first.
-	const burst = useRef({raw: '', swallowing: false, skip: false, paste: null as null | {text: string; timer: ReturnType<typeof setTimeout>}});
+	// Each input event as Ink parsed it, before useInput sees it (useInput drops the ESC of a
+	// sequence it cannot name). A layout effect subscribes before useInput's passive one, so this
+	// listener always runs first.
+	const burst = useRef({raw: '', swallowing: false});
 
 	const deliverPaste = (text: string, held = false) => {
 		if (!held && queue.current.length > 0) {
@@ -264,33 +268,13 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		if (edit) registry.textSink()?.(edit);
 		dirty.current = true;
 	};
-	// The input listener is added once per emitter; it reaches this render's deliverPaste through the ref.
-	const deliverPasteNow = useRef(deliverPaste);
-	deliverPasteNow.current = deliverPaste;
-
 	useLayoutEffect(() => {
 		const current = burst.current;
-		const endPaste = () => {
-			const paste = current.paste;
-			if (!paste) return;
-			clearTimeout(paste.timer);
-			current.paste = null;
-			deliverPasteNow.current(paste.text);
-		};
 		const onRaw = (raw: string) => {
+			// Every listener after this one (ours, ink-select-input's) meets the screen the
+			// previous key of the same read made.
+			commitPendingRenders();
 			current.raw = raw;
-			current.skip = false;
-			if (raw === pasteStart) {
-				current.skip = true;
-				current.paste ??= {text: '', timer: setTimeout(endPaste, pasteTimeoutMs)};
-				return;
-			}
-			if (current.paste) {
-				current.skip = true;
-				if (raw === pasteEnd) endPaste();
-				else current.paste.text += raw;
-				return;
-			}
 			if (opensControlString(raw) && !current.swallowing) {
 				current.swallowing = true;
 				setImmediate(() => {
@@ -301,8 +285,6 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		emitter.on('input', onRaw);
 		return () => {
 			emitter.off('input', onRaw);
-			if (current.paste) clearTimeout(current.paste.timer);
-			current.paste = null;
 		};
 	}, [emitter]);
 
@@ -354,7 +336,10 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 				} finally {
 					direct.current = wasDirect;
 				}
-				queue.current.unshift({input: plan.rest, startedIn: current[0], queuedAt: renders.current, ...(textEntry ? {afterText: true as const} : {})});
+				// What follows a key typed into a field is meant for the field, unless that key is Esc
+				// (it closes the field: Esc then q, read together, quits).
+				const forField = textEntry && plan.first !== escapeKey;
+				queue.current.unshift({input: plan.rest, startedIn: current[0], queuedAt: renders.current, ...(forField ? {afterText: true as const} : {})});
 				dirty.current = true;
 				waitForCommit();
 				break;
@@ -364,14 +349,17 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 
 	useInput(
 		(input, key) => {
-			if (burst.current.swallowing || burst.current.skip) return;
+			if (burst.current.swallowing) return;
 			handle(input, key, burst.current.raw, direct.current);
 		},
 		{isActive: options.isActive ?? true},
 	);
-	// Declared after useInput on purpose: effects run in order, and useInput re-subscribes its
-	// listener in its own effect on every render; the flush must come after, or we miss our own.
-	// It runs after every commit: that is when the screen has caught up.
+	// A bracketed paste (Ink turns the mode on while this hook is active and hands the pasted
+	// text over whole): text for the focused field, never keys.
+	usePaste((text) => deliverPaste(text), {isActive: options.isActive ?? true});
+	// Runs after every commit, when the screen has caught up with the key before: the next held
+	// key goes in then. Declared after useInput so that, on the first mount, useInput's listener
+	// is subscribed before anything is fed back.
 	useEffect(() => {
 		dirty.current = false;
 		while (!dirty.current && queue.current.length > 0) {

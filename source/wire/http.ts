@@ -1,5 +1,5 @@
 import type {Dispatcher} from 'undici';
-import {errors as undiciErrors, request} from './undici-parts.js';
+import {errors as undiciErrors, request} from '../boundary/undici-parts.js';
 import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
 import {
 	ApiError,

@@ -1,4 +1,4 @@
-import {errors as undiciErrors} from './undici-parts.js';
+import {errors as undiciErrors} from '../boundary/undici-parts.js';
 import {ApiError, NotApiError, ProtocolError, TimeoutError} from './errors.js';
 import {startTaskSchema, type StartTask} from './schemas/app.js';
 import {describeIssues} from './schemas/common.js';

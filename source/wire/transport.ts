@@ -1,7 +1,7 @@
 import type {Dispatcher} from 'undici';
 import {sleep} from './backoff.js';
 import {ApiError, type RateLimitedError} from './errors.js';
-import {Agent} from './undici-parts.js';
+import {Agent} from '../boundary/undici-parts.js';
 import {ServerClock, serverClock} from './server-clock.js';
 
 /**

@@ -2,7 +2,7 @@ import {EventEmitter} from 'node:events';
 import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
-import {installInkPatches} from '../../source/ink-patches/index.js';
+import {installRenderSpeedups} from '../../source/boundary/index.js';
 import {FakeStdin} from './fake-stdin.js';
 import {eventually} from './eventually.js';
 
@@ -22,7 +22,8 @@ class FakeStdout extends EventEmitter {
 		this.rows = rows;
 	}
 	write = (frame: string) => {
-		this.frames.push(frame);
+		// A mode switch (bracketed paste, the cursor) is no frame.
+		if (!/^(?:\u001B\[\?\d+[hl])+$/.test(frame)) this.frames.push(frame);
 		return true;
 	};
 }
@@ -39,7 +40,7 @@ export type SizedRender = {
 
 export function renderSized(tree: ReactElement, size: {columns: number; rows: number}): SizedRender {
 	// As the app does before its first render: the tests see the renderer that ships.
-	installInkPatches();
+	installRenderSpeedups();
 	const stdout = new FakeStdout(size.columns, size.rows);
 	const stdin = new FakeStdin();
 	const stderr = new FakeStdout(size.columns, size.rows);

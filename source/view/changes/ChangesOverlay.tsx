@@ -6,7 +6,7 @@ import {padToWidth, truncateToWidth} from '../../format/width.js';
 import type {ChangesSession, ChangesSnapshot} from '../../state/changes-session.js';
 import {workspaceRoot} from '../../wire/git-paths.js';
 import {line} from '../cells.js';
-import {paint} from '../../ink-patches/paint.js';
+import {paint} from '../../boundary/ink-paint.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {countsLabel, diffLine, fileLetter, numberWidth, statusColor} from './diff-lines.js';
 

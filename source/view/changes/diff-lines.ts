@@ -2,7 +2,7 @@ import type {DiffRow, FileDiff} from '../../format/file-diff.js';
 import {padStartToWidth, truncateToWidth} from '../../format/width.js';
 import type {ChangedFile} from '../../state/changes-session.js';
 import {statusLetter} from '../../wire/schemas/git.js';
-import {paint} from '../../ink-patches/paint.js';
+import {paint} from '../../boundary/ink-paint.js';
 
 /**
  * The Changes view's rows as painted strings, one Text each: a diff row is its old and new line

@@ -7,7 +7,7 @@ import errors from 'undici/lib/core/errors.js';
  * The three parts of undici the clients use (a keep-alive Agent, `request`, the error classes),
  * loaded by path. The package's index loads all of undici (fetch, WebSocket, EventSource, mocks,
  * caches, proxies): 112 modules, 1.1 MB of the bundle, about 70 ms of every start-up before the
- * first frame (profiled). These paths are undici 7's own files, so the classes are the same ones
+ * first frame (profiled). These paths are undici 8's own files (declared in boundary/index.ts), so the classes are the same ones
  * the index exports (`instanceof` holds) and behaviour is unchanged.
  */
 

@@ -1,8 +1,9 @@
 import {standaloneWidth} from '../format/graphemes.js';
 
 /**
- * string-width's fast path (patches/string-width+8.3.0.patch lets installInkPatches put it in
- * front of the full measure, for Ink, wrap-ansi, cli-truncate and widest-line alike).
+ * The width of a string made only of the dashboard's usual characters, from the glyph table,
+ * without string-width's full measure. The cached line builder (boundary/ink-output.ts) asks this
+ * first for every line and character it measures.
  *
  * Why: any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓ …) takes string-width's slow
  * path: Intl.Segmenter, then per cluster the `\p{RGI_Emoji}` and Default_Ignorable regexes.
@@ -10,9 +11,9 @@ import {standaloneWidth} from '../format/graphemes.js';
  * warm, a few microseconds per string on every frame. A string made only of characters from the
  * standalone table (format/graphemes.ts: always a cluster on its own, width checked against
  * string-width for every entry by test/format-width.test.ts) and SGR colour sequences has the
- * table's width. Anything else (other escapes, marks, emoji, controls) gets -1 and goes on to
- * string-width's full measure, as do calls with options that change the rules, so the result is
- * string-width's in every case (test/view-string-width-fast.test.ts).
+ * table's width. Anything else (other escapes, marks, emoji, controls) gets -1, and the caller
+ * goes on to string-width, so the result is string-width's in every case
+ * (test/format-table-width.test.ts).
  */
 
 const esc = 0x1b;

@@ -1,0 +1,253 @@
+import {type StyledChar, styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';
+import stringWidth from 'string-width';
+import {standaloneWidth} from '../format/graphemes.js';
+import {sgrEnd, tableWidth} from '../format/table-width.js';
+import {BoundedCache} from '../view/bounded-cache.js';
+// Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
+// same file, so the same class, in the tests and in the esbuild bundle alike).
+import Output from '../../node_modules/ink/build/output.js';
+
+/**
+ * Ink's `Output.get()` (ink 8.0.0, build/output.js) turns a frame's text operations into lines.
+ * Its caches (widths, styled characters) are made new with every frame's Output, so each frame
+ * re-tokenizes every line, measures every character with string-width and allocates a cell per
+ * screen cell: at 160x48, without this, a key press cost about 17 ms (bench `frame` rows), nearly
+ * all of it here. This is the same algorithm, step for step, with caches that live across frames
+ * and a row cache: a row's string depends only on the writes that land on it, in order, so a row
+ * written as in an earlier frame is not built again (a key press changes two or three rows). Its
+ * output is byte-for-byte Ink's own (test/view-ink-output.test.ts compares them on random frames,
+ * and test/boundary.test.ts fails when Ink's file changes).
+ */
+
+type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
+type Transformer = (line: string, index: number) => string;
+type Operation = {type: 'write'; x: number; y: number; text: string; transformers: Transformer[]} | {type: 'clip'; clip: Clip} | {type: 'unclip'};
+type OutputInternals = {width: number; height: number; operations: Operation[]};
+type Cell = StyledChar;
+
+// A 200x60 screen writes a few hundred lines a frame; these hold several screens' worth. A styled
+// line is an object per character (~8 KB at 160 columns), so its caches are the ones kept small.
+const styledLines = new BoundedCache<Cell[]>(3000);
+const splitTexts = new BoundedCache<string[]>(1500);
+const widths = new BoundedCache<number>(20_000);
+const widestLines = new BoundedCache<number>(5000);
+const slices = new BoundedCache<string>(1500);
+const rowStrings = new BoundedCache<string>(1500);
+
+/** string-width's answer; the glyph table (format/table-width.ts) answers first when it can. */
+const widthOf = (text: string) =>
+	widths.get(text, () => {
+		const fast = tableWidth(text);
+		return fast === -1 ? stringWidth(text) : fast;
+	});
+
+const ignorable = /^\p{Default_Ignorable_Code_Point}+$/u;
+
+/** Ink's `getStyledChars`: the line's styled characters, standalone invisible characters dropped. */
+const styledCharsOf = (line: string) => styledLines.get(line, () => styledCharsFromTokens(tokenizeLine(line)).filter((character) => !ignorable.test(character.value)));
+
+const blank: Cell = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: []}) as Cell;
+const blankCell = (cell: Cell): Cell => ({...cell, value: ' ', fullWidth: false});
+
+type Token = ReturnType<typeof tokenize>[number];
+const charTokens = new Map<number, Token>();
+const sgrTokens = new Map<string, Token[]>();
+
+/**
+ * ansi-tokenize's `tokenize`, without its grapheme segmenter for the usual line: SGR colours
+ * and characters from the standalone table (format/graphemes.ts), each of which is a grapheme on
+ * its own, so its token depends on nothing around it. Those tokens are made by ansi-tokenize
+ * itself, once per character and once per colour sequence, and reused; any other line goes to
+ * `tokenize` whole. The first frame tokenized every line through the segmenter: about 30 ms.
+ */
+function tokenizeLine(text: string): Token[] {
+	const tokens: Token[] = [];
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === 0x1b) {
+			const end = sgrEnd(text, index);
+			if (end === -1) return tokenize(text);
+			const sequence = text.slice(index, end + 1);
+			let sgr = sgrTokens.get(sequence);
+			if (sgr === undefined) {
+				sgr = tokenize(sequence);
+				if (sgrTokens.size < 2000) sgrTokens.set(sequence, sgr);
+			}
+			for (const token of sgr) tokens.push(token);
+			index = end;
+			continue;
+		}
+		if (standaloneWidth(code) === 0) return tokenize(text);
+		let token = charTokens.get(code);
+		if (token === undefined) {
+			token = tokenize(text[index]!)[0]!;
+			if (charTokens.size < 20_000) charTokens.set(code, token);
+		}
+		tokens.push(token);
+	}
+	return tokens;
+}
+
+/** A text's lines, styles carried across its newlines (Ink's first step of a write). */
+const linesOf = (text: string) =>
+	splitTexts.get(text, () => {
+		const characterLines: Cell[][] = [[]];
+		for (const character of styledCharsOf(text)) {
+			if (character.value === '\n') characterLines.push([]);
+			else characterLines.at(-1)!.push(character);
+		}
+		return characterLines.map((line) => styledCharsToString(line));
+	});
+
+const widestLineOf = (text: string) =>
+	widestLines.get(text, () => {
+		let width = 0;
+		for (const line of text.split('\n')) width = Math.max(width, widthOf(line));
+		return width;
+	});
+
+/** Ink's `sliceLineToColumns`: the cells from `from` to `to`, a cut wide character kept as a styled space. */
+function sliceLine(line: string, from: number, to: number): string {
+	if (from >= to) return '';
+	return slices.get(`${from}:${to}:${line}`, () => {
+		const result: Cell[] = [];
+		let column = 0;
+		for (const character of styledCharsOf(line)) {
+			const width = widthOf(character.value);
+			const start = column;
+			column += width;
+			if (column <= from) continue;
+			if (start >= to) break;
+			result.push(width > 1 && (start < from || column > to) ? blankCell(character) : character);
+		}
+		return styledCharsToString(result);
+	});
+}
+
+function intersectBound(a: number | undefined, b: number | undefined, tighter: (a: number, b: number) => number): number | undefined {
+	if (a === undefined) return b;
+	return b === undefined ? a : tighter(a, b);
+}
+
+function intersectClips(outer: Clip | undefined, inner: Clip): Clip {
+	if (!outer) return inner;
+	return {
+		x1: intersectBound(outer.x1, inner.x1, Math.max),
+		x2: intersectBound(outer.x2, inner.x2, Math.min),
+		y1: intersectBound(outer.y1, inner.y1, Math.max),
+		y2: intersectBound(outer.y2, inner.y2, Math.min),
+	};
+}
+
+const isClipEmpty = (clip: Clip) => (clip.x1 !== undefined && clip.x2 !== undefined && clip.x1 >= clip.x2) || (clip.y1 !== undefined && clip.y2 !== undefined && clip.y1 >= clip.y2);
+
+/** One line of text placed on a row, after clipping and transformers. */
+type Segment = {x: number; line: string};
+
+export function fastGet(this: OutputInternals): {output: string; height: number} {
+	const segments: Array<Segment[] | undefined> = new Array<Segment[] | undefined>(this.height);
+	const clips: Clip[] = [];
+	for (const operation of this.operations) {
+		if (operation.type === 'clip') clips.push(intersectClips(clips.at(-1), operation.clip));
+		else if (operation.type === 'unclip') clips.pop();
+		else placeWrite(operation, clips.at(-1), segments, this.height);
+	}
+	const output: string[] = [];
+	for (let y = 0; y < this.height; y++) {
+		const written = segments[y];
+		output.push(written ? rowFromSegments(written, this.width) : '');
+	}
+	return {output: output.join('\n'), height: this.height};
+}
+
+/** Ink's `applyWriteOperation` up to the cells: which line lands on which row, at which column. */
+function placeWrite(operation: Extract<Operation, {type: 'write'}>, clip: Clip | undefined, segments: Array<Segment[] | undefined>, height: number): void {
+	const {text, transformers} = operation;
+	let {x, y} = operation;
+	let lines = linesOf(text);
+	if (clip) {
+		if (isClipEmpty(clip)) return;
+		const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+		const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
+		if (clipHorizontally && (x + widestLineOf(text) < clip.x1! || x > clip.x2!)) return;
+		if (clipVertically && (y + lines.length < clip.y1! || y > clip.y2!)) return;
+		if (clipHorizontally) {
+			const x1 = clip.x1!;
+			const x2 = clip.x2!;
+			lines = lines.map((line) => {
+				const from = x < x1 ? x1 - x : 0;
+				const width = widthOf(line);
+				const to = x + width > x2 ? x2 - x : width;
+				return sliceLine(line, from, to);
+			});
+			if (x < x1) x = x1;
+		}
+		if (clipVertically) {
+			const y1 = clip.y1!;
+			const y2 = clip.y2!;
+			const from = y < y1 ? y1 - y : 0;
+			const count = lines.length;
+			const to = y + count > y2 ? y2 - y : count;
+			lines = lines.slice(from, to);
+			if (y < y1) y = y1;
+		}
+	}
+	for (const [index, text] of lines.entries()) {
+		const row = y + index;
+		// As Ink: a line with no row of the output (above, below, between) is skipped.
+		if (!(Number.isInteger(row) && row >= 0 && row < height)) continue;
+		let line = text;
+		for (const transformer of transformers) line = transformer(line, index + y - operation.y);
+		(segments[row] ??= []).push({x, line});
+	}
+}
+
+/** Ink's cell writes for one row, then its `styledCharsToString(...).trimEnd()`. */
+function rowFromSegments(written: Segment[], width: number): string {
+	let key = String(width);
+	for (const {x, line} of written) key += `\u0000${x}\u0000${line}`;
+	return rowStrings.get(key, () => {
+		const row: Array<Cell | undefined> = [];
+		for (let x = 0; x < width; x++) row.push(blank);
+		for (const {x, line} of written) {
+			const characters = styledCharsOf(line);
+			if (characters.length === 0) continue;
+			let offsetX = x;
+			// A write landing on the second half of a wide character blanks its first half.
+			if (row[offsetX]?.value === '' && offsetX > 0 && widthOf(row[offsetX - 1]?.value ?? '') > 1) row[offsetX - 1] = blankCell(row[offsetX - 1]!);
+			for (const character of characters) {
+				row[offsetX] = character;
+				const characterWidth = Math.max(1, widthOf(character.value));
+				for (let offset = 1; offset < characterWidth; offset++) {
+					row[offsetX + offset] = {type: 'char', value: offsetX < 0 ? ' ' : '', fullWidth: false, styles: character.styles};
+				}
+				offsetX += characterWidth;
+			}
+			if (row[offsetX]?.value === '') row[offsetX] = blankCell(row[offsetX]!);
+		}
+		return styledCharsToString(row.filter((cell): cell is Cell => cell !== undefined)).trimEnd();
+	});
+}
+
+/**
+ * The first ANSI tokenization compiles its parser, and the first measure builds string-width's
+ * segmenter: a few tens of ms of the first frame's cost. Called while the first request is out,
+ * so the first frame does not pay for it. No emoji in the sample: they would send string-width to
+ * its `\p{RGI_Emoji}` expression, about 30 ms to compile, which only a frame that shows an emoji
+ * needs.
+ */
+export function warmUpTextMeasures(): void {
+	const sample = '\u001B[1m\u001B[36m◆ waiting\u001B[39m\u001B[22m │ … ▸ ✓ ✗ ‖ ∅ ◌ 漢字 é';
+	stringWidth(sample);
+	styledCharsToString(styledCharsFromTokens(tokenize(sample)));
+}
+
+/** Ink's own `get`, kept for the equivalence test. */
+export const inkGet = Output.prototype.get;
+
+/** Puts the cached `get` in place of Ink's (installRenderSpeedups, index.ts). */
+export function installFastOutput(): void {
+	(Output.prototype as unknown as {get: typeof fastGet}).get = fastGet;
+}
+
+export {Output};

@@ -1,0 +1,112 @@
+import {createHash} from 'node:crypto';
+
+/**
+ * The changes this project makes to a dependency's source, as text edits applied when a module is
+ * loaded, never to the files on disk: `npm run build` applies them while bundling (an esbuild
+ * plugin, scripts/bundle-options.mjs), and the tests and the bench under tsx apply them as Node
+ * loads each file (a module hook, scripts/patched-dependencies.mjs, which `npm test` and
+ * `npm run bench` import first). So the package has no install script, and the tests run the code
+ * that ships.
+ *
+ * Each patch names the file by package, version and the sha256 of its text as published: a
+ * different file (an upgrade) fails the build and the load, naming the file to re-read, and
+ * test/boundary.test.ts checks every edit still applies and changes no result.
+ *
+ * Plain JavaScript (with source-patches.d.mts beside it), so the build script and the module
+ * hook can load it before anything compiles TypeScript.
+ */
+
+/** @type {readonly import('./source-patches.d.mts').SourcePatch[]} */
+export const sourcePatches = [
+	{
+		package: 'ink',
+		version: '8.0.0',
+		file: 'build/sanitize-ansi.js',
+		sha256: 'd1f9783713dc610e01188ae37e339ce151abb922c4ea4e119deb55f90c50659e',
+		why: "Ink passes every Text node's text through sanitizeAnsi on every frame, and text with colour codes (every painted row) is tokenized each time: about a tenth of a key press's cost at 160x48. The result depends on the string alone: remembered, everything forgotten past 4,096 strings.",
+		edits: [
+			{
+				find: 'export default sanitizeAnsi;',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): the result remembered.',
+					'const sanitizedTexts = new Map();',
+					'const rememberedSanitizeAnsi = (text) => {',
+					'    let sanitized = sanitizedTexts.get(text);',
+					'    if (sanitized === undefined) {',
+					'        if (sanitizedTexts.size >= 4096) sanitizedTexts.clear();',
+					'        sanitized = sanitizeAnsi(text);',
+					'        sanitizedTexts.set(text, sanitized);',
+					'    }',
+					'    return sanitized;',
+					'};',
+					'export default rememberedSanitizeAnsi;',
+				].join('\n'),
+			},
+		],
+	},
+	{
+		package: 'widest-line',
+		version: '6.0.0',
+		file: 'index.js',
+		sha256: 'c56c70d00610e14d157c1ed4fc3a2b83d96f7e595b1842ba12f3a84217796eb1',
+		why: "Ink measures every Text node with widestLine on every frame (build/render-node-to-output.js), uncached, and a row holding one of the dashboard's glyphs takes string-width's slow path (a grapheme segmenter and Unicode-property expressions per cluster): the largest cost of a key press left after the line builder. Same result, remembered; everything forgotten past 8,000 strings.",
+		edits: [
+			{
+				find: 'export default function widestLine(string) {\n\tlet lineWidth = 0;\n',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): the result remembered.',
+					'const widths = new Map();',
+					'',
+					'export default function widestLine(string) {',
+					'\tlet lineWidth = widths.get(string);',
+					'\tif (lineWidth !== undefined) {',
+					'\t\treturn lineWidth;',
+					'\t}',
+					'',
+					'\tif (widths.size >= 8000) {',
+					'\t\twidths.clear();',
+					'\t}',
+					'',
+					'\tlineWidth = 0;',
+					'',
+				].join('\n'),
+			},
+			{
+				find: '\treturn lineWidth;\n}',
+				replace: '\twidths.set(string, lineWidth);\n\treturn lineWidth;\n}',
+			},
+		],
+	},
+];
+
+const slashed = (path) => path.replaceAll('\\', '/');
+
+/** The patch for a file at `path` (a path inside some node_modules), if there is one. */
+export function patchFor(path) {
+	const normalized = slashed(path);
+	return sourcePatches.find((patch) => normalized.endsWith(`/node_modules/${patch.package}/${patch.file}`));
+}
+
+/** An expression matching the paths of every patched file, for esbuild's onLoad filter. */
+const pathPattern = (path) => path.split('/').map((part) => part.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]');
+export const patchedPaths = new RegExp(`[\\\\/]node_modules[\\\\/](?:${sourcePatches.map((patch) => pathPattern(`${patch.package}/${patch.file}`)).join('|')})$`);
+
+/**
+ * `text` with the patch's edits applied. Throws when the text is not the file the patch was
+ * written for, or an edit does not find its place exactly once: better no build and no test run
+ * than a dependency changed in a way nobody has read.
+ */
+export function applyPatch(patch, text) {
+	const sha256 = createHash('sha256').update(text).digest('hex');
+	if (sha256 !== patch.sha256) {
+		throw new Error(`${patch.package}/${patch.file} is not the file the patch in source/boundary/source-patches.mjs was written for (${patch.package} ${patch.version}): re-read it, then update the patch (${patch.why})`);
+	}
+	let patched = text;
+	for (const edit of patch.edits) {
+		const at = patched.indexOf(edit.find);
+		if (at === -1 || patched.indexOf(edit.find, at + 1) !== -1) throw new Error(`${patch.package}/${patch.file}: an edit of source/boundary/source-patches.mjs does not find its one place`);
+		patched = patched.slice(0, at) + edit.replace + patched.slice(at + edit.find.length);
+	}
+	// Every patched file is an ES module: the marker tells a test which copy was loaded.
+	return `${patched}\nexport const agentTuiSourcePatch = ${JSON.stringify(`${patch.package}/${patch.file}`)};\n`;
+}

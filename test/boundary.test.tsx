@@ -1,0 +1,253 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {createHash} from 'node:crypto';
+import {readdirSync, readFileSync} from 'node:fs';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {Box, render, Text, useInput, usePaste} from 'ink';
+import {useLayoutEffect} from 'react';
+import * as undici from 'undici';
+import stringWidth from 'string-width';
+import widestLine from 'widest-line';
+import {reaches} from '../source/boundary/index.js';
+import {inkErasePrefix, inkModeSwitch} from '../source/boundary/ink-frames.js';
+import {useInkInputEmitter} from '../source/boundary/ink-input.js';
+import {guardStdin} from '../source/boundary/ink-stdin.js';
+import {applyPatch, sourcePatches} from '../source/boundary/source-patches.mjs';
+import {Agent, errors, request} from '../source/boundary/undici-parts.js';
+import {diffingStdout} from '../source/view/diff-stdout.js';
+import {eventually} from './helpers/eventually.js';
+import {FakeStdin} from './helpers/fake-stdin.js';
+import {renderSized} from './helpers/ink.js';
+import {VirtualScreen} from './helpers/virtual-screen.js';
+
+/**
+ * The boundary (source/boundary/): every reach into a library's internals is declared there, and
+ * this file fails when an upgrade changes what a reach relies on: first by the files themselves
+ * (version and content hash, naming what to re-read), then by behaviour, each reliance checked
+ * the way the code uses it.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const installedFile = (name: string, file: string) => join(root, 'node_modules', name, file);
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+test('every library file a reach depends on is the one it was written for', () => {
+	for (const reach of reaches) {
+		const {version} = JSON.parse(readFileSync(installedFile(reach.package, 'package.json'), 'utf8')) as {version: string};
+		assert.equal(version, reach.version, `${reach.package} ${version} installed, ${reach.version} expected: re-read what source/boundary relies on (${reach.relies})`);
+		for (const [file, hash] of Object.entries(reach.files)) {
+			assert.equal(sha256(installedFile(reach.package, file)), hash, `${reach.package}/${file} changed: re-read it for what source/boundary relies on (${reach.relies})`);
+		}
+	}
+});
+
+test('every source patch applies to the installed file, once per edit', () => {
+	for (const patch of sourcePatches) {
+		const text = readFileSync(installedFile(patch.package, patch.file), 'utf8');
+		const patched = applyPatch(patch, text);
+		assert.notEqual(patched, text);
+		assert.throws(() => applyPatch(patch, `${text}\n// changed upstream`), /is not the file the patch/);
+	}
+});
+
+test('npm test runs the patched dependencies, and the patches change no result', async () => {
+	const hooked = process.execArgv.some((argument) => argument.includes('patched-dependencies'));
+	const loaded = [
+		(await import('widest-line')) as {agentTuiSourcePatch?: string},
+		(await import('../node_modules/ink/build/sanitize-ansi.js')) as {agentTuiSourcePatch?: string},
+	];
+	// Run on its own without the module hook, this file sees the files as installed.
+	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
+	const samples = ['', 'plain', '│ ● ▸ ✓ 漢字', 'two\nlines ◆', '\u001B[36mcyan\u001B[39m\n\u001B[1m◆\u001B[22m x'];
+	for (const sample of samples) {
+		// widest-line's own definition; asked twice, the second answer is the remembered one.
+		const expected = Math.max(0, ...sample.split('\n').map((line) => stringWidth(line)));
+		assert.equal(widestLine(sample), expected);
+		assert.equal(widestLine(sample), expected);
+	}
+	const {default: sanitizeAnsi} = (await import('../node_modules/ink/build/sanitize-ansi.js')) as {default: (text: string) => string};
+	for (const sample of ['a\u001B[2Kb', '\u001B[31mred\u001B[39m', 'x\u0007y']) assert.equal(sanitizeAnsi(sample), sanitizeAnsi(sample));
+	assert.equal(sanitizeAnsi('a\u001B[2Kb\u0007'), 'ab');
+});
+
+function InputProbe({seen}: {seen: string[]}) {
+	const emitter = useInkInputEmitter();
+	useLayoutEffect(() => {
+		const onRaw = (raw: string) => seen.push(`raw ${JSON.stringify(raw)}`);
+		emitter.on('input', onRaw);
+		return () => {
+			emitter.off('input', onRaw);
+		};
+	}, [emitter, seen]);
+	useInput((input, key) => {
+		seen.push(`key ${JSON.stringify(input)}${key.downArrow ? ' down' : ''}${key.ctrl ? ' ctrl' : ''}${key.escape ? ' escape' : ''}`);
+		// What the key dispatcher does with the rest of a run: each key back through Ink's emitter.
+		if (input === 'ab') emitter.emit('input', 'b');
+	});
+	usePaste((text) => seen.push(`paste ${JSON.stringify(text)}`));
+	return <Text>probe</Text>;
+}
+
+test("Ink's input emitter: one event per key or run, raw listeners first, and what is emitted is handled like a read", async (t) => {
+	const seen: string[] = [];
+	const rendered = renderSized(<InputProbe seen={seen} />, {columns: 20, rows: 5});
+	t.after(() => rendered.unmount());
+	await eventually(() => rendered.lastFrame(), 'the probe', {until: (frame) => frame.includes('probe')});
+	await new Promise((resolve) => setImmediate(resolve));
+	// Ink splits a read at escape sequences (and at DEL, BS and ctrl-c); other runs stay whole.
+	rendered.stdin.write('\u001B[B\u001B[Bab');
+	rendered.stdin.write('\u0015');
+	rendered.stdin.write('\u001B[200~pasted \u001B[31mred\u001B[201~');
+	// A cursor report and a colour code are no keys: Ink drops them before any listener.
+	rendered.stdin.write('\u001B[12;1R\u001B[31m');
+	await eventually(() => seen.length, 'the events', {until: (count) => count >= 11, detail: () => seen.join('\n')});
+	assert.deepEqual(seen, [
+		'raw "\\u001b[B"',
+		'key "" down',
+		'raw "\\u001b[B"',
+		'key "" down',
+		'raw "ab"',
+		'key "ab"',
+		'raw "b"',
+		'key "b"',
+		'raw "\\u0015"',
+		'key "u" ctrl',
+		'paste "pasted \\u001b[31mred"',
+	]);
+});
+
+test('a bracketed paste whose end never comes holds every later key in Ink; the guarded stdin ends it', async (t) => {
+	for (const guarded of [false, true]) {
+		const seen: string[] = [];
+		const stdin = new FakeStdin();
+		const guard = guardStdin(stdin as unknown as NodeJS.ReadStream, {timeoutMs: 50});
+		const stdout = Object.assign(new FakeStdin(), {columns: 20, rows: 5, write: () => true});
+		const instance = render(<InputProbe seen={seen} />, {
+			stdin: (guarded ? guard.stream : stdin) as unknown as NodeJS.ReadStream,
+			stdout: stdout as unknown as NodeJS.WriteStream,
+			debug: true,
+			exitOnCtrlC: false,
+			patchConsole: false,
+		});
+		t.after(() => {
+			instance.unmount();
+			guard.dispose();
+		});
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		stdin.write('\u001B[200~lost');
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		stdin.write('q');
+		if (guarded) {
+			await eventually(() => seen, 'the paste ended and q read', {until: (events) => events.includes('key "q"')});
+			assert.deepEqual(seen, ['paste "lost"', 'raw "q"', 'key "q"']);
+		} else {
+			await new Promise((resolve) => setTimeout(resolve, 120));
+			assert.deepEqual(seen, [], 'Ink still holds the paste and the q after it: if this fails, Ink ends pastes itself and ink-stdin.ts can go');
+		}
+		instance.unmount();
+	}
+});
+
+function Lines({lines}: {lines: readonly string[]}) {
+	return (
+		<Box flexDirection="column">
+			{lines.map((line, index) => (
+				<Text key={index}>{line}</Text>
+			))}
+		</Box>
+	);
+}
+
+test('Ink writes each frame the way the frame differ reads it, and the screen matches the frame', async (t) => {
+	const columns = 30;
+	const rows = 8;
+	const writes: string[] = [];
+	const screen = new VirtualScreen(columns, rows);
+	const terminal = Object.assign(new FakeStdin(), {
+		columns,
+		rows,
+		write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
+			const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+			screen.write(text);
+			const callback = rest.find((value) => typeof value === 'function') as (() => void) | undefined;
+			callback?.();
+			return true;
+		},
+	});
+	// What Ink writes, before the differ: recorded by a stream in front of the terminal.
+	const inkSide = Object.assign(new FakeStdin(), {
+		columns,
+		rows,
+		write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
+			writes.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+			return (differ.write as (...args: unknown[]) => boolean)(chunk, ...rest);
+		},
+	});
+	const differ = diffingStdout(terminal as unknown as NodeJS.WriteStream);
+	const frames: string[][] = [
+		['one', '\u001B[36mtwo\u001B[39m │ ●', 'three'],
+		['one', 'two changed', 'three', 'four'],
+		['only one'],
+		['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+	];
+	const instance = render(<Lines lines={frames[0]!} />, {
+		stdout: inkSide as unknown as NodeJS.WriteStream,
+		stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+		interactive: true,
+		alternateScreen: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	t.after(() => instance.unmount());
+	for (const [index, lines] of frames.entries()) {
+		if (index > 0) instance.rerender(<Lines lines={lines} />);
+		await instance.waitUntilRenderFlush();
+		assert.equal(screen.text(), lines.map((line) => line.replaceAll(/\u001B\[\d+m/g, '')).join('\n'), `frame ${index}`);
+	}
+	// Every write was a mode switch, the alternate screen, or a frame behind `eraseLines`.
+	// (An empty write is Ink waiting for the earlier ones to go out.)
+	const frameWrites = writes.filter((write) => write !== '' && !inkModeSwitch.test(write) && write !== '\u001B[?1049h');
+	assert.equal(frameWrites.length, frames.length);
+	for (const write of frameWrites) {
+		const body = write.slice(inkErasePrefix.exec(write)?.[0].length ?? 0);
+		assert.doesNotMatch(body, /\u001B(?!\[[\d;]*m)/, `a frame holds only text and colours: ${JSON.stringify(write)}`);
+	}
+});
+
+test("undici's files loaded by path are the objects its index exports, and a request through them works", async (t) => {
+	assert.equal(Agent, undici.Agent);
+	assert.equal(errors, undici.errors);
+	assert.ok(new errors.HeadersTimeoutError() instanceof undici.errors.UndiciError);
+	const server = createServer((incoming, response) => response.end(`${incoming.method} ${incoming.url}`));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const agent = new Agent();
+	t.after(async () => {
+		await agent.close();
+		server.close();
+	});
+	const {port} = server.address() as AddressInfo;
+	const response = await request(new URL(`http://127.0.0.1:${port}/a/b?c=d`), {method: 'GET', dispatcher: agent});
+	assert.equal(response.statusCode, 200);
+	assert.equal(await response.body.text(), 'GET /a/b?c=d');
+});
+
+test('nothing outside source/boundary reaches into node_modules, deep-imports a package, or uses an internal_ property', () => {
+	const offenders: string[] = [];
+	const walk = (directory: string) => {
+		for (const entry of readdirSync(directory, {withFileTypes: true})) {
+			const path = join(directory, entry.name);
+			if (entry.isDirectory()) {
+				if (path !== join(root, 'source', 'boundary')) walk(path);
+				continue;
+			}
+			const text = readFileSync(path, 'utf8');
+			const deepImport = /from '(?!node:|\.)(?:@[^/']+\/)?[^/']+\/[^']*'/.exec(text);
+			if (text.includes('node_modules/') || deepImport || /\binternal_\w+/.test(text)) offenders.push(`${path.slice(root.length)}${deepImport ? ` (${deepImport[0]})` : ''}`);
+		}
+	};
+	walk(join(root, 'source'));
+	assert.deepEqual(offenders, []);
+});
