@@ -24,6 +24,12 @@ export type CommandFlags = {
 	conversations: number | undefined;
 	/** `simulator`: run its clock skewed (`-21d`, `+3h`), as the real service's can be. */
 	clockOffset: string | undefined;
+	/** `simulator`: the clock that writes its data, when not the one its `Date` header shows (`-24d31s`). */
+	dataClockOffset: string | undefined;
+	/** `simulator`: its cap on running sandboxes. */
+	maxRunning: number | undefined;
+	/** `simulator`: seeded sandboxes that stay STARTING. */
+	startingSandboxes: number | undefined;
 	/** Dashboard: how long a running conversation may go without an event (`10m`, `90s`). */
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */

@@ -27,6 +27,8 @@ Usage
   $ agent-tui watch [--status S[,S...]] [--json]
   $ agent-tui changes <conversation-id> [--json | --patch | --stat]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
+                        [--data-clock-offset=-24d31s] [--max-running N]
+                        [--starting-sandboxes N]
 
 Commands
   (none)          the interactive dashboard (needs a terminal)
@@ -80,6 +82,10 @@ Commands
       --port N  --seed S  --conversations N (seeded; plus 3 sub-agents and 3 runs
                         whose sandboxes are in trouble: STARTING, UNKNOWN, an outage)
       --clock-offset=D  run its clock skewed (-21d three weeks behind, +3h, 90s)
+      --data-clock-offset=D  write its data on another clock than its Date header
+                        shows (-24d31s: the header right, the data weeks behind)
+      --max-running N   its cap on running sandboxes (default 12)
+      --starting-sandboxes N  seed N sandboxes that stay STARTING
 
 Output
   --json          machine-readable: one JSON array; with --follow, start or watch,

@@ -34,7 +34,7 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
@@ -63,6 +63,9 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		seed: flags.seed === null ? Number.NaN : flags.seed,
 		conversations: flags.conversations === null ? Number.NaN : flags.conversations,
 		clockOffset: flags.clockOffset ?? undefined,
+		dataClockOffset: flags.dataClockOffset ?? undefined,
+		maxRunning: flags.maxRunning === null ? Number.NaN : flags.maxRunning,
+		startingSandboxes: flags.startingSandboxes === null ? Number.NaN : flags.startingSandboxes,
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
 		alertCommand: flags.alertCommand ?? undefined,

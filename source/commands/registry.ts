@@ -75,7 +75,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	},
 ];
 
-export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset'];
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes'];
 
 export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
 

@@ -2,18 +2,26 @@ import {UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 
 /**
- * `agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]`: the embedded simulator as a
- * standalone server, until Ctrl-C. Needs no configuration.
+ * `agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
+ * [--data-clock-offset=-24d31s] [--max-running N] [--starting-sandboxes N]`: the embedded
+ * simulator as a standalone server, until Ctrl-C. Needs no configuration.
  */
 export async function runSimulator(flags: CommandFlags): Promise<number> {
 	const port = wholeNumber(flags.port, '--port', 0, 65_535);
 	const seed = wholeNumber(flags.seed, '--seed', 0, Number.MAX_SAFE_INTEGER);
 	const conversations = wholeNumber(flags.conversations, '--conversations', 0, 100_000);
+	const maxRunningSandboxes = wholeNumber(flags.maxRunning, '--max-running', 1, 1000);
+	const startingSandboxes = wholeNumber(flags.startingSandboxes, '--starting-sandboxes', 0, 1000);
 	const {parseClockOffset} = await import('../simulator/clock.js');
-	const clockOffsetMs = flags.clockOffset === undefined ? undefined : parseClockOffset(flags.clockOffset);
-	if (clockOffsetMs === null) throw new UsageError('--clock-offset takes a signed duration such as --clock-offset=-21d, +3h or 90s');
+	const offset = (value: string | undefined, flag: string) => {
+		const ms = value === undefined ? undefined : parseClockOffset(value);
+		if (ms === null) throw new UsageError(`${flag} takes a signed duration such as ${flag}=-21d, +3h, 90s or -24d31s`);
+		return ms;
+	};
+	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
+	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
 	const {runSimulatorCommand} = await import('../simulator/main.js');
-	await runSimulatorCommand({port, seed, conversations, clockOffsetMs});
+	await runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes});
 	return 0;
 }
 

@@ -30,11 +30,13 @@ export type DetailContext = {
 	forgotten?: readonly WireEvent[] | null;
 	/** For a Condensation: list the forgotten events (toggled in the view). */
 	showForgotten?: boolean;
+	/** The zone of naive event times (`UTC+1`); null or absent: not known yet. */
+	zone?: string | null;
 };
 
 export function eventDetails(event: WireEvent, width: number, context: DetailContext = {}): DetailDocument {
 	const doc = new DetailDocumentBuilder(width);
-	header(doc, event);
+	header(doc, event, context.zone ?? null);
 	switch (event.kind) {
 		case 'ActionEvent': {
 			toolCallDetails(doc, event, context.outcome ?? null);
@@ -141,15 +143,25 @@ export function eventDetails(event: WireEvent, width: number, context: DetailCon
 	return doc.build();
 }
 
-function header(doc: DetailDocumentBuilder, event: WireEvent): void {
+function header(doc: DetailDocumentBuilder, event: WireEvent, zone: string | null): void {
 	const summary = eventSummary(event);
-	doc.heading(`${summary.kind} · ${summary.source} · ${event.timestamp}`);
+	doc.heading(`${summary.kind} · ${summary.source} · ${event.timestamp}${timeZoneNote(event.timestamp, zone)}`);
 	doc.line(summary.text, summary.tone === 'normal' ? 'normal' : summary.tone);
 	doc.field('id', event.id, 'muted');
 	doc.blank();
 }
 
 /** A tool call: what was asked (tool, arguments, thought, reasoning, risk) and what came back. */
+/**
+ * The zone an event time is in, said beside it: agent servers write naive local times, whose zone
+ * is found by comparing with the app server's UTC (state/data-clock.ts); a time with its own zone
+ * says it already.
+ */
+export function timeZoneNote(timestamp: string, zone: string | null): string {
+	if (/(?:Z|[+-]\d{2}:?\d{2})$/i.test(timestamp.trim())) return '';
+	return zone ? ` ${zone}` : ' (server local time, zone not known yet)';
+}
+
 export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'ActionEvent'>, outcome: ActionOutcome | null): void {
 	doc.field('tool', `${event.tool_name} (${event.action ? actionKindName(event.action) : 'invalid call'})`);
 	if (event.action) {

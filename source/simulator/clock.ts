@@ -8,14 +8,18 @@
 
 /**
  * A skew for the simulator's clock, as `--clock-offset` takes it: `-21d`, `+3h`, `90s`, `-500ms`,
- * `2w` (a bare number is milliseconds). The real service's clock can be weeks off the user's;
- * a skewed simulator lets tests show that ages follow the server's clock. Null when unreadable.
+ * `2w`, or several parts in one sign, `-24d31s` (a bare number is milliseconds). The real
+ * service's clock can be weeks off the user's; a skewed simulator lets tests show that ages follow
+ * the server's clock. Null when unreadable.
  */
 export function parseClockOffset(text: string): number | null {
-	const match = /^\s*([+-]?)(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/i.exec(text);
+	const match = /^\s*([+-]?)((?:\d+(?:\.\d+)?\s*(?:ms|s|m|h|d|w)?\s*)+)$/i.exec(text);
 	if (!match) return null;
 	const units: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000};
-	const value = Number(match[2]) * units[(match[3] ?? 'ms').toLowerCase()]!;
+	const parts = [...match[2]!.matchAll(/(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?/gi)];
+	// Several parts each need their unit: `24d31` would be ambiguous.
+	if (parts.length > 1 && parts.some((part) => part[2] === undefined)) return null;
+	const value = parts.reduce((sum, part) => sum + Number(part[1]) * units[(part[2] ?? 'ms').toLowerCase()]!, 0);
 	return Math.round(match[1] === '-' ? -value : value);
 }
 

@@ -45,8 +45,8 @@ export function createRequestHandler(deps: Deps) {
 
 async function handle(deps: Deps, request: IncomingMessage, response: ServerResponse): Promise<void> {
 	const url = new URL(request.url ?? '/', 'http://localhost');
-	// The server's own clock, skewed when asked (clockOffsetMs): what clients estimate it from.
-	response.setHeader('date', new Date(deps.world.now()).toUTCString());
+	// The server's clock as a proxy in front stamps it (clockOffsetMs): what clients fall back on.
+	response.setHeader('date', new Date(deps.world.headerNow()).toUTCString());
 	if (url.pathname.startsWith('/_sim/')) return handleControl(request, response, url, deps.world, deps.faults);
 	const method = request.method ?? 'GET';
 	const match = withoutRemovedRoutes(deps, deps.router.match(method, url.pathname));

@@ -1,12 +1,23 @@
 import {startSimulator} from './server.js';
 
+export type SimulatorCommandOptions = {
+	port?: number | undefined;
+	seed?: number | undefined;
+	conversations?: number | undefined;
+	clockOffsetMs?: number | undefined;
+	dataClockOffsetMs?: number | undefined;
+	maxRunningSandboxes?: number | undefined;
+	startingSandboxes?: number | undefined;
+};
+
 /**
  * `agent-tui simulator`: the embedded simulator on its own, until SIGINT or SIGTERM, so another
  * process (the dashboard, curl, end-to-end tests) can talk to it. The key it prints is the demo
  * key of a local fake server, not a secret.
  */
-export async function runSimulatorCommand(opts: {port?: number; seed?: number; conversations?: number; clockOffsetMs?: number | undefined}): Promise<void> {
-	const simulator = await startSimulator({port: opts.port ?? 0, seed: opts.seed, conversations: opts.conversations, clockOffsetMs: opts.clockOffsetMs, fleetShapes: true});
+export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<void> {
+	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
+	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true});
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);

@@ -48,6 +48,12 @@ export type SimulatorOptions = {
 	/** The server's clock minus the real one, ms (default 0); see `parseClockOffset` for `-21d`. */
 	clockOffsetMs?: number;
 	/**
+	 * The clock that writes the data minus the real one, ms, when it differs from the `Date`
+	 * header's (`clockOffsetMs`): `-24 * 86_400_000 - 31_000` writes every timestamp 24 days and
+	 * 31 s behind while the header is right. Default: the same as `clockOffsetMs`.
+	 */
+	dataClockOffsetMs?: number;
+	/**
 	 * Put the live `quiet` and `legacy` conversations into the sandboxes of the live `coding` and
 	 * `long-runner` ones, so pausing a sandbox stops two agents (default off: tests count on one
 	 * conversation per seeded sandbox; the demo turns it on).
@@ -105,6 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		startTaskPhaseMs: options.startTaskPhaseMs ?? 400,
 		sandboxTransitionMs: options.sandboxTransitionMs ?? 300,
 		clockOffsetMs: options.clockOffsetMs ?? 0,
+		...(options.dataClockOffsetMs === undefined ? {} : {dataClockOffsetMs: options.dataClockOffsetMs}),
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
 		fleetShapes: options.fleetShapes ?? false,

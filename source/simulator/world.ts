@@ -15,6 +15,12 @@ export type WorldOptions = {
 	sandboxTransitionMs: number;
 	/** The server's clock minus the real one (ms): `-21 * 86_400_000` runs it three weeks behind. */
 	clockOffsetMs?: number;
+	/**
+	 * The clock that writes the data (every timestamp in answers and events) minus the real one,
+	 * when it is not the one the `Date` header shows (`clockOffsetMs`): a proxy in front of the
+	 * server stamps the header right while the data's clock is weeks behind. Default: the same.
+	 */
+	dataClockOffsetMs?: number;
 	/** Seed some running sandboxes with two conversations each (the demo), as the service allows. */
 	sharedSandboxes?: boolean;
 	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
@@ -99,8 +105,13 @@ export class World {
 		seedWorld(this);
 	}
 
-	/** Now by this server's clock: ours plus the configured skew. Every timestamp it sends uses it. */
+	/** Now by the clock that writes the data: ours plus its skew. Every timestamp it sends uses it. */
 	now(): number {
+		return Date.now() + (this.options.dataClockOffsetMs ?? this.options.clockOffsetMs ?? 0);
+	}
+
+	/** Now by the clock the `Date` header shows (`clockOffsetMs`): the data's clock unless told otherwise. */
+	headerNow(): number {
 		return Date.now() + (this.options.clockOffsetMs ?? 0);
 	}
 

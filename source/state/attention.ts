@@ -25,8 +25,13 @@ export type AttentionInput = {
 	executionStatusLastKnown?: boolean;
 	/** Sandbox status from the sandbox poll, when it is newer than the conversation's copy. */
 	sandboxStatus?: string | null;
-	/** When the store saw the current execution/sandbox status appear (ms); preferred for `since`. */
+	/**
+	 * When the store saw the agent's current status appear (ms, the data's clock); preferred for
+	 * `since`. A sandbox paused and resumed under it is not a new status: the agent's is kept.
+	 */
 	statusSince?: number | null;
+	/** When the store saw the sandbox's current status appear (ms); preferred for `sandbox_error`'s `since`. */
+	sandboxStatusSince?: number | null;
 	/** Newest activity known (updated_at or a streamed event), ms since epoch. */
 	lastActivityAt?: number | null;
 	/** The conversation's events, only when its timeline is streamed (repeating needs them). */
@@ -76,7 +81,9 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
 	// routine (the service deletes old sandboxes); only a recent loss needs a person.
 	const recentlyActive = (input.lastActivityAt ?? parseTime(conversation.updated_at) ?? 0) >= now - missingMattersForMs;
-	if (sandbox === 'ERROR' || (sandbox === 'MISSING' && recentlyActive)) reasons.push({kind: 'sandbox_error', status: sandbox, since});
+	if (sandbox === 'ERROR' || (sandbox === 'MISSING' && recentlyActive)) {
+		reasons.push({kind: 'sandbox_error', status: sandbox, since: input.sandboxStatusSince ?? parseTime(conversation.updated_at)});
+	}
 
 	const quietAfterMs = input.quietAfterMs ?? defaultQuietAfterMs;
 	const lastActivity = input.lastActivityAt ?? parseTime(conversation.updated_at);

@@ -71,9 +71,15 @@ export type PollerHealth = {
 	nextRetryAt: number | null;
 };
 
+/** When the request of an answer was sent and when the answer arrived (the poller's clock, ms). */
+export type AnswerTiming = {sentAt: number; receivedAt: number};
+
 export type PollerSink = {
-	/** Conversations as the server sent them (a search page or a look-up batch). */
-	conversations(items: readonly AppConversation[], origin: 'search' | 'lookup'): void;
+	/**
+	 * Conversations as the server sent them (a search page or a look-up batch), with when they were
+	 * asked for and arrived: timestamps that changed between two answers bound the data's clock.
+	 */
+	conversations(items: readonly AppConversation[], origin: 'search' | 'lookup', timing?: AnswerTiming): void;
 	/** Keys the server no longer knows (a look-up answered null). */
 	removed(keys: readonly string[]): void;
 	/** `complete`: the whole list (rows not in it are gone); otherwise an update of some rows. */
@@ -141,6 +147,8 @@ export class ConversationPoller {
 	#retryAt: number | null = null;
 	#health: PollerHealth = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
 	#abort = new AbortController();
+	/** The last request's timing (one runs at a time). */
+	#timing: AnswerTiming = {sentAt: 0, receivedAt: 0};
 
 	constructor(options: PollerOptions) {
 		this.#client = options.client;
@@ -356,8 +364,10 @@ export class ConversationPoller {
 				// A shared budget may still run a job queued before close: send nothing then.
 				if (this.#closed) throw new BudgetClosedError();
 				this.#lastRequestAt = this.#now();
+				const sentAt = this.#lastRequestAt;
 				// Aborted when either the budget or the poller closes: no request outlives them.
 				const result = await task(AbortSignal.any([budgetSignal, this.#abort.signal]));
+				this.#timing = {sentAt, receivedAt: this.#now()};
 				// A call that sent several requests keeps the spacing of that many.
 				if (weight > 1) this.#lastRequestAt = this.#now() + (weight - 1) * this.#spacingMs;
 				return result;
@@ -379,7 +389,7 @@ export class ConversationPoller {
 				const page = step.value;
 				invalid += page.invalid?.length ?? 0;
 				for (const conversation of page.items) this.#remember(conversation);
-				if (page.items.length > 0) this.#sink.conversations(page.items, 'search');
+				if (page.items.length > 0) this.#sink.conversations(page.items, 'search', this.#timing);
 				// The last page says so: no need to spend a request (and the spacing) to hear "done".
 				if (page.nextPageId === null) break;
 			}
@@ -457,7 +467,7 @@ export class ConversationPoller {
 			else if (conversation === null) gone.push(key);
 		});
 		for (const key of gone) this.#known.delete(key);
-		if (found.length > 0) this.#sink.conversations(found, 'lookup');
+		if (found.length > 0) this.#sink.conversations(found, 'lookup', this.#timing);
 		if (gone.length > 0) this.#sink.removed(gone);
 		const now = this.#now();
 		if (this.#round !== round) return;

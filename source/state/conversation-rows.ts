@@ -45,8 +45,10 @@ export type RowFacts = {
 	events?: readonly LoggedEvent[] | null;
 	/** Newest activity seen on the stream (ms). */
 	streamActivityAt?: number | null;
-	/** When the store saw the current status appear (ms). */
+	/** When the store saw the agent's current status appear (ms). */
 	statusSince?: number | null;
+	/** When the store saw the sandbox's current status appear (ms). */
+	sandboxStatusSince?: number | null;
 	/** The agent's last execution status seen (kept while the server sends none: sandbox stopped). */
 	lastKnownStatus?: string | null;
 	unseenEvents: number;
@@ -74,6 +76,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		executionStatusLastKnown: agentStatusLastKnown,
 		now: facts.now,
 		statusSince: facts.statusSince ?? null,
+		sandboxStatusSince: facts.sandboxStatusSince ?? null,
 		lastActivityAt,
 		events: facts.events ?? null,
 		quietAfterMs: facts.quietAfterMs,
@@ -108,7 +111,11 @@ function maxOrNull(a: number | null, b: number | null): number | null {
 	return Math.max(a, b);
 }
 
-/** The status pair whose change marks a transition (for attention `since`). */
-export function statusSignature(conversation: AppConversation, streamStatus?: string | null): string {
-	return `${streamStatus ?? conversation.execution_status ?? ''}|${conversation.sandbox_status ?? ''}`;
+/**
+ * What marks a transition, for attention's `since`: the agent's status (the last one known while
+ * its sandbox sends none, so pausing and resuming the sandbox is no new status of the agent) and
+ * the sandbox's, apart.
+ */
+export function statusSignature(conversation: AppConversation, agentStatus: string | null): {agent: string; sandbox: string} {
+	return {agent: agentStatus ?? '', sandbox: String(conversation.sandbox_status ?? '')};
 }

@@ -3,7 +3,9 @@ import {type ServerClock, serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {defaultQuietAfterMs} from './attention.js';
 import {BatchedPublisher} from './batched-publisher.js';
+import {DataClock, zoneLabel} from './data-clock.js';
 import {
+	type AnswerTiming,
 	ConversationPoller,
 	type PollerClient,
 	type PollerHealth,
@@ -82,8 +84,10 @@ export type CreateDashboardOptions = {
 	 * Default: the process's.
 	 */
 	transport?: Transport;
-	/** The servers' clock (default: the transport's estimate from `Date` headers); ages use it. */
+	/** The servers' clock from their `Date` headers (default: the transport's estimate): the data clock's fallback. */
 	clock?: ServerClock;
+	/** The clock that wrote the data (ages and lag use it); default: a new one over `clock`. One per server. */
+	dataClock?: DataClock;
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
 	quietAfterMs?: number;
@@ -132,7 +136,7 @@ class DashboardModel {
 	readonly #options: CreateDashboardOptions;
 	readonly #client: DashboardClient;
 	readonly #now: () => number;
-	readonly #clock: ServerClock;
+	readonly #dataClock: DataClock;
 	readonly #quietAfterMs: number;
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
@@ -156,11 +160,13 @@ class DashboardModel {
 	#capWatch: CapWatch | null = null;
 	#runningCap: number | null = null;
 	#sandboxesListed = false;
-	/** key -> status signature and when the store saw it appear. */
-	#statusSeen = new Map<string, {signature: string; since: number | null}>();
+	/** key -> the agent's and the sandbox's status, and when the store saw each appear (null: before it looked). */
+	#statusSeen = new Map<string, {agent: string; agentSince: number | null; sandbox: string; sandboxSince: number | null}>();
 	#streamActivity = new Map<string, number>();
 	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
 	#lastKnownStatus = new Map<string, string>();
+	/** When the answer that last brought each conversation was asked for (our clock): a change bound. */
+	#answeredAt = new Map<string, number>();
 	#unseen = new Map<string, number>();
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
@@ -170,7 +176,7 @@ class DashboardModel {
 		this.#options = options;
 		this.#client = options.appClient;
 		this.#now = options.now ?? (() => Date.now());
-		this.#clock = options.clock ?? options.transport?.clock ?? serverClock;
+		this.#dataClock = options.dataClock ?? new DataClock({fallback: options.clock ?? options.transport?.clock ?? serverClock, now: this.#now});
 		this.#runningCap = options.runningSandboxCap ?? null;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
@@ -186,7 +192,7 @@ class DashboardModel {
 			random: options.random,
 			intervals: options.intervals,
 			sink: {
-				conversations: (items) => this.#onConversations(items),
+				conversations: (items, _origin, timing) => this.#onConversations(items, timing),
 				removed: (keys) => this.#onRemoved(keys),
 				sandboxes: (items, complete) => this.#onSandboxes(items, complete),
 				specs: (items) => this.#onSpecs(items),
@@ -286,6 +292,8 @@ class DashboardModel {
 				requestsLastMinute: 0,
 				budgetPerMinute: this.budget.perMinute,
 				clockOffsetMs: 0,
+				clockSource: 'none',
+				eventZone: null,
 			},
 			conversations: this.#rows,
 			sandboxes: this.#sandboxes,
@@ -370,8 +378,13 @@ class DashboardModel {
 		else if (stream === 'reconnecting' || stream === 'failed') state = 'reconnecting';
 		else state = 'polling';
 		const clockOffsetMs = this.#publishedOffset(previous.clockOffsetMs);
+		const clockSource = this.#dataClock.source();
+		const naiveOffset = this.#dataClock.naiveOffsetMs();
+		const eventZone = naiveOffset === null ? null : zoneLabel(naiveOffset);
 		const same =
 			previous.clockOffsetMs === clockOffsetMs &&
+			previous.clockSource === clockSource &&
+			previous.eventZone === eventZone &&
 			previous.health === state &&
 			previous.lastError === health.lastError &&
 			previous.keyRejected === health.keyRejected &&
@@ -389,6 +402,8 @@ class DashboardModel {
 			requestsLastMinute: this.budget.requestsLastMinute(),
 			budgetPerMinute: this.budget.perMinute,
 			clockOffsetMs,
+			clockSource,
+			eventZone,
 		};
 	}
 
@@ -397,11 +412,11 @@ class DashboardModel {
 	 * a second, so the jitter of the estimate never re-renders an idle dashboard.
 	 */
 	#publishedOffset(previous: number): number {
-		const estimate = this.#clock.offsetMs();
+		const estimate = this.#dataClock.offsetMs();
 		return Math.abs(estimate - previous) > 1000 ? Math.round(estimate / 1000) * 1000 : previous;
 	}
 
-	/** Now by the servers' clock: what server timestamps (ages, quiet, "for 3m") are compared with. */
+	/** Now by the data's clock: what server timestamps (ages, quiet, "for 3m") are compared with. */
 	#serverNow(): number {
 		return this.#now() + this.#publishedOffset(this.#publisher.get().connection.clockOffsetMs);
 	}
@@ -442,17 +457,28 @@ class DashboardModel {
 	#rowFor(key: string, conversation: AppConversation, previous: ConversationRow | undefined): ConversationRow {
 		const timeline = this.#timeline?.key === key ? this.#timeline : null;
 		const streamStatus = timeline?.executionStatus ?? null;
-		const signature = statusSignature(conversation, streamStatus);
-		const seen = this.#statusSeen.get(key);
-		if (!seen) {
-			// First sight: the transition time is unknown; attention falls back to updated_at.
-			this.#statusSeen.set(key, {signature, since: null});
-		} else if (seen.signature !== signature) {
-			this.#statusSeen.set(key, {signature, since: this.#serverNow()});
-		}
-
 		const live = streamStatus ?? conversation.execution_status;
 		if (live) this.#lastKnownStatus.set(key, String(live));
+		const signature = statusSignature(conversation, live ? String(live) : (this.#lastKnownStatus.get(key) ?? null));
+		const seen = this.#statusSeen.get(key);
+		if (!seen) {
+			// First sight: the transition time is unknown; updated_at then is the best the server gives,
+			// kept, so a later updated_at (its sandbox paused) does not make an old status look new.
+			const updatedAt = parseUtc(conversation.updated_at);
+			this.#statusSeen.set(key, {agent: signature.agent, agentSince: updatedAt, sandbox: signature.sandbox, sandboxSince: updatedAt});
+		} else if (seen.agent !== signature.agent || seen.sandbox !== signature.sandbox) {
+			const now = this.#serverNow();
+			// An agent status seen for the first time (none was known: its sandbox was not running) is
+			// no transition we saw happen: it began by updated_at, as on first sight.
+			const agentSince = seen.agent === '' ? parseUtc(conversation.updated_at) : now;
+			this.#statusSeen.set(key, {
+				agent: signature.agent,
+				agentSince: seen.agent === signature.agent ? seen.agentSince : agentSince,
+				sandbox: signature.sandbox,
+				sandboxSince: seen.sandbox === signature.sandbox ? seen.sandboxSince : now,
+			});
+		}
+
 		return buildRow(previous, conversation, {
 			lastKnownStatus: this.#lastKnownStatus.get(key) ?? null,
 			now: this.#serverNow(),
@@ -461,16 +487,18 @@ class DashboardModel {
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
 			streamActivityAt: this.#streamActivity.get(key) ?? null,
-			statusSince: this.#statusSeen.get(key)?.since ?? null,
+			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
+			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
 			unseenEvents: this.#unseen.get(key) ?? 0,
 		});
 	}
 
-	#onConversations(items: readonly AppConversation[]): void {
+	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
 		let changed = false;
 		for (const conversation of items) {
 			const key = conversationKey(conversation);
 			const previous = this.#rows.get(key);
+			if (timing) this.#observeClock(key, conversation, previous?.conversation, timing);
 			const row = this.#rowFor(key, conversation, previous);
 			if (row === previous) continue;
 			this.#mutableRows().set(key, row);
@@ -484,6 +512,30 @@ class DashboardModel {
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
 		const confirmed = confirmedByConversations(this.#sandboxes, items);
 		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
+	}
+
+	/**
+	 * What an answer says about the data's clock (state/data-clock.ts): an `updated_at` that changed
+	 * since the last answer bounds it both ways, one seen the first time from below. For the open
+	 * conversation, a change that came with a live event pairs that event's naive time with the app
+	 * server's UTC time of the same moment: the zone of the event times.
+	 */
+	#observeClock(key: string, conversation: AppConversation, before: AppConversation | undefined, timing: AnswerTiming): void {
+		const updatedAt = parseUtc(conversation.updated_at);
+		const askedBefore = this.#answeredAt.get(key);
+		this.#answeredAt.set(key, timing.sentAt);
+		if (updatedAt === null) return;
+		if (!before || askedBefore === undefined) {
+			this.#dataClock.observeSeen(updatedAt, timing.receivedAt);
+			return;
+		}
+		if (before.updated_at === conversation.updated_at) return;
+		this.#dataClock.observeChange(updatedAt, askedBefore, timing.receivedAt);
+		const newest = this.#timeline?.key === key ? this.#timeline.newestLive : null;
+		// The event written last before this answer: it arrived after the previous one was asked for.
+		if (newest && newest.arrivedAt >= askedBefore && newest.arrivedAt <= timing.receivedAt) {
+			this.#dataClock.observeSameMoment(newest.timestamp, updatedAt);
+		}
 	}
 
 	/** Recomputes one row from its current conversation (stream status, events, unseen changed). */
@@ -511,6 +563,7 @@ class DashboardModel {
 			this.#streamActivity.delete(key);
 			this.#lastKnownStatus.delete(key);
 			this.#unseen.delete(key);
+			this.#answeredAt.delete(key);
 			removed++;
 		}
 
@@ -660,8 +713,8 @@ class DashboardModel {
 			readHistory: this.#historyReader(row.conversation.id),
 			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
 			now: this.#now,
-			// The same server clock the rows' ages use (the published offset), so lag and ages agree.
-			serverNow: () => this.#serverNow(),
+			// The data's clock the rows' ages use: the stream's live events tell it, and its lag reads it.
+			dataClock: this.#dataClock,
 			secrets: this.#secrets,
 			onChange: (change) => this.#onTimelineChange(normalized, change),
 		});
@@ -772,6 +825,13 @@ class DashboardModel {
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();
 	}
+}
+
+/** An app-server datetime (UTC, `Z`) in ms; null when absent or unreadable. */
+function parseUtc(value: string | null | undefined): number | null {
+	if (!value) return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : ms;
 }
 
 function attentionKeys(rows: ReadonlyMap<string, ConversationRow>): string[] {

@@ -30,10 +30,18 @@ export type ConnectionState = {
 	requestsLastMinute: number;
 	budgetPerMinute: number;
 	/**
-	 * Server time minus ours (ms, whole seconds), estimated from the servers' `Date` headers. Ages
-	 * on screen are `now + clockOffsetMs - serverTimestamp`; the header says so past a minute.
+	 * The data's clock minus ours (ms, whole seconds): estimated from the data itself (state/
+	 * data-clock.ts), from the servers' `Date` headers until the data said something. Ages on
+	 * screen are `now + clockOffsetMs - serverTimestamp`; the header says so past a minute.
 	 */
 	clockOffsetMs: number;
+	/** Where `clockOffsetMs` comes from: the data, the `Date` headers, or nothing yet. */
+	clockSource?: 'data' | 'date-header' | 'none';
+	/**
+	 * The zone of the agent servers' naive event times as a label (`UTC+1`), found by comparing
+	 * an event with the app server's UTC time of the same moment; null until then.
+	 */
+	eventZone?: string | null;
 };
 
 /** Why a conversation needs a person; computed by the state layer, shown as a reason. */

@@ -6,7 +6,8 @@ import {EventLog} from './event-log.js';
 import {HistoryPager, type ReadHistoryPage} from './history-pager.js';
 import {redact} from './redact.js';
 import {executionStatusOf} from './stream-events.js';
-import {deliveryLagMs, type StreamLag} from './stream-lag.js';
+import type {DataClock} from './data-clock.js';
+import type {StreamLag} from './stream-lag.js';
 
 /**
  * The open conversation's timeline: one stream (history backfill, then live) writing into an
@@ -70,8 +71,11 @@ export type TimelineSessionOptions = {
 	/** Events kept in memory while following (default 50,000); the rest are read back as needed. */
 	maxEvents?: number;
 	now: () => number;
-	/** The servers' clock (ours plus the estimated offset), for the stream's lag; default `now`. */
-	serverNow?: () => number;
+	/**
+	 * The clock that wrote the data: live events tell it when they arrive, and the stream's lag is
+	 * read on it (none: no lag is shown, a naive event time alone does not say its zone).
+	 */
+	dataClock?: DataClock;
 	secrets: readonly string[];
 	onChange: (change: TimelineChange) => void;
 };
@@ -89,6 +93,7 @@ export class TimelineSession {
 	#executionStatus: string | null = null;
 	#gap = false;
 	#lag: StreamLag = {lagMs: null, behindSince: null};
+	#newestLive: {timestamp: string; arrivedAt: number} | null = null;
 	#state: TimelineState | null = null;
 	#conversation: AppConversation;
 	#stream: TimelineStream | null = null;
@@ -192,6 +197,11 @@ export class TimelineSession {
 
 	get executionStatus(): string | null {
 		return this.#executionStatus;
+	}
+
+	/** The newest event that arrived while the stream was live, and when (our clock); null before one did. */
+	get newestLive(): {timestamp: string; arrivedAt: number} | null {
+		return this.#newestLive;
 	}
 
 	/** The current TimelineState; the same object until something changes. */
@@ -340,7 +350,12 @@ export class TimelineSession {
 		if (events.length === 0) return;
 		const live = this.#health.state === 'live';
 		if (live) {
-			const lagMs = deliveryLagMs(events.at(-1)!.timestamp, (this.#options.serverNow ?? this.#options.now)());
+			const arrivedAt = this.#options.now();
+			const {timestamp} = events.at(-1)!;
+			this.#newestLive = {timestamp, arrivedAt};
+			const clock = this.#options.dataClock;
+			clock?.observeLiveEvent(timestamp, arrivedAt);
+			const lagMs = clock?.deliveryLagMs(timestamp, arrivedAt) ?? null;
 			if (lagMs !== null) this.#lag = {lagMs, behindSince: null};
 		}
 		this.#state = null;

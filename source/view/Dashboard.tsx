@@ -177,6 +177,7 @@ export function Dashboard(props: DashboardProps) {
 	const timelinePane = (width: number) => (
 		<TimelinePane
 			timeline={snapshot.timeline}
+			eventZone={snapshot.connection.eventZone ?? null}
 			width={width}
 			height={paneHeight - panelRows}
 			focused={view.pane === 'timeline' && (view.overlay === null || view.overlay.kind === 'details')}

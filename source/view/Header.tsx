@@ -58,13 +58,16 @@ export function fitByImportance(segments: readonly Segment[], width: number): Se
 /** Offsets smaller than this are clock noise and not worth a word on screen. */
 const noticeableOffsetMs = 60_000;
 
-/** `server clock 21d behind` when the servers' clock is off ours by more than a minute, else null. */
-export function clockOffsetText(offsetMs: number): string | null {
+/**
+ * `data clock 21d behind` when the clock that wrote the data is off ours by more than a minute
+ * (`server clock …` while it is only the `Date` headers' estimate), else null.
+ */
+export function clockOffsetText(offsetMs: number, source: 'data' | 'date-header' | 'none' = 'date-header'): string | null {
 	if (Math.abs(offsetMs) <= noticeableOffsetMs) return null;
 	// The estimate is good to about a second either way: to the nearest minute, so a server 21 days
 	// behind does not read "20d" when the estimate lands a second short.
 	const shown = Math.round(Math.abs(offsetMs) / 60_000) * 60_000;
-	return `server clock ${formatAge(shown)} ${offsetMs < 0 ? 'behind' : 'ahead'}`;
+	return `${source === 'data' ? 'data clock' : 'server clock'} ${formatAge(shown)} ${offsetMs < 0 ? 'behind' : 'ahead'}`;
 }
 
 /**
@@ -87,7 +90,7 @@ function HeaderImpl({serverLabel, keySource, demo, connection, counts, invalidIt
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
-	const clock = clockOffsetText(connection.clockOffsetMs);
+	const clock = clockOffsetText(connection.clockOffsetMs, connection.clockSource);
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.

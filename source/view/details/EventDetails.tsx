@@ -18,6 +18,8 @@ export type EventDetailsProps = {
 	active: boolean;
 	/** `esc`: back to the timeline. */
 	onBack(): void;
+	/** The zone of naive event times (`UTC+1`), null while unknown: said beside the timestamp. */
+	eventZone?: string | null;
 };
 
 const toneStyle: Record<DetailTone, {color?: string; bold?: boolean; dimColor?: boolean}> = {
@@ -35,10 +37,11 @@ const toneStyle: Record<DetailTone, {color?: string; bold?: boolean; dimColor?: 
  * what a condensation forgot. Only the visible lines are cut out of the document and rendered,
  * each cut to the width, so a 5 MB observation scrolls as fast as a short one.
  */
-export function EventDetails({event, events, width, height, active, onBack}: EventDetailsProps) {
+export function EventDetails({event, events, width, height, active, onBack, eventZone = null}: EventDetailsProps) {
 	const [showForgotten, setShowForgotten] = useState(false);
 	const [rawOffset, dispatch] = useReducer(scrollReducer, 0);
-	const context = useDetailContext(events, event, showForgotten);
+	const lookups = useDetailContext(events, event, showForgotten);
+	const context = useMemo(() => ({...lookups, zone: eventZone}), [lookups, eventZone]);
 	// Rebuilt only when the event, its answer or the width changes; never per scroll step.
 	const document = useMemo(() => eventDetails(event, width, context), [event, width, context]);
 	const bodyHeight = Math.max(1, height - 1);

@@ -33,6 +33,8 @@ type Props = {
 	descending: boolean;
 	follow: boolean;
 	newSincePause: number;
+	/** The zone of the rows' naive times (`UTC+1`); null while it is not known. */
+	eventZone?: string | null;
 };
 
 /** Lag worth a warning: a dropped socket is usually replaced within a second or two. */
@@ -59,7 +61,7 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
  * The timeline's status line: execution status (from the stream's state updates), stream health,
  * counts, order, follow state, and a gap warning when a resync could not prove continuity.
  */
-function TimelineHeaderView({executionStatus: status, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause}: Props) {
+function TimelineHeaderView({executionStatus: status, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause, eventZone = null}: Props) {
 	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
 	// The raw status (it is what the server says and what filters use), marked and coloured by its style.
 	const look = executionStatusStyle(status);
@@ -91,6 +93,11 @@ function TimelineHeaderView({executionStatus: status, stored, older, newer, stre
 			? {text: 'following', color: undefined}
 			: {text: newSincePause > 0 ? `paused · ${formatCount(newSincePause)} new (f to follow)` : 'paused (f to follow)', color: tone(newSincePause > 0 ? 'warn' : 'muted')},
 	);
+	// The rows' times are the agent server's wall clock: in which zone. Last, so it is cut first;
+	// without its word when that makes it fit.
+	const zone = eventZone ?? 'server-local';
+	const used = segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
+	segments.push({text: used + 3 + cellWidth(`times ${zone}`) <= width ? `times ${zone}` : zone, color: tone('muted')});
 	return (
 		<Text wrap="truncate">
 			{fit(segments, width).map((segment, index) => (

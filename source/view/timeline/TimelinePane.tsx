@@ -18,6 +18,8 @@ import {useTimelineCursor} from './use-timeline-cursor.js';
 export type TimelinePaneProps = {
 	/** The open conversation's timeline (snapshot.timeline); null when none is open. */
 	timeline: TimelineState | null;
+	/** The zone of the naive event times (`UTC+1`), null while unknown: said with the times. */
+	eventZone?: string | null;
 	width: number;
 	height: number;
 	/** The pane has the keyboard: it answers the `timeline` context (and `details` while open). */
@@ -152,6 +154,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 			descending={descending}
 			follow={cursor.follow}
 			newSincePause={cursor.newSincePause}
+			eventZone={props.eventZone ?? null}
 		/>
 	);
 
@@ -166,6 +169,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 					height={Math.max(1, height - 1)}
 					active={focused}
 					onBack={props.onCloseDetails}
+					eventZone={props.eventZone ?? null}
 				/>
 			</Box>
 		);
