@@ -43,13 +43,9 @@ async function openPaused(tmux: TmuxSession, simulator: Simulator, columns: numb
 
 async function resumeAndGoLive(tmux: TmuxSession, simulator: Simulator, key: string, columns: number): Promise<void> {
 	const before = simulator.world.events(key).length;
-	// The sandbox list loads after the conversations: r refuses until it has (and says so).
-	await tmux.waitFor((text) => /Sandboxes \([1-9]\d*\)/.test(text), 'the sandbox list', 20_000);
+	// The sandbox list loads after the conversations: r pressed before it has waits for it, and asks once.
 	tmux.send('r');
-	await tmux.waitFor((text) => {
-		if (text.includes('not loaded yet')) tmux.send('r');
-		return /[Rr]esume .*\[y\/n\]/.test(text);
-	}, 'the resume question', 20_000, 500);
+	await tmux.waitFor((text) => /[Rr]esume .*\[y\/n\]/.test(text), 'the resume question', 20_000);
 	tmux.send('y');
 	const live = await tmux.waitFor((text) => / live · /.test(headerOf(text)) && !text.includes('stored history'), 'the same timeline, live', 30_000);
 	fits(live, columns);

@@ -160,6 +160,7 @@ class DashboardModel {
 	#capWatch: CapWatch | null = null;
 	#runningCap: number | null = null;
 	#sandboxesListed = false;
+	#conversationsListed = false;
 	/** key -> the agent's and the sandbox's status, and when the store saw each appear (null: before it looked). */
 	#statusSeen = new Map<string, {agent: string; agentSince: number | null; sandbox: string; sandboxSince: number | null}>();
 	#streamActivity = new Map<string, number>();
@@ -195,6 +196,11 @@ class DashboardModel {
 				conversations: (items, _origin, timing) => this.#onConversations(items, timing),
 				removed: (keys) => this.#onRemoved(keys),
 				sandboxes: (items, complete) => this.#onSandboxes(items, complete),
+				walkComplete: () => {
+					if (this.#conversationsListed) return;
+					this.#conversationsListed = true;
+					this.#touch();
+				},
 				specs: (items) => this.#onSpecs(items),
 				invalid: (count) => {
 					this.#invalidItems = count;
@@ -297,6 +303,7 @@ class DashboardModel {
 			},
 			conversations: this.#rows,
 			sandboxes: this.#sandboxes,
+			conversationsListed: false,
 			sandboxesListed: false,
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
@@ -344,6 +351,7 @@ class DashboardModel {
 		const parts = {
 			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
 			sandboxes: this.#sandboxes,
+			conversationsListed: this.#conversationsListed,
 			sandboxesListed: this.#sandboxesListed,
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
@@ -356,6 +364,7 @@ class DashboardModel {
 			parts.conversations !== previous.conversations ||
 			parts.sandboxes !== previous.sandboxes ||
 			parts.sandboxesListed !== previous.sandboxesListed ||
+			parts.conversationsListed !== previous.conversationsListed ||
 			parts.specs !== previous.specs ||
 			parts.runningSandboxCap !== previous.runningSandboxCap ||
 			parts.invalidItems !== previous.invalidItems ||

@@ -150,6 +150,12 @@ export type DashboardSnapshot = {
 	conversations: ReadonlyMap<string, ConversationRow>;
 	sandboxes: ReadonlyMap<string, SandboxRow>;
 	/**
+	 * The whole conversation list has arrived at least once (a full walk of the search pages). Until
+	 * then a conversation missing from `conversations` may just not have arrived: a key that needs
+	 * it waits (use-dashboard-keys.ts).
+	 */
+	conversationsListed: boolean;
+	/**
 	 * The whole sandbox list has arrived at least once. Until then an empty or short `sandboxes`
 	 * means "not loaded yet", not "no sandbox is running": plans over sandboxes wait for it.
 	 */

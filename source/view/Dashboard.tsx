@@ -109,6 +109,8 @@ export function Dashboard(props: DashboardProps) {
 	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
 	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
+	// Until the first whole walk an empty list is one not arrived yet, unless the server is failing.
+	const loadingConversations = loading || (!snapshot.conversationsListed && snapshot.conversations.size === 0 && snapshot.connection.lastError === null && !snapshot.connection.keyRejected);
 
 	const changesKey = view.overlay?.kind === 'changes' ? view.overlay.conversationKey : null;
 	const changesSession = useChangesSession(controller, changesKey);
@@ -144,7 +146,7 @@ export function Dashboard(props: DashboardProps) {
 			filter={view.conversationFilter}
 			editingFilter={view.editing === 'conversations'}
 			sort={view.sort}
-			loading={loading}
+			loading={loadingConversations}
 			now={serverNow}
 			links={conversationLinks(snapshot, conversations.selectedKey)}
 			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}

@@ -5,6 +5,7 @@ import {HelpOverlay} from './HelpOverlay.js';
 import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
 import {StartForm} from './start/StartForm.js';
 import {ChangesOverlay} from './changes/ChangesOverlay.js';
+import {awaitingText} from './awaited-key.js';
 import {capQuestion, planSandboxAction} from './sandbox-question.js';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {ActionConfirm} from './triage/ActionConfirm.js';
@@ -210,6 +211,11 @@ export function DashboardOverlay(props: Props) {
 				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
 				onClose={closeOverlay}
 				onResume={() => {
+					// Pressed before the sandbox list arrived: asked once it has (use-dashboard-keys.ts).
+					if (!snapshot.sandboxesListed) {
+						dispatch({type: 'await-key', awaited: {verb: 'resume', pane: 'timeline', key: conversationKey, overlay: 'changes', notice: awaitingText('resume', 'the sandbox list')}, at: Date.now()});
+						return;
+					}
 					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
 					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
 					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});

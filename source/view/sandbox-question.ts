@@ -12,7 +12,7 @@ const pausable = new Set(['RUNNING', 'STARTING']);
 
 /**
  * What `p` or `r` does for a sandbox: ask y/n (never act on the key alone), or say why not
- * (already paused, an action in flight, not known yet).
+ * (already paused, an action in flight, not in the list).
  */
 export function planSandboxAction(
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'> & Partial<Pick<DashboardSnapshot, 'runningSandboxCap'>>,
@@ -24,7 +24,8 @@ export function planSandboxAction(
 	if (!sandboxKey) return {kind: 'refuse', text: 'No sandbox selected.'};
 	const row = snapshot.sandboxes.get(sandboxKey);
 	const name = sanitizeLine(sandboxKey.length > 12 ? sandboxKey.slice(0, 12) : sandboxKey);
-	if (!row) return {kind: 'refuse', text: `Sandbox ${name} is not loaded yet; try again in a moment.`};
+	// Callers plan once the sandbox list has arrived (awaited-key.ts): a row missing then is not in it.
+	if (!row) return {kind: 'refuse', text: `Sandbox ${name} is not in the sandbox list (ctrl-r refreshes it).`};
 	if (row.pending && !row.pending.error) return {kind: 'refuse', text: `Sandbox ${name} is already ${row.pending.kind}…`};
 	const status = String(row.sandbox.status);
 	if (action === 'pause' && !pausable.has(status)) return {kind: 'refuse', text: `Sandbox ${name} is ${status.toLowerCase()}: nothing to pause.`};

@@ -1,7 +1,9 @@
-import type {Dispatch} from 'react';
+import {useEffect, type Dispatch} from 'react';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
+import {awaitedList, awaitingText} from './awaited-key.js';
+import {keyOf} from './keymap.js';
 import {wideColumns} from './layout.js';
 import {planSandboxAction} from './sandbox-question.js';
 import {planAgentControl, type AgentVerb} from './triage/agent-control-plan.js';
@@ -10,7 +12,7 @@ import {runAgentControl} from './triage/run-agent-control.js';
 import {planTriage, shortTitle, type TriageVerb} from './triage/triage-plan.js';
 import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
 import type {ListWindowControls} from './use-list-window.js';
-import type {ViewAction, ViewState} from './view-state.js';
+import type {PaneId, TargetVerb, ViewAction, ViewState} from './view-state.js';
 
 type Args = {
 	registry: KeyRegistry;
@@ -30,6 +32,10 @@ type Args = {
  * The dashboard's own key handlers: quitting, panes, the two lists, sandbox actions behind a
  * y/n question, sort and the attention queue. The timeline, details and start form register
  * their own (they own that state).
+ *
+ * A key that acts on one conversation or sandbox (p r i c a x m d l) is planned over the lists
+ * the server sends. Pressed before the list its plan reads has arrived, it waits for it (the
+ * notice says so) and is planned once, when it has: never "not loaded, try again". Esc cancels it.
  */
 export function useDashboardKeys(args: Args): void {
 	const {registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes} = args;
@@ -78,6 +84,58 @@ export function useDashboardKeys(args: Args): void {
 		dispatch({type: 'focus', pane: 'conversations'});
 	};
 
+	// Keys on one conversation or sandbox: planned now, or once the list they read has arrived.
+	const act = (verb: TargetVerb, pane: PaneId, key: string | null | undefined) => {
+		const list = awaitedList(snapshot, verb, pane, key);
+		if (list === null) {
+			plan(verb, pane, key);
+			return;
+		}
+		dispatch({type: 'await-key', awaited: {verb, pane, key: key ?? null, overlay: null, notice: awaitingText(verb, list)}, at: Date.now()});
+	};
+	const plan = (verb: TargetVerb, pane: PaneId, key: string | null | undefined) => {
+		switch (verb) {
+			case 'pause':
+			case 'resume':
+				if (pane === 'sandboxes') askSandbox(verb, key);
+				// The pause question counts the other conversations the sandbox stops.
+				else askSandbox(verb, sandboxOfConversation(key), verb === 'pause' ? key : undefined);
+				return;
+			case 'interrupt':
+			case 'continueAgent':
+				askAgent(verb, key);
+				return;
+			case 'approve':
+			case 'reject':
+			case 'nudge':
+				triage(verb, key);
+				return;
+			case 'changes':
+				openChanges(key);
+				return;
+			case 'links':
+				if (key) dispatch({type: 'open-overlay', overlay: {kind: 'links', conversationKey: key}});
+				else notice('No conversation selected.');
+		}
+	};
+	const selectedIn = (pane: PaneId) => (pane === 'sandboxes' ? sandboxes.selectedKey : pane === 'conversations' ? conversations.selectedKey : snapshot.timeline?.conversationKey);
+	// The awaited key, once its lists are there and the user is back where it was pressed.
+	useEffect(() => {
+		const awaited = view.awaited;
+		if (!awaited || (view.overlay?.kind ?? null) !== awaited.overlay) return;
+		const key = awaited.key ?? selectedIn(awaited.pane);
+		if (awaitedList(snapshot, awaited.verb, awaited.pane, key) !== null) return;
+		dispatch({type: 'awaited'});
+		plan(awaited.verb, awaited.pane, key);
+	});
+	/** Esc: a waiting key is cancelled first. */
+	const cancelAwaited = (): boolean => {
+		if (!view.awaited) return false;
+		dispatch({type: 'awaited'});
+		notice(`Cancelled: ${keyOf(view.awaited.verb)} will not act when the list arrives.`);
+		return true;
+	};
+
 	// a and x change the agent's course: they show the pending actions and ask y/n first (x then
 	// asks for a reason); m asks for its message.
 	const triage = (verb: TriageVerb, key: string | null | undefined) => {
@@ -92,19 +150,15 @@ export function useDashboardKeys(args: Args): void {
 		if (plan.kind === 'refuse') notice(plan.text);
 		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
 	};
-	const agentOn = (key: () => string | null | undefined) => ({
-		interrupt: () => askAgent('interrupt', key()),
-		continueAgent: () => askAgent('continueAgent', key()),
-		links: () => {
-			const conversationKey = key();
-			if (conversationKey) dispatch({type: 'open-overlay', overlay: {kind: 'links', conversationKey}});
-			else notice('No conversation selected.');
-		},
+	const agentOn = (pane: PaneId, key: () => string | null | undefined) => ({
+		interrupt: () => act('interrupt', pane, key()),
+		continueAgent: () => act('continueAgent', pane, key()),
+		links: () => act('links', pane, key()),
 	});
-	const triageOn = (key: () => string | null | undefined) => ({
-		approve: () => triage('approve', key()),
-		reject: () => triage('reject', key()),
-		nudge: () => triage('nudge', key()),
+	const triageOn = (pane: PaneId, key: () => string | null | undefined) => ({
+		approve: () => act('approve', pane, key()),
+		reject: () => act('reject', pane, key()),
+		nudge: () => act('nudge', pane, key()),
 	});
 
 	const search = {search: () => dispatch({type: 'open-overlay', overlay: {kind: 'search'}})};
@@ -154,8 +208,11 @@ export function useDashboardKeys(args: Args): void {
 			...movement(conversations),
 			...attention,
 			open: () => openConversation(conversations.selectedKey),
-			changes: () => openChanges(conversations.selectedKey),
-			back: () => (view.conversationFilter ? dispatch({type: 'set-filter', target: 'conversations', text: ''}) : undefined),
+			changes: () => act('changes', 'conversations', conversations.selectedKey),
+			back: () => {
+				if (cancelAwaited()) return;
+				if (view.conversationFilter) dispatch({type: 'set-filter', target: 'conversations', text: ''});
+			},
 			filter: () => dispatch({type: 'edit-filter', target: 'conversations'}),
 			sort: () => dispatch({type: 'cycle-sort'}),
 			freeze: () => dispatch({type: 'toggle-freeze'}),
@@ -163,10 +220,10 @@ export function useDashboardKeys(args: Args): void {
 			bulkPause: () => openSandboxBulk('pause'),
 			bulkResume: () => openSandboxBulk('resume'),
 			bulkInterrupt: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'interrupt', ...planBulkInterrupt(snapshot, conversationKeys)}}),
-			...triageOn(() => conversations.selectedKey),
-			...agentOn(() => conversations.selectedKey),
-			pause: () => askSandbox('pause', sandboxOfConversation(conversations.selectedKey), conversations.selectedKey),
-			resume: () => askSandbox('resume', sandboxOfConversation(conversations.selectedKey)),
+			...triageOn('conversations', () => conversations.selectedKey),
+			...agentOn('conversations', () => conversations.selectedKey),
+			pause: () => act('pause', 'conversations', conversations.selectedKey),
+			resume: () => act('resume', 'conversations', conversations.selectedKey),
 		},
 		defaults,
 	);
@@ -182,8 +239,9 @@ export function useDashboardKeys(args: Args): void {
 				else notice('No conversation uses this sandbox.');
 			},
 			...search,
-			pause: () => askSandbox('pause', sandboxes.selectedKey),
-			resume: () => askSandbox('resume', sandboxes.selectedKey),
+			back: () => void cancelAwaited(),
+			pause: () => act('pause', 'sandboxes', sandboxes.selectedKey),
+			resume: () => act('resume', 'sandboxes', sandboxes.selectedKey),
 		},
 		defaults,
 	);
@@ -191,14 +249,16 @@ export function useDashboardKeys(args: Args): void {
 		'timeline',
 		{
 			...attention,
-			...triageOn(() => snapshot.timeline?.conversationKey),
-			...agentOn(() => snapshot.timeline?.conversationKey),
+			...triageOn('timeline', () => snapshot.timeline?.conversationKey),
+			...agentOn('timeline', () => snapshot.timeline?.conversationKey),
 			...search,
-			changes: () => openChanges(snapshot.timeline?.conversationKey),
+			changes: () => act('changes', 'timeline', snapshot.timeline?.conversationKey),
 			// With no conversation open the pane has nothing to clear: esc still leads back.
-			back: () => dispatch({type: 'focus', pane: 'conversations'}),
-			pause: () => askSandbox('pause', sandboxOfConversation(snapshot.timeline?.conversationKey), snapshot.timeline?.conversationKey),
-			resume: () => askSandbox('resume', sandboxOfConversation(snapshot.timeline?.conversationKey)),
+			back: () => {
+				if (!cancelAwaited()) dispatch({type: 'focus', pane: 'conversations'});
+			},
+			pause: () => act('pause', 'timeline', snapshot.timeline?.conversationKey),
+			resume: () => act('resume', 'timeline', snapshot.timeline?.conversationKey),
 		},
 		defaults,
 	);

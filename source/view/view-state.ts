@@ -53,6 +53,25 @@ export type Overlay =
 
 export type FilterTarget = 'conversations' | 'timeline';
 
+/** Keys that act on one conversation or sandbox and plan over the lists the server sends. */
+export type TargetVerb = 'pause' | 'resume' | 'interrupt' | 'continueAgent' | 'approve' | 'reject' | 'nudge' | 'changes' | 'links';
+
+/**
+ * A key pressed before the list its plan reads had arrived (the sandbox list for `p`, the
+ * conversation list for `a` on a conversation not in it yet): planned once, when it has, rather
+ * than refused (use-dashboard-keys.ts). One at a time: a newer one replaces it.
+ */
+export type AwaitedKey = {
+	verb: TargetVerb;
+	pane: PaneId;
+	/** What it was pressed on; null when nothing was selected yet: the selection once the list is there. */
+	key: string | null;
+	/** The overlay it was pressed in (the Changes view's resume), or null for a pane: planned once back there. */
+	overlay: Overlay['kind'] | null;
+	/** What the notice line says meanwhile (cleared when it is planned). */
+	notice: string;
+};
+
 export type ViewState = {
 	pane: PaneId;
 	/** The list shown beside the timeline in the wide layout: the last list pane focused. */
@@ -75,6 +94,8 @@ export type ViewState = {
 	zoomed: boolean;
 	/** A message from the view itself (e.g. "sandbox is already paused"), shown like store notices. */
 	notice: {text: string; at: number; level?: 'info' | 'warn' | 'error'} | null;
+	/** A key waiting for the list it needs. */
+	awaited: AwaitedKey | null;
 };
 
 export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'context', 'title'];
@@ -94,6 +115,10 @@ export type ViewAction =
 	| {type: 'cycle-sort'}
 	| {type: 'toggle-freeze'}
 	| {type: 'toggle-zoom'}
+	/** With the notice that says what it waits for (gone once it is planned). */
+	| {type: 'await-key'; awaited: AwaitedKey; at: number}
+	/** The awaited key was planned (or cancelled). */
+	| {type: 'awaited'}
 	| {type: 'notice'; text: string; at: number; level?: 'info' | 'warn' | 'error'};
 
 export const initialViewState: ViewState = {
@@ -108,6 +133,7 @@ export const initialViewState: ViewState = {
 	frozen: false,
 	zoomed: false,
 	notice: null,
+	awaited: null,
 };
 
 function listPaneAfter(state: ViewState, pane: PaneId): ViewState['listPane'] {
@@ -156,6 +182,12 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			return {...state, frozen: !state.frozen};
 		case 'toggle-zoom':
 			return {...state, zoomed: !state.zoomed};
+		case 'await-key':
+			return {...state, awaited: action.awaited, notice: {text: action.awaited.notice, at: action.at}};
+		case 'awaited':
+			if (state.awaited === null) return state;
+			// The "waiting for" notice is over with the wait.
+			return {...state, awaited: null, notice: state.notice?.text === state.awaited.notice ? null : state.notice};
 		case 'notice':
 			return {...state, notice: action.level ? {text: action.text, at: action.at, level: action.level} : {text: action.text, at: action.at}};
 	}

@@ -117,6 +117,7 @@ export function fixtureSnapshot(overrides: Partial<DashboardSnapshot> = {}, seed
 		conversations,
 		sandboxes,
 		specs: [sandboxSpecSchema.parse({id: 'python-3.12', working_dir: '/workspace', command: ['/usr/bin/agent-server', '--port', '8000']})],
+		conversationsListed: true,
 		sandboxesListed: true,
 		runningSandboxCap: null,
 		invalidItems: 0,

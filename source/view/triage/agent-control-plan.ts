@@ -25,7 +25,7 @@ const notWorking = new Set(['paused', 'idle', 'finished']);
 export function planAgentControl(snapshot: Snapshot, controller: Pick<DashboardController, AgentVerb>, verb: AgentVerb, key: string | null | undefined): AgentControlPlan {
 	if (!key) return {kind: 'refuse', text: 'No conversation selected.'};
 	const row = snapshot.conversations.get(key);
-	if (!row) return {kind: 'refuse', text: 'That conversation is not loaded yet.'};
+	if (!row) return {kind: 'refuse', text: 'That conversation is not in the list (ctrl-r refreshes it).'};
 	if (typeof controller[verb] !== 'function') return {kind: 'refuse', text: 'This server connection cannot stop or continue an agent.'};
 	const title = shortTitle(snapshot, key);
 	const sandboxStatus = String(row.conversation.sandbox_status ?? 'MISSING');

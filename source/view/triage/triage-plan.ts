@@ -30,7 +30,8 @@ export function planTriage(
 	key: string | null | undefined,
 ): TriagePlan {
 	if (!key) return {kind: 'refuse', text: 'No conversation selected.'};
-	if (!snapshot.conversations.has(key)) return {kind: 'refuse', text: 'That conversation is not loaded yet.'};
+	// Planned once the conversation list has arrived (awaited-key.ts): a row missing then is not in it.
+	if (!snapshot.conversations.has(key)) return {kind: 'refuse', text: 'That conversation is not in the list (ctrl-r refreshes it).'};
 	if (typeof controller[verb] !== 'function') return {kind: 'refuse', text: `This server connection cannot ${verb} yet.`};
 	const title = shortTitle(snapshot, key);
 	if (verb !== 'nudge' && executionStatusOf(snapshot, key) !== 'waiting_for_confirmation') {
