@@ -102,3 +102,29 @@ test('a MISSING sandbox of a conversation idle for hours is routine clean-up, no
 	const brokenLongAgo = conversation({sandbox_status: 'ERROR', execution_status: null, updated_at: '2026-11-20T08:00:00Z'});
 	assert.equal(computeAttention({conversation: brokenLongAgo, now})[0]?.kind, 'sandbox_error');
 });
+
+test('a sandbox in trouble says why: ERROR and a stuck STARTING carry status_detail; STARTING without a reason is just starting', () => {
+	const failed = computeAttention({conversation: conversation({sandbox_status: 'ERROR', execution_status: null}), now, sandboxDetail: 'ImagePullBackOff'});
+	assert.deepEqual(failed.map((reason) => reason.kind === 'sandbox_error' && [reason.status, reason.detail]), [['ERROR', 'ImagePullBackOff']]);
+	const stuck = computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null}), now, sandboxDetail: 'insufficient kvm'});
+	assert.deepEqual(stuck.map((reason) => reason.kind === 'sandbox_error' && [reason.status, reason.detail]), [['STARTING', 'insufficient kvm']]);
+	assert.deepEqual(computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null}), now}), [], 'starting, no reason given: nothing wrong yet');
+	// A changed reason is a changed row (the store keeps rows whose attention is the same).
+	assert.equal(sameAttention(failed, computeAttention({conversation: conversation({sandbox_status: 'ERROR', execution_status: null}), now, sandboxDetail: 'CrashLoopBackOff'})), false);
+});
+
+test('UNKNOWN, or a status this client does not know, raises the conversations that were running or needed you, and only those', () => {
+	const unknown = (agent: string | null, status = 'UNKNOWN') =>
+		computeAttention({conversation: conversation({sandbox_status: status, execution_status: null}), now, executionStatus: agent, executionStatusLastKnown: agent !== null, sandboxDetail: 'runtime provider unavailable'});
+	for (const agent of ['running', 'waiting_for_confirmation', 'error', 'stuck']) {
+		const reasons = unknown(agent);
+		assert.ok(
+			reasons.some((reason) => reason.kind === 'sandbox_error' && reason.status === 'UNKNOWN' && reason.detail === 'runtime provider unavailable'),
+			`${agent}: ${JSON.stringify(reasons)}`,
+		);
+	}
+	assert.deepEqual(unknown('finished'), [], 'a finished agent loses nothing while its provider is away');
+	assert.deepEqual(unknown(null), [], 'never seen at work: nothing to say yet');
+	assert.ok(unknown('running', 'HIBERNATING').some((reason) => reason.kind === 'sandbox_error' && reason.status === 'HIBERNATING'), 'a new word is treated as unknown, not as running or stopped');
+	assert.deepEqual(unknown('running', 'PAUSED'), [], 'a paused sandbox is known: no reason of its own');
+});

@@ -1,6 +1,7 @@
 import type {AppConversation} from '../wire/schemas/app.js';
 import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
-import type {AttentionReason} from './dashboard-types.js';
+import {isKnown, sandboxStatuses} from '../wire/statuses.js';
+import type {AttentionReason, OwnAttentionReason} from './dashboard-types.js';
 
 /**
  * Why a conversation needs a person, most urgent first. Pure: the store calls it whenever a row's
@@ -25,6 +26,10 @@ export type AttentionInput = {
 	executionStatusLastKnown?: boolean;
 	/** Sandbox status from the sandbox poll, when it is newer than the conversation's copy. */
 	sandboxStatus?: string | null;
+	/** Why the sandbox is in that status (`status_detail`), when the sandbox list said. */
+	sandboxDetail?: string | null;
+	/** The most urgent of its sub-conversations that need a person (subAgentReason), if any. */
+	subAgent?: Extract<AttentionReason, {kind: 'sub_agent'}> | null;
 	/**
 	 * When the store saw the agent's current status appear (ms, the data's clock); preferred for
 	 * `since`. A sandbox paused and resumed under it is not a new status: the agent's is kept.
@@ -41,7 +46,7 @@ export type AttentionInput = {
 };
 
 /** Rank of each reason kind; lower is more urgent. Rows without reasons rank after all of them. */
-const kindRank: Record<AttentionReason['kind'], number> = {
+const kindRank: Record<OwnAttentionReason['kind'], number> = {
 	waiting_for_confirmation: 0,
 	error: 1,
 	stuck: 2,
@@ -52,9 +57,44 @@ const kindRank: Record<AttentionReason['kind'], number> = {
 
 export const noAttentionRank = 6;
 
+/** One reason's rank; a sub-agent's is its child's reason's. */
+export function reasonRank(reason: AttentionReason): number {
+	return kindRank[reason.kind === 'sub_agent' ? reason.reason.kind : reason.kind];
+}
+
 export function attentionRank(reasons: readonly AttentionReason[]): number {
 	const first = reasons[0];
-	return first ? kindRank[first.kind] : noAttentionRank;
+	return first ? reasonRank(first) : noAttentionRank;
+}
+
+/** Whether a row needs a person for itself, not only because a sub-conversation does. */
+export function needsAttentionItself(reasons: readonly AttentionReason[]): boolean {
+	return reasons.some((reason) => reason.kind !== 'sub_agent');
+}
+
+/** Agent statuses that make a sandbox that says nothing (UNKNOWN) worth a look: it was at work, or needed you. */
+const mattersWhenUnknown = new Set(['running', 'waiting_for_confirmation', 'error', 'stuck']);
+
+/**
+ * The `sub_agent` reason a parent gets from its children's rows: the most urgent child (by rank,
+ * then the newest activity), its own reason (unwrapped through a raised grandchild) and how many
+ * need you. Null when none does.
+ */
+export function subAgentReason(
+	children: Iterable<{key: string; conversation: Pick<AppConversation, 'title'>; attention: readonly AttentionReason[]; lastActivityAt: number | null}>,
+): Extract<AttentionReason, {kind: 'sub_agent'}> | null {
+	let best: {key: string; title: string | null; reason: OwnAttentionReason; rank: number; at: number} | null = null;
+	let count = 0;
+	for (const child of children) {
+		const first = child.attention[0];
+		if (!first) continue;
+		count++;
+		const rank = reasonRank(first);
+		const at = child.lastActivityAt ?? 0;
+		if (best && (rank > best.rank || (rank === best.rank && (at < best.at || (at === best.at && child.key > best.key))))) continue;
+		best = {key: child.key, title: child.conversation.title ?? null, reason: first.kind === 'sub_agent' ? first.reason : first, rank, at};
+	}
+	return best ? {kind: 'sub_agent', child: {key: best.key, title: best.title}, reason: best.reason, count} : null;
 }
 
 /** ISO time to ms; null when absent or unreadable (never NaN, so comparisons stay sane). */
@@ -79,10 +119,20 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	if (execution === 'error') reasons.push({kind: 'error', since, ...known});
 	if (execution === 'stuck') reasons.push({kind: 'stuck', since, ...known});
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
-	// routine (the service deletes old sandboxes); only a recent loss needs a person.
+	// routine (the service deletes old sandboxes); only a recent loss needs a person. One still
+	// STARTING with a reason (`insufficient kvm`) is stuck there. One whose status says nothing
+	// (UNKNOWN: the provider is unavailable; or a word this client does not know) matters when
+	// its agent was at work or needed you: what it does now cannot be seen.
 	const recentlyActive = (input.lastActivityAt ?? parseTime(conversation.updated_at) ?? 0) >= now - missingMattersForMs;
-	if (sandbox === 'ERROR' || (sandbox === 'MISSING' && recentlyActive)) {
-		reasons.push({kind: 'sandbox_error', status: sandbox, since: input.sandboxStatusSince ?? parseTime(conversation.updated_at)});
+	const detail = input.sandboxDetail?.trim() || null;
+	const saysNothing = sandbox !== '' && (sandbox === 'UNKNOWN' || !isKnown(sandboxStatuses, sandbox));
+	if (
+		sandbox === 'ERROR' ||
+		(sandbox === 'MISSING' && recentlyActive) ||
+		(sandbox === 'STARTING' && detail !== null) ||
+		(saysNothing && mattersWhenUnknown.has(execution))
+	) {
+		reasons.push({kind: 'sandbox_error', status: sandbox, since: input.sandboxStatusSince ?? parseTime(conversation.updated_at), ...(detail === null ? {} : {detail})});
 	}
 
 	const quietAfterMs = input.quietAfterMs ?? defaultQuietAfterMs;
@@ -101,6 +151,14 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 		if (repeat && repeat.count >= (input.repeatThreshold ?? defaultRepeatThreshold)) {
 			reasons.push({kind: 'repeating', count: repeat.count, tool: repeat.tool});
 		}
+	}
+
+	// The child's reason goes where its rank puts it among the parent's own (reasons are in rank order).
+	const child = input.subAgent;
+	if (child) {
+		const rank = reasonRank(child);
+		const at = reasons.findIndex((reason) => reasonRank(reason) > rank);
+		reasons.splice(at === -1 ? reasons.length : at, 0, child);
 	}
 
 	return reasons;
@@ -182,7 +240,14 @@ export function sameAttention(a: readonly AttentionReason[], b: readonly Attenti
 
 			case 'sandbox_error': {
 				const other = y as typeof x;
-				if (x.status !== other.status || x.since !== other.since) return false;
+				if (x.status !== other.status || x.since !== other.since || x.detail !== other.detail) return false;
+				break;
+			}
+
+			case 'sub_agent': {
+				const other = y as typeof x;
+				if (x.child.key !== other.child.key || x.child.title !== other.child.title || x.count !== other.count) return false;
+				if (!sameAttention([x.reason], [other.reason])) return false;
 				break;
 			}
 

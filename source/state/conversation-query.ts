@@ -1,6 +1,6 @@
 import {executionStatuses, sandboxStatuses} from '../wire/statuses.js';
 import {cachedParser, filterTokens} from './filter-line.js';
-import {attentionRank} from './attention.js';
+import {attentionRank, needsAttentionItself} from './attention.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
 import {contextFraction} from './usage-metrics.js';
 
@@ -168,7 +168,7 @@ export type ConversationCounts = {
 	byStatus: ReadonlyMap<string, number>;
 	/** By sandbox status (raw, upper case). */
 	bySandbox: ReadonlyMap<string, number>;
-	/** Rows with at least one attention reason. */
+	/** Rows that need a person themselves (a parent raised only by its sub-agent is not counted twice). */
 	needingAttention: number;
 };
 
@@ -187,7 +187,7 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		const sandbox = (row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
 		bySandbox.set(sandbox, (bySandbox.get(sandbox) ?? 0) + 1);
-		if (row.attention.length > 0) needingAttention++;
+		if (needsAttentionItself(row.attention)) needingAttention++;
 	}
 
 	const counts: ConversationCounts = {total: rows.size, byStatus, bySandbox, needingAttention};
@@ -197,6 +197,8 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 
 /**
  * The next row needing attention after `currentKey` in display order (wrapping), for the `n` key.
+ * A parent raised only by a sub-agent is skipped while that sub-agent is shown (`n` goes to the
+ * one that needs you); with its children collapsed, the parent is where `n` stops.
  * Null when nothing needs attention.
  */
 export function nextNeedingAttention(
@@ -205,11 +207,16 @@ export function nextNeedingAttention(
 	currentKey: string | null,
 ): string | null {
 	const start = currentKey === null ? -1 : keys.indexOf(currentKey);
+	let shown: Set<string> | null = null;
 	for (let step = 1; step <= keys.length; step++) {
 		const key = keys[(start + step + keys.length) % keys.length];
 		if (key === undefined) continue;
 		const row = snapshot.conversations.get(key);
-		if (row && row.attention.length > 0) return key;
+		if (!row || row.attention.length === 0) continue;
+		if (needsAttentionItself(row.attention)) return key;
+		shown ??= new Set(keys);
+		const children = row.attention.flatMap((reason) => (reason.kind === 'sub_agent' ? [reason.child.key] : []));
+		if (!children.some((child) => shown!.has(child))) return key;
 	}
 
 	return null;

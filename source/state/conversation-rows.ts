@@ -3,7 +3,7 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import {secretValue} from '../wire/secret.js';
 import {computeAttention, parseTime, sameAttention} from './attention.js';
-import type {ConversationRow} from './dashboard-types.js';
+import type {AttentionReason, ConversationRow} from './dashboard-types.js';
 
 /**
  * Turning conversations from the server into rows. The rule that keeps rendering cheap: a row
@@ -52,7 +52,17 @@ export type RowFacts = {
 	/** The agent's last execution status seen (kept while the server sends none: sandbox stopped). */
 	lastKnownStatus?: string | null;
 	unseenEvents: number;
+	/** Its sandbox's `status_detail`, when the sandbox list has it for the status this conversation shows. */
+	sandboxDetail?: string | null;
+	/** Its most urgent sub-conversation needing a person (attention.ts subAgentReason). */
+	subAgent?: Extract<AttentionReason, {kind: 'sub_agent'}> | null;
 };
+
+/** The key of a conversation's parent (normalised), or null for a top-level one. */
+export function parentKeyOf(conversation: Pick<AppConversation, 'parent_conversation_id'>): string | null {
+	const parent = conversation.parent_conversation_id;
+	return parent ? normalizeId(String(parent)) : null;
+}
 
 /** The row for `conversation`, or `previous` itself when nothing visible changed. */
 export function buildRow(previous: ConversationRow | undefined, conversation: AppConversation, facts: RowFacts): ConversationRow {
@@ -70,6 +80,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 	const live = shown.execution_status ? String(shown.execution_status) : null;
 	const agentStatus = live ?? facts.lastKnownStatus ?? null;
 	const agentStatusLastKnown = live === null && agentStatus !== null;
+	const sandboxDetail = facts.sandboxDetail ?? null;
 	const attention = computeAttention({
 		conversation: shown,
 		executionStatus: agentStatus,
@@ -81,6 +92,8 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		events: facts.events ?? null,
 		quietAfterMs: facts.quietAfterMs,
 		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),
+		sandboxDetail,
+		subAgent: facts.subAgent ?? null,
 	});
 	if (
 		previous &&
@@ -89,6 +102,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		previous.unseenEvents === facts.unseenEvents &&
 		previous.agentStatus === agentStatus &&
 		previous.agentStatusLastKnown === agentStatusLastKnown &&
+		(previous.sandboxDetail ?? null) === sandboxDetail &&
 		sameAttention(previous.attention, attention)
 	) {
 		return previous;
@@ -102,6 +116,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		attention: previous && sameAttention(previous.attention, attention) ? previous.attention : attention,
 		lastActivityAt,
 		unseenEvents: facts.unseenEvents,
+		...(sandboxDetail === null ? {} : {sandboxDetail}),
 	};
 }
 

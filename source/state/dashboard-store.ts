@@ -1,7 +1,7 @@
 import {normalizeId} from '../wire/ids.js';
 import {type ServerClock, serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
-import {defaultQuietAfterMs} from './attention.js';
+import {defaultQuietAfterMs, subAgentReason} from './attention.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
 import {
@@ -11,7 +11,8 @@ import {
 	type PollerHealth,
 	type PollerIntervals,
 } from './conversation-poller.js';
-import {buildRow, conversationKey, statusSignature} from './conversation-rows.js';
+import {buildRow, conversationKey, parentKeyOf, statusSignature} from './conversation-rows.js';
+import {SubAgentIndex} from './sub-agent-index.js';
 import type {
 	ConnectionHealth,
 	ConnectionState,
@@ -169,6 +170,8 @@ class DashboardModel {
 	/** When the answer that last brought each conversation was asked for (our clock): a change bound. */
 	#answeredAt = new Map<string, number>();
 	#unseen = new Map<string, number>();
+	/** Parents and their sub-conversations: a child that needs you raises its parent. */
+	readonly #subAgents = new SubAgentIndex();
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
@@ -488,7 +491,10 @@ class DashboardModel {
 			});
 		}
 
+		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
 		return buildRow(previous, conversation, {
+			sandboxDetail: this.#sandboxDetail(conversation),
+			subAgent: children.length === 0 ? null : subAgentReason(children),
 			lastKnownStatus: this.#lastKnownStatus.get(key) ?? null,
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
@@ -502,20 +508,35 @@ class DashboardModel {
 		});
 	}
 
+	/**
+	 * Why its sandbox is as it is, when the sandbox list says so for the status this conversation
+	 * shows (the two lists are polled apart; a reason for another status would mislead).
+	 */
+	#sandboxDetail(conversation: AppConversation): string | null {
+		if (!conversation.sandbox_id) return null;
+		const sandbox = this.#sandboxes.get(normalizeId(conversation.sandbox_id))?.sandbox;
+		if (!sandbox?.status_detail) return null;
+		return String(sandbox.status).toUpperCase() === String(conversation.sandbox_status ?? '').toUpperCase() ? sandbox.status_detail : null;
+	}
+
 	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
 		let changed = false;
+		const parents = new Set<string>();
 		for (const conversation of items) {
 			const key = conversationKey(conversation);
 			const previous = this.#rows.get(key);
 			if (timing) this.#observeClock(key, conversation, previous?.conversation, timing);
+			const linked = this.#subAgents.link(key, parentKeyOf(conversation));
 			const row = this.#rowFor(key, conversation, previous);
 			if (row === previous) continue;
 			this.#mutableRows().set(key, row);
 			changed = true;
+			for (const parent of linked) parents.add(parent);
 			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#linksDirty = true;
 			if (this.#timeline?.key === key) this.#timeline.update(conversation);
 		}
 
+		this.#refreshParents(parents);
 		if (changed) this.#touch();
 		// The list must not say "paused" while p and r still say "pausing…" until the next
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
@@ -547,14 +568,38 @@ class DashboardModel {
 		}
 	}
 
-	/** Recomputes one row from its current conversation (stream status, events, unseen changed). */
+	/**
+	 * Recomputes one row from its current conversation (stream status, events, unseen, its
+	 * sandbox's reason or its sub-agents changed); its parent follows when it changed.
+	 */
 	#refreshRow(key: string): void {
+		if (this.#rebuild(key)) this.#refreshParents([key].flatMap((child) => this.#subAgents.parentOf(child) ?? []));
+	}
+
+	#rebuild(key: string): boolean {
 		const previous = this.#rows.get(key);
-		if (!previous) return;
+		if (!previous) return false;
 		const row = this.#rowFor(key, previous.conversation, previous);
-		if (row === previous) return;
+		if (row === previous) return false;
 		this.#mutableRows().set(key, row);
 		this.#touch();
+		return true;
+	}
+
+	/** Rebuilds these parents, then theirs while something changed (each once: ids can loop). */
+	#refreshParents(keys: Iterable<string>): void {
+		const seen = new Set<string>();
+		let queue = [...keys];
+		while (queue.length > 0) {
+			const next: string[] = [];
+			for (const key of queue) {
+				if (seen.has(key)) continue;
+				seen.add(key);
+				const grandparent = this.#subAgents.parentOf(key);
+				if (this.#rebuild(key) && grandparent) next.push(grandparent);
+			}
+			queue = next;
+		}
 	}
 
 	/**
@@ -565,9 +610,12 @@ class DashboardModel {
 	 */
 	#onRemoved(keys: readonly string[]): void {
 		let removed = 0;
+		const parents: string[] = [];
 		for (const key of keys) {
 			if (!this.#rows.has(key)) continue;
 			this.#mutableRows().delete(key);
+			const parent = this.#subAgents.unlink(key);
+			if (parent) parents.push(parent);
 			this.#statusSeen.delete(key);
 			this.#streamActivity.delete(key);
 			this.#lastKnownStatus.delete(key);
@@ -577,6 +625,7 @@ class DashboardModel {
 		}
 
 		if (removed === 0) return;
+		this.#refreshParents(parents);
 		this.#linksDirty = true;
 		const open = this.#timeline?.key;
 		if (open && keys.includes(open)) {
@@ -631,8 +680,16 @@ class DashboardModel {
 		}
 
 		if (merged.changed) {
+			const before = this.#sandboxes;
 			this.#sandboxes = merged.rows;
 			this.#touch();
+			// A sandbox's reason shows on its conversations' rows: rebuild those whose reason changed.
+			for (const [key, row] of merged.rows) {
+				const old = before.get(key)?.sandbox;
+				const detail = row.sandbox.status_detail ?? null;
+				if ((old?.status_detail ?? null) === detail && (detail === null || old?.status === row.sandbox.status)) continue;
+				for (const conversationKey of row.conversationKeys) this.#refreshRow(conversationKey);
+			}
 		}
 
 		this.#updateWatch();

@@ -50,9 +50,24 @@ export type AttentionReason =
 	| {kind: 'waiting_for_confirmation'; since: number | null; lastKnown?: boolean}
 	| {kind: 'error'; since: number | null; lastKnown?: boolean}
 	| {kind: 'stuck'; since: number | null; lastKnown?: boolean}
-	| {kind: 'sandbox_error'; status: string; since: number | null}
+	/**
+	 * Its sandbox is in trouble: ERROR, MISSING lately, STARTING with a reason, or a status that
+	 * says nothing (UNKNOWN, a word this client does not know) while its agent was at work or
+	 * needed you. `detail`: the sandbox's `status_detail` (`ImagePullBackOff`), when it gave one.
+	 */
+	| {kind: 'sandbox_error'; status: string; since: number | null; detail?: string}
 	| {kind: 'quiet'; quietForMs: number}
-	| {kind: 'repeating'; count: number; tool: string};
+	| {kind: 'repeating'; count: number; tool: string}
+	/**
+	 * A sub-conversation (a `task` sub-agent, a planning agent) needs you, so its parent does:
+	 * `child` names the most urgent one and `reason` is that child's own first reason (unwrapped
+	 * when the child is itself raised by one of its children); `count` children need you in all.
+	 * Ranked as its reason: a child waiting for approval puts its parent with the waiting ones.
+	 */
+	| {kind: 'sub_agent'; child: {key: string; title: string | null}; reason: OwnAttentionReason; count: number};
+
+/** Every reason but `sub_agent`: what a conversation needs for itself. */
+export type OwnAttentionReason = Exclude<AttentionReason, {kind: 'sub_agent'}>;
 
 export type ConversationRow = {
 	/** Normalized (32-hex) id: the key everywhere in the store. */
@@ -71,6 +86,11 @@ export type ConversationRow = {
 	lastActivityAt: number | null;
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
 	unseenEvents: number;
+	/**
+	 * Why its sandbox is in the state it is (`status_detail`: `ImagePullBackOff`), from the
+	 * sandbox list while that list's status agrees with this conversation's; else absent.
+	 */
+	sandboxDetail?: string | null;
 };
 
 export type SandboxActionState = {

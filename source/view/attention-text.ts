@@ -3,7 +3,8 @@ import {formatAge} from '../format/time.js';
 
 /**
  * Short words for why a conversation needs a person, for the list (`stuck 4m`) and the preview
- * (`stuck for 4m`). The kinds come from the state layer; wording is the view's.
+ * (`stuck for 4m`). The kinds come from the state layer; wording is the view's. Text from the
+ * server (a sandbox's status_detail, a sub-agent's title) is returned as is: callers sanitize.
  */
 /** `now` null: without the time (the shortest form, for a narrow row). */
 export function attentionShort(reason: AttentionReason, now: number | null): string {
@@ -16,11 +17,14 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'stuck':
 			return `stuck${since}`;
 		case 'sandbox_error':
-			return `sandbox ${reason.status.toLowerCase()}`;
+			// The runtime's reason is what a person acts on: `sandbox error: ImagePullBackOff`.
+			return `sandbox ${reason.status.toLowerCase()}${reason.detail && now !== null ? `: ${reason.detail}` : ''}`;
 		case 'quiet':
 			return now === null ? 'quiet' : `quiet ${formatAge(reason.quietForMs)}`;
 		case 'repeating':
 			return now === null ? `${reason.count}×` : `${reason.count}× ${reason.tool}`;
+		case 'sub_agent':
+			return `sub-agent ${attentionShort(reason.reason, now)}`;
 	}
 }
 
@@ -35,10 +39,32 @@ export function attentionLong(reason: AttentionReason, now: number): string {
 		case 'stuck':
 			return `the agent is stuck${since}${last}`;
 		case 'sandbox_error':
-			return reason.status === 'ERROR' ? 'its sandbox failed (ERROR): it cannot be resumed' : `its sandbox is ${reason.status}`;
+			return sandboxTrouble(reason);
 		case 'quiet':
 			return `running but quiet for ${formatAge(reason.quietForMs)}`;
 		case 'repeating':
 			return `repeated the same ${reason.tool} call ${reason.count} times`;
+		case 'sub_agent': {
+			const name = reason.child.title ? `"${reason.child.title}"` : 'untitled';
+			const others = reason.count > 1 ? ` (${reason.count} sub-agents need you)` : '';
+			return `its sub-agent ${name} (${reason.child.key.slice(0, 8)}) needs you: ${attentionLong(reason.reason, now)}${others}`;
+		}
+	}
+}
+
+/** A sandbox in trouble, in words: what its status means for the agent, then the runtime's reason. */
+function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}>): string {
+	const why = reason.detail ? `: ${reason.detail}` : '';
+	switch (reason.status) {
+		case 'ERROR':
+			return `its sandbox failed (ERROR${why}): it cannot be resumed`;
+		case 'STARTING':
+			return `its sandbox is stuck starting${why}`;
+		case 'MISSING':
+			return `its sandbox is MISSING${why}`;
+		case 'UNKNOWN':
+			return `its sandbox's status is UNKNOWN (the provider is unavailable${reason.detail ? `: ${reason.detail}` : ''}): what its agent does now cannot be seen`;
+		default:
+			return `its sandbox reports ${reason.status}, a status this client does not know${why}: its agent was at work`;
 	}
 }

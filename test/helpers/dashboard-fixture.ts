@@ -1,4 +1,4 @@
-import {computeAttention} from '../../source/state/attention.js';
+import {computeAttention, subAgentReason} from '../../source/state/attention.js';
 import type {
 	ConnectionState,
 	ConversationRow,
@@ -34,6 +34,10 @@ export type ConversationSeed = {
 	unseen?: number;
 	/** The agent's last status seen before its sandbox stopped (the row then shows it as last known). */
 	lastKnown?: string;
+	/** A sub-conversation's parent (its key). */
+	parent?: string;
+	/** Its sandbox's `status_detail`. */
+	sandboxDetail?: string;
 };
 
 export {hexId};
@@ -49,28 +53,55 @@ export function conversationRow(seed: ConversationSeed): ConversationRow {
 		created_at: minutesAgo(seed.createdMinutesAgo ?? 60),
 		updated_at: minutesAgo(seed.updatedMinutesAgo ?? 1),
 		metrics: seed.cost === undefined ? null : {accumulated_cost: seed.cost},
+		parent_conversation_id: seed.parent ?? null,
 	});
 	const lastActivityAt = fixtureNow - (seed.updatedMinutesAgo ?? 1) * 60_000;
 	const live = conversation.execution_status ? String(conversation.execution_status) : null;
 	const agentStatus = live ?? seed.lastKnown ?? null;
 	const agentStatusLastKnown = live === null && agentStatus !== null;
+	const sandboxDetail = seed.sandboxDetail ?? null;
 	return {
 		key: seed.id,
 		conversation,
 		agentStatus,
 		agentStatusLastKnown,
-		attention: computeAttention({conversation, now: fixtureNow, lastActivityAt, executionStatus: agentStatus, executionStatusLastKnown: agentStatusLastKnown}),
+		attention: computeAttention({conversation, now: fixtureNow, lastActivityAt, executionStatus: agentStatus, executionStatusLastKnown: agentStatusLastKnown, sandboxDetail}),
 		lastActivityAt,
 		unseenEvents: seed.unseen ?? 0,
+		...(sandboxDetail === null ? {} : {sandboxDetail}),
 	};
 }
 
-export type SandboxSeed = {id: string; status: string; spec?: string; createdMinutesAgo?: number; users?: string[]; pausedByCap?: boolean; pending?: SandboxRow['pending']};
+/** Rows keyed by id, parents raised by their sub-agents as the store does it (children first, depth by depth). */
+export function conversationRows(seeds: ConversationSeed[]): Map<string, ConversationRow> {
+	const rows = new Map(seeds.map((seed) => [seed.id, conversationRow(seed)]));
+	const depth = (seed: ConversationSeed, seen = new Set<string>()): number => {
+		if (!seed.parent || seen.has(seed.id)) return 0;
+		seen.add(seed.id);
+		const parent = seeds.find((other) => other.id === seed.parent);
+		return parent ? 1 + depth(parent, seen) : 0;
+	};
+	const parents = seeds.filter((seed) => seeds.some((other) => other.parent === seed.id)).sort((a, b) => depth(b) - depth(a));
+	for (const parent of parents) {
+		const row = rows.get(parent.id)!;
+		const children = seeds.filter((seed) => seed.parent === parent.id).map((seed) => rows.get(seed.id)!);
+		const subAgent = subAgentReason(children);
+		if (!subAgent) continue;
+		const live = row.conversation.execution_status ? String(row.conversation.execution_status) : null;
+		rows.set(parent.id, {
+			...row,
+			attention: computeAttention({conversation: row.conversation, now: fixtureNow, lastActivityAt: row.lastActivityAt, executionStatus: row.agentStatus, executionStatusLastKnown: live === null && row.agentStatus !== null, subAgent}),
+		});
+	}
+	return rows;
+}
+
+export type SandboxSeed = {id: string; status: string; spec?: string; createdMinutesAgo?: number; users?: string[]; pausedByCap?: boolean; pending?: SandboxRow['pending']; detail?: string};
 
 export function sandboxRow(seed: SandboxSeed): SandboxRow {
 	return {
 		key: seed.id,
-		sandbox: sandboxSchema.parse({id: seed.id, status: seed.status, sandbox_spec_id: seed.spec ?? 'python-3.12', created_at: minutesAgo(seed.createdMinutesAgo ?? 30)}),
+		sandbox: sandboxSchema.parse({id: seed.id, status: seed.status, status_detail: seed.detail ?? null, sandbox_spec_id: seed.spec ?? 'python-3.12', created_at: minutesAgo(seed.createdMinutesAgo ?? 30)}),
 		conversationKeys: seed.users ?? [],
 		pending: seed.pending ?? null,
 		pausedByCap: seed.pausedByCap ?? false,
@@ -103,11 +134,12 @@ export function fleetSeeds(): ConversationSeed[] {
 }
 
 export function fixtureSnapshot(overrides: Partial<DashboardSnapshot> = {}, seeds: ConversationSeed[] = fleetSeeds()): DashboardSnapshot {
-	const conversations = new Map(seeds.map((seed) => [seed.id, conversationRow(seed)]));
+	const conversations = conversationRows(seeds);
 	const sandboxes = new Map<string, SandboxRow>();
 	for (const row of conversations.values()) {
 		const id = row.conversation.sandbox_id ?? '';
-		sandboxes.set(id, sandboxRow({id, status: String(row.conversation.sandbox_status), users: [row.key]}));
+		const detail = row.sandboxDetail ?? undefined;
+		sandboxes.set(id, sandboxRow({id, status: String(row.conversation.sandbox_status), users: [row.key], ...(detail ? {detail} : {})}));
 	}
 	return {
 		version: 1,
