@@ -13,7 +13,9 @@ import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2
 const skip = tmuxSkip;
 
 // No ticking: the waiting conversation waits until the test answers it.
-const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150});
+// Shared sandboxes: two live conversations sit in the sandboxes of two others, so the bulk pause
+// must name (and pause) each sandbox once.
+const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 150, sharedSandboxes: true});
 
 const lines = screenLines;
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
@@ -77,7 +79,12 @@ describe('triage end to end in tmux', {skip, concurrency: 2}, () => {
 		screen = await tmux.waitFor((text) => /Pause \d+ sandbox/.test(text), 'the bulk pause list');
 		fits(screen, 80);
 		const count = /Pause (\d+) sandbox/.exec(screen)?.[1] ?? '0';
-		assert.ok(Number(count) > 1, `several running sandboxes, got ${count}`);
+		// Each running sandbox once, though some hold two conversations.
+		const world = simulator.world;
+		const running = new Set(world.conversationList().map((conversation) => world.findSandbox(conversation.sandboxId)).filter((sandbox) => sandbox && ['RUNNING', 'STARTING'].includes(String(sandbox.status))).map((sandbox) => sandbox!.id));
+		const shared = world.conversationList().filter((conversation) => running.has(String(conversation.sandboxId))).length - running.size;
+		assert.ok(shared >= 2, `conversations share running sandboxes (${shared} more conversations than sandboxes)`);
+		assert.equal(Number(count), running.size, `${running.size} running sandboxes, each once`);
 		tmux.send('Enter');
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		assert.ok(tmux.capture().includes(`Type ${count} or pause`), 'enter alone does nothing');

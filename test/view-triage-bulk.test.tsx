@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import type {DashboardSnapshot, SandboxRow} from '../source/state/dashboard-types.js';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {confirmationMatches, planBulk} from '../source/view/triage/bulk-plan.js';
-import {fixtureSnapshot, fixtureStore, hexId, recordingController, sandboxRow} from './helpers/dashboard-fixture.js';
+import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController, sandboxRow} from './helpers/dashboard-fixture.js';
 import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 
 function mount(snapshot: DashboardSnapshot = fixtureSnapshot(), size = {columns: 80, rows: 24}) {
@@ -42,6 +42,45 @@ test('planBulk: each sandbox once, only those the action applies to, the rest co
 	assert.ok(confirmationMatches('PAUSE', 'pause', 7));
 	assert.ok(!confirmationMatches('y', 'pause', 7));
 	assert.ok(!confirmationMatches('resume', 'pause', 7));
+});
+
+/** The fleet with conversations sharing sandboxes (as sub-agents and grouped workspaces do): 1 and 8 in one, 2 and 5 in another. */
+function sharedSnapshot(): DashboardSnapshot {
+	const sandboxOf: Record<string, string> = {[hexId(1)]: 'sb-shared-a', [hexId(8)]: 'sb-shared-a', [hexId(2)]: 'sb-shared-b', [hexId(5)]: 'sb-shared-b'};
+	const seeds = fleetSeeds().map((seed) => (sandboxOf[seed.id] ? {...seed, sandboxId: sandboxOf[seed.id]} : seed));
+	const snapshot = fixtureSnapshot({}, seeds);
+	const sandboxes = new Map<string, SandboxRow>();
+	for (const row of snapshot.conversations.values()) {
+		const id = String(row.conversation.sandbox_id);
+		const users = [...(sandboxes.get(id)?.conversationKeys ?? []), row.key];
+		sandboxes.set(id, sandboxRow({id, status: String(row.conversation.sandbox_status), users}));
+	}
+	return {...snapshot, sandboxes};
+}
+
+test('planBulk: conversations that share a sandbox put it in the plan once', () => {
+	const snapshot = sharedSnapshot();
+	const all = [...snapshot.conversations.keys()];
+	const pause = planBulk(snapshot, 'pause', all);
+	assert.equal(new Set(pause.sandboxKeys).size, pause.sandboxKeys.length, `each sandbox once: ${pause.sandboxKeys.join(' ')}`);
+	// 8 conversations in 6 sandboxes, one of them paused.
+	assert.equal(pause.sandboxKeys.length, 5);
+	assert.equal(pause.skipped, 1);
+	assert.equal(pause.sandboxKeys.filter((key) => key === 'sb-shared-a').length, 1);
+	assert.equal(pause.sandboxKeys.filter((key) => key === 'sb-shared-b').length, 1);
+});
+
+test('P over conversations that share sandboxes: asks for each sandbox once and pauses it once', async () => {
+	const {controller, rendered} = mount(sharedSnapshot(), {columns: 100, rows: 30});
+	await waitForFrame(rendered.lastFrame, (frame) => frame.includes('Upgrade React'));
+	const frame = await press(rendered, 'P', (text) => text.includes('Pause 5 sandboxes of the conversations shown'));
+	assert.equal(frame.match(/sb-shared-a/g)?.length, 1, 'the shared sandbox is listed once');
+	await press(rendered, '5', (text) => text.includes('confirm: 5'));
+	await press(rendered, keys.enter, (text) => text.includes('0 of 5 done'));
+	const paused = controller.calls.filter((call) => call.method === 'pauseSandbox').map((call) => call.args[0]);
+	assert.equal(paused.length, 5);
+	assert.equal(new Set(paused).size, 5, `each sandbox paused once: ${paused.join(' ')}`);
+	rendered.unmount();
 });
 
 test('P over a filter: shows how many and which, needs the typed count, then reports each result', async () => {
