@@ -22,6 +22,10 @@ function mount(controller: RecordingController = recordingController()) {
 	return {rendered, controller, quits: () => quits};
 }
 
+/** The selected row (marked ›) and where it is on screen. */
+const selectedRow = (frame: string) => frame.split('\n').find((line) => line.startsWith('›')) ?? '';
+const rowIndex = (frame: string, row: string) => frame.split('\n').findIndex((line) => line.slice(1) === row.slice(1));
+
 /** The filter line's text as drawn (`/ text … N of M`). */
 const filterLine = (frame: string) => frame.split('\n').find((line) => line.startsWith('/ ')) ?? '';
 
@@ -37,7 +41,7 @@ test('two backspaces in one read delete two characters', async (t) => {
 });
 
 test('/status:stuck and Enter in one read open the filter, type it and apply it', async (t) => {
-	const {rendered, quits} = mount();
+	const {rendered, quits, controller} = mount();
 	t.after(() => rendered.unmount());
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
 	const frame = await press(rendered, '/status:stuck\r', (text) => text.includes('esc clears'), 'the filter applied');
@@ -45,12 +49,21 @@ test('/status:stuck and Enter in one read open the filter, type it and apply it'
 	assert.match(frame, /Upgrade React/);
 	assert.doesNotMatch(frame, /Fix the flaky/);
 	// The list has the keyboard again: a key typed now is a command, not text.
-	await press(rendered, keys.escape, (text) => text.includes('Fix the flaky'));
-	// A long chunk that does not start with / is a paste into the list: it fires nothing.
+	const cleared = await press(rendered, keys.escape, (text) => text.includes('Fix the flaky'));
+	// A long chunk that does not start with / is a paste into the list: it fires nothing. (Taken
+	// as keys, `please quit now` would ask to pause a sandbox, then quit.)
+	const acted = controller.calls.length;
 	rendered.stdin.write('please quit now');
-	await settle(150);
+	// A key read after it: once that has moved the selection, the chunk before it was handled.
+	const frame2 = await press(rendered, 'j', (text) => selectedRow(text) !== selectedRow(cleared), 'j after the pasted words');
 	assert.equal(quits(), 0);
-	assert.doesNotMatch(rendered.lastFrame(), /^\/ /m, 'no filter opened');
+	assert.doesNotMatch(frame2, /\[y\/n\]|Pause sandbox/, 'no question opened');
+	assert.doesNotMatch(frame2, /^\/ /m, 'no filter opened');
+	assert.deepEqual(controller.calls.slice(acted).filter((call) => call.method !== 'setVisibleConversations'), [], 'nothing acted on');
+	// Typed ahead within the limit, the same letters are keys: `jj` moves two rows.
+	const start = selectedRow(frame2);
+	const moved = await press(rendered, 'jj', (text) => rowIndex(text, selectedRow(text)) === rowIndex(frame2, start) + 2, 'jj moving two rows');
+	assert.notEqual(selectedRow(moved), start);
 });
 
 test('ctrl-w, ctrl-a, ctrl-e and ctrl-u edit the filter line; they type no letters', async (t) => {
@@ -155,4 +168,12 @@ test('keys in the kitty keyboard protocol: Esc, and ctrl keys in a field', async
 	assert.match(filterLine(frame), /\/ react /);
 	// Esc as kitty sends it: CSI 27 u.
 	await press(rendered, '\u001B[27u', (text) => !/^\/ /m.test(text), 'the filter line closed');
+});
+
+test('Down Down Down in one read moves three rows in the list', async (t) => {
+	const {rendered} = mount();
+	t.after(() => rendered.unmount());
+	const frame = await waitForFrame(rendered.lastFrame, (text) => selectedRow(text) !== '');
+	const start = rowIndex(frame, selectedRow(frame));
+	await press(rendered, keys.down.repeat(3), (text) => rowIndex(text, selectedRow(text)) === start + 3, 'three rows down');
 });

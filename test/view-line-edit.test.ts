@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {editLine, type LineEdit, lineEditForKey, type LineState} from '../source/view/line-edit.js';
+import {cleanLineText, editLine, type LineEdit, lineEditForKey, type LineState} from '../source/view/line-edit.js';
 
 /** The one line editor behind every text field: what each key does to a value and its cursor. */
 
@@ -46,4 +46,10 @@ test('keys as Ink reports them become edits; keys of the form are not edits', ()
 	assert.deepEqual(lineEditForKey('q', {}), {type: 'insert', text: 'q'});
 	assert.equal(lineEditForKey('x', {ctrl: true}, '\u0018'), null, 'an unbound ctrl key types nothing');
 	for (const key of [{return: true}, {escape: true}, {tab: true}, {upArrow: true}, {downArrow: true}]) assert.equal(lineEditForKey('', key), null);
+});
+
+test('text pasted with colour codes and other escape sequences keeps its words; a lone surrogate becomes U+FFFD', () => {
+	assert.equal(cleanLineText('\u001B[31merror\u001B[0m: \u001B]8;;https://x\u0007link\u001B]8;;\u0007 \u001B[1;32mok\u001B[m'), 'error: link ok');
+	assert.equal(cleanLineText('a\uD800b\uDFFFc'), 'a\uFFFDb\uFFFDc');
+	assert.equal(cleanLineText('tab\there\r\nnext\u0007'), 'tab here next');
 });

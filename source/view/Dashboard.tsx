@@ -25,7 +25,7 @@ import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
 import {conversationLinks} from './links.js';
 import {useListWindow} from './use-list-window.js';
-import {type StrayOutputSource, useStrayNotice} from './use-stray-notice.js';
+import {type StrayOutputSource, useStrayNotice, useUnexpectedErrorReport} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
 
@@ -84,7 +84,9 @@ export function Dashboard(props: DashboardProps) {
 	}, [controller, visibleId]);
 
 	const contexts = keyContexts(view);
-	useKeyDispatch(registry, contexts);
+	// A key whose handler throws costs that key, not the dashboard (the stack goes to the debug log).
+	const reportUnexpected = useUnexpectedErrorReport(props.strayOutput, dispatch);
+	useKeyDispatch(registry, contexts, {onError: reportUnexpected});
 	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit});
 
 	useStrayNotice(props.strayOutput, dispatch);

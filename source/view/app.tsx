@@ -59,6 +59,7 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		stderr,
 		unmount: () => unmount(),
 		secrets,
+		log: debugLog,
 		// Every server of the run, the demo's simulator and the process's pool.
 		cleanup: () => {
 			input.dispose();

@@ -1,12 +1,16 @@
+import type {DebugLog} from '../config/debug-log.js';
+import {redactSecrets} from '../format/redact.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {publicMessage} from '../state/redact.js';
+import {logPathText, stackOf} from './stray-output.js';
 import type {TerminalScreen} from './terminal-screen.js';
 
 /**
  * One way out of the dashboard, whatever the cause: `q`, ctrl-c, SIGTERM, SIGHUP, SIGINT, an
  * uncaught exception or an unhandled rejection. Each unmounts, restores the terminal (alternate
  * screen left, cursor shown) before anything is printed, prints a crash as one sanitized,
- * redacted line, then closes streams, clients and the simulator so the process can end.
+ * redacted line that says where its stack was written (the debug log), then closes streams,
+ * clients and the simulator so the process can end.
  */
 
 export type ExitGuardOptions = {
@@ -18,6 +22,8 @@ export type ExitGuardOptions = {
 	cleanup(): Promise<unknown>;
 	/** Exact secrets to remove from a printed error. */
 	secrets: readonly string[];
+	/** Where a crash's stack is written. */
+	log?: Pick<DebugLog, 'path' | 'write'>;
 	closeTimeoutMs?: number;
 	/** Defaults to `process`; tests pass an EventEmitter. */
 	target?: NodeJS.EventEmitter;
@@ -52,8 +58,10 @@ export function createExitGuard(options: ExitGuardOptions): ExitGuard {
 		}
 		options.screen.restore();
 		if (error !== undefined) {
+			options.log?.write('crash', redactSecrets(stackOf(error), options.secrets));
+			const where = options.log ? ` (stack in ${logPathText(options.log.path)})` : '';
 			try {
-				options.stderr.write(`agent-tui: ${sanitizeLine(publicMessage(error, options.secrets))}\n`);
+				options.stderr.write(`agent-tui: ${sanitizeLine(publicMessage(error, options.secrets))}${where}\n`);
 			} catch {
 				// stderr is gone too (SIGHUP).
 			}

@@ -1,3 +1,4 @@
+import {stripVTControlCharacters} from 'node:util';
 import type {InkKey} from './keymap.js';
 
 /**
@@ -9,7 +10,8 @@ import type {InkKey} from './keymap.js';
  * or a letter with its accents is one), home/ctrl-a and end/ctrl-e jump, backspace deletes before
  * the cursor, delete (ESC[3~) and ctrl-d after it, ctrl-u deletes to the start, ctrl-k to the end,
  * ctrl-w the word before the cursor. Text is inserted at the cursor with newlines and tabs made
- * spaces and other control characters dropped (a field is one line, echoed as typed).
+ * spaces, escape sequences and other control characters dropped (a field is one line, echoed as
+ * typed: coloured terminal output pasted in becomes its text), and a lone surrogate made U+FFFD.
  */
 
 export type LineState = {value: string; cursor: number};
@@ -28,7 +30,10 @@ export type LineEdit =
 
 /** What a typed or pasted piece of text becomes in a one-line field. */
 export function cleanLineText(text: string): string {
-	return text.replaceAll(/[\t\r\n]+/g, ' ').replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
+	return stripVTControlCharacters(text)
+		.toWellFormed()
+		.replaceAll(/[\t\r\n]+/g, ' ')
+		.replaceAll(/[\u0000-\u001F\u007F-\u009F]/g, '');
 }
 
 const controlEdits: Partial<Record<string, LineEdit>> = {

@@ -18,6 +18,8 @@ export type StrayNotice = {text: string; count: number; at: number};
 export type StrayOutput = {
 	/** The latest captured line and how many there were in all, or null while none. */
 	latest(): StrayNotice | null;
+	/** Writes an exception's stack to the debug log (secrets removed); it is not counted as captured output. */
+	logError(origin: string, error: unknown): void;
 	/** Called (after the current task, never inside a render) when something was captured. */
 	subscribe(listener: () => void): () => void;
 	restore(): void;
@@ -85,6 +87,9 @@ export function captureStrayOutput(options: CaptureOptions): StrayOutput {
 	let restored = false;
 	return {
 		latest: () => latest,
+		logError(origin, error) {
+			options.log.write(origin, redactSecrets(stackOf(error), secrets));
+		},
 		subscribe(listener) {
 			listeners.add(listener);
 			return () => listeners.delete(listener);
@@ -106,9 +111,19 @@ export function captureStrayOutput(options: CaptureOptions): StrayOutput {
 	};
 }
 
+/** An error's stack as text (its message alone when it has none). */
+export function stackOf(error: unknown): string {
+	if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+	return String(error);
+}
+
+/** The debug log's path as a person types it (`~/…` under the home directory). */
+export function logPathText(logPath: string, home = process.env.HOME): string {
+	return home && logPath.startsWith(`${home}/`) ? `~${logPath.slice(home.length)}` : logPath;
+}
+
 /** The notice line's words for what was captured. */
 export function strayNoticeText(notice: StrayNotice, logPath: string, home = process.env.HOME): string {
-	const where = home && logPath.startsWith(`${home}/`) ? `~${logPath.slice(home.length)}` : logPath;
 	const what = notice.count === 1 ? 'Captured output' : `Captured output (${notice.count} in all)`;
-	return `${what}: ${notice.text} (in ${where})`;
+	return `${what}: ${notice.text} (in ${logPathText(logPath, home)})`;
 }

@@ -227,7 +227,16 @@ type Deferred = {
  * through the shared line editor, so ctrl-u, ctrl-w, ctrl-a/e work in every field. A bracketed
  * paste is text for the focused field and never keys.
  */
-export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext[], options: {isActive?: boolean} = {}): void {
+export type KeyDispatchOptions = {
+	isActive?: boolean;
+	/**
+	 * Called with what a key's handling threw; the next key is handled as usual. Without it the
+	 * exception goes on up (to Ink, which ends the app).
+	 */
+	onError?: (error: unknown) => void;
+};
+
+export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext[], options: KeyDispatchOptions = {}): void {
 	const stackRef = useRef(stack);
 	stackRef.current = stack;
 	const emitter = useInkInputEmitter();
@@ -250,6 +259,18 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	/** Set while a held-back key is fed back: it is handled at once, not queued again. */
 	const direct = useRef(false);
 	const waitForCommit = () => setCommits((count) => count + 1);
+	const onErrorRef = useRef(options.onError);
+	onErrorRef.current = options.onError;
+	/** Runs one key's handling; what it throws is reported, and the keys after it still count. */
+	const guarded = (work: () => void) => {
+		try {
+			work();
+		} catch (error) {
+			const report = onErrorRef.current;
+			if (!report) throw error;
+			report(error);
+		}
+	};
 
 	// Each input event as Ink parsed it, before useInput sees it (useInput drops the ESC of a
 	// sequence it cannot name). A layout effect subscribes before useInput's passive one, so this
@@ -350,13 +371,13 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	useInput(
 		(input, key) => {
 			if (burst.current.swallowing) return;
-			handle(input, key, burst.current.raw, direct.current);
+			guarded(() => handle(input, key, burst.current.raw, direct.current));
 		},
 		{isActive: options.isActive ?? true},
 	);
 	// A bracketed paste (Ink turns the mode on while this hook is active and hands the pasted
 	// text over whole): text for the focused field, never keys.
-	usePaste((text) => deliverPaste(text), {isActive: options.isActive ?? true});
+	usePaste((text) => guarded(() => deliverPaste(text)), {isActive: options.isActive ?? true});
 	// Runs after every commit, when the screen has caught up with the key before: the next held
 	// key goes in then. Declared after useInput so that, on the first mount, useInput's listener
 	// is subscribed before anything is fed back.
@@ -374,16 +395,17 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 			// pasted text): it was meant for the field, not for the list under it.
 			if (item.afterText && !isTextContext(now)) continue;
 			if (item.paste) {
-				deliverPaste(item.input, true);
+				guarded(() => deliverPaste(item.input, true));
 				continue;
 			}
 			if (item.key) {
-				handle(item.input, item.key, item.raw ?? item.input, true);
+				const {key} = item;
+				guarded(() => handle(item.input, key, item.raw ?? item.input, true));
 				continue;
 			}
 			direct.current = true;
 			try {
-				emitter.emit('input', item.input);
+				guarded(() => emitter.emit('input', item.input));
 			} finally {
 				direct.current = false;
 			}

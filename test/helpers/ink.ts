@@ -3,6 +3,7 @@ import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
 import {installRenderSpeedups} from '../../source/boundary/index.js';
+import {guardStdin} from '../../source/boundary/ink-stdin.js';
 import {FakeStdin} from './fake-stdin.js';
 import {eventually} from './eventually.js';
 
@@ -38,15 +39,17 @@ export type SizedRender = {
 	unmount(): void;
 };
 
-export function renderSized(tree: ReactElement, size: {columns: number; rows: number}): SizedRender {
+export function renderSized(tree: ReactElement, size: {columns: number; rows: number}, options: {pasteTimeoutMs?: number} = {}): SizedRender {
 	// As the app does before its first render: the tests see the renderer that ships.
 	installRenderSpeedups();
 	const stdout = new FakeStdout(size.columns, size.rows);
 	const stdin = new FakeStdin();
 	const stderr = new FakeStdout(size.columns, size.rows);
+	// Input reaches Ink as in the app: a paste whose end never comes is ended (boundary/ink-stdin.ts).
+	const input = guardStdin(stdin as unknown as NodeJS.ReadStream, options.pasteTimeoutMs === undefined ? {} : {timeoutMs: options.pasteTimeoutMs});
 	const instance = render(tree, {
 		stdout: stdout as unknown as NodeJS.WriteStream,
-		stdin: stdin as unknown as NodeJS.ReadStream,
+		stdin: input.stream,
 		stderr: stderr as unknown as NodeJS.WriteStream,
 		debug: true,
 		exitOnCtrlC: false,
@@ -65,6 +68,7 @@ export function renderSized(tree: ReactElement, size: {columns: number; rows: nu
 		unmount() {
 			instance.unmount();
 			instance.cleanup();
+			input.dispose();
 		},
 	};
 }
