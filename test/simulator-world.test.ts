@@ -46,7 +46,8 @@ test('10,000 conversations start fast and search pages without building their hi
 });
 
 test('the seeded population covers every scenario, status and event kind, and all of it parses', async (t) => {
-	const sim = await startTestSimulator(t);
+	// As the demo seeds it: with the triage cases (rate limit, quota, auth, spender).
+	const sim = await startTestSimulator(t, {triageCases: true});
 	const world = sim.world;
 	const rows = world.conversationList();
 	assert.deepEqual(new Set(rows.map((row) => row.scenario)), new Set(scenarioNames));

@@ -7,6 +7,7 @@ import type {Simulator} from '../simulator/server.js';
  */
 export async function startDemoSimulator(): Promise<Simulator> {
 	const {startSimulator} = await import('../simulator/server.js');
-	// Live steps at the pace a person can follow; pausing a sandbox stops two agents, as real ones share.
-	return startSimulator({port: 0, tickMs: 700, sharedSandboxes: true, fleetShapes: true});
+	// Live steps at the pace a person can follow; pausing a sandbox stops two agents, as real ones
+	// share; the 2026 fleet's shapes and the triage cases (classified errors, a spender) are there.
+	return startSimulator({port: 0, tickMs: 700, sharedSandboxes: true, fleetShapes: true, triageCases: true});
 }

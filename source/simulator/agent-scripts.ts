@@ -8,6 +8,16 @@ import {legacyScript, legacyTemplates} from './scripts/legacy.js';
 import {longRunnerScript, longRunnerTemplates} from './scripts/long-runner.js';
 import type {ScenarioTemplate} from './scripts/opening.js';
 import {quietScript, quietTemplates} from './scripts/quiet.js';
+import {
+	authScript,
+	authTemplates,
+	quotaScript,
+	quotaTemplates,
+	rateLimitScript,
+	rateLimitTemplates,
+	spenderScript,
+	spenderTemplates,
+} from './scripts/triage-cases.js';
 import type {Script, ScriptContext} from './scripts/types.js';
 import {scenarioNames, type ScenarioName} from './world-types.js';
 
@@ -31,6 +41,10 @@ export const scenarios: Record<ScenarioName, ScenarioDefinition> = {
 	quiet: {templates: quietTemplates, script: quietScript, livePlan: 'checkpoint', ends: false},
 	'long-runner': {templates: longRunnerTemplates, script: longRunnerScript, livePlan: 'checkpoint', ends: false},
 	legacy: {templates: legacyTemplates, script: legacyScript, livePlan: 'complete', ends: true},
+	'rate-limit': {templates: rateLimitTemplates, script: rateLimitScript, livePlan: 'complete', ends: true},
+	quota: {templates: quotaTemplates, script: quotaScript, livePlan: 'complete', ends: true},
+	auth: {templates: authTemplates, script: authScript, livePlan: 'complete', ends: true},
+	spender: {templates: spenderTemplates, script: spenderScript, livePlan: 'checkpoint', ends: false},
 };
 
 /**

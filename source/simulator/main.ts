@@ -17,7 +17,7 @@ export type SimulatorCommandOptions = {
  */
 export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<void> {
 	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
-	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true});
+	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true, triageCases: true});
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);

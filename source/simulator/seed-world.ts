@@ -16,6 +16,21 @@ const liveOrder: ScenarioName[] = ['coding', 'confirmation', 'long-runner', 'age
 /** With `sharedSandboxes`, these live conversations run in the sandbox of another live one. */
 const sharedHost: Partial<Record<ScenarioName, ScenarioName>> = {quiet: 'coding', legacy: 'long-runner'};
 
+/**
+ * With `triageCases` (the demo's dashboard and `agent-tui simulator`), live conversations a fleet's
+ * triage groups by cause follow the ones above: two retryable rate-limit errors, an exhausted
+ * budget, a refused LLM key and a spender without progress. Each runs in the sandbox of the live
+ * conversation named beside it (the first live one's when that is not live), so the running
+ * sandboxes and the cap stay as they are.
+ */
+const triageCases: ReadonlyArray<[ScenarioName, ScenarioName]> = [
+	['rate-limit', 'agent-error'],
+	['rate-limit', 'stuck'],
+	['quota', 'condensing'],
+	['auth', 'hook-blocked'],
+	['spender', 'crash'],
+];
+
 /** Older conversations: mostly ordinary coding runs, with every ending scenario now and then. */
 const tailScenarios: ScenarioName[] = ['coding', 'coding', 'coding', 'coding', 'agent-error', 'crash', 'stuck', 'condensing', 'hook-blocked', 'legacy', 'confirmation'];
 
@@ -28,19 +43,25 @@ const models = [
 	'litellm_proxy/qwen3-coder-480b-a35b-instruct',
 ];
 
-type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: BuildPlan};
+type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: BuildPlan; host?: ScenarioName; template?: number};
 
 /** Why the seeded ERROR sandbox failed, in the runtime's words (`status_detail`). */
 export const errorSandboxDetail = 'ImagePullBackOff';
 
-function layoutFor(index: number, live: number, starting: number, rng: Rng): Layout {
+function layoutFor(index: number, live: number, cases: number, starting: number, rng: Rng): Layout {
 	if (index < live) {
 		const scenario = liveOrder[index]!;
 		return {scenario, sandbox: 'RUNNING', plan: {until: scenarios[scenario].livePlan}};
 	}
+	if (index < live + cases) {
+		const [scenario, host] = triageCases[index - live]!;
+		// The same scenario twice gets its next template, so the two rows read differently.
+		const template = triageCases.slice(0, index - live).filter(([other]) => other === scenario).length;
+		return {scenario, sandbox: 'RUNNING', plan: {until: scenarios[scenario].livePlan}, host, template};
+	}
 	// A sandbox that never leaves STARTING (a pod that is never scheduled), older than the running ones.
-	if (index < live + starting) return {scenario: 'coding', sandbox: 'STARTING', plan: {until: 'checkpoint'}};
-	const rest = index - live - starting;
+	if (index < live + cases + starting) return {scenario: 'coding', sandbox: 'STARTING', plan: {until: 'checkpoint'}};
+	const rest = index - live - cases - starting;
 	if (rest === 0) return {scenario: 'coding', sandbox: 'PAUSED', plan: {until: 'checkpoint'}};
 	if (rest === 1) return {scenario: 'condensing', sandbox: 'PAUSED', plan: {until: 'complete'}};
 	if (rest === 2) return {scenario: 'long-runner', sandbox: 'PAUSED', plan: {until: 'checkpoint', thenPause: true}};
@@ -83,20 +104,23 @@ export function seedWorld(world: World): void {
 	const rng = world.rng.fork('population');
 	const count = Math.max(0, Math.floor(world.options.conversations));
 	const live = Math.min(world.options.maxRunningSandboxes, liveOrder.length, count);
-	const starting = Math.min(Math.max(0, Math.floor(world.options.startingSandboxes ?? 0)), count - live);
+	const cases = world.options.triageCases ? Math.min(triageCases.length, count - live) : 0;
+	const starting = Math.min(Math.max(0, Math.floor(world.options.startingSandboxes ?? 0)), count - live - cases);
 	let createdAt = world.epoch - rng.int(3, 8) * 60_000;
 	const liveSandboxes = new Map<ScenarioName, SimSandbox>();
 	for (let index = 0; index < count; index++) {
-		const layout = layoutFor(index, live, starting, rng);
+		const layout = layoutFor(index, live, cases, starting, rng);
 		const definition = scenarios[layout.scenario];
 		// The first live coding run uses the browser task and a Responses-API model, so the
 		// demo shows browser calls and reasoning items (with ciphertext that must stay hidden).
-		const template = index === 0 ? 1 : rng.int(0, definition.templates.length - 1);
+		const template = layout.template ?? (index === 0 ? 1 : rng.int(0, definition.templates.length - 1));
 		const chosen = definition.templates[template % definition.templates.length]!;
 		const model = index === 0 ? 'litellm_proxy/gpt-5-2025-08-07' : rng.pick(models);
 		const updatedAt = updatedAtFor(world, layout, createdAt, rng);
 		const host = world.options.sharedSandboxes && index < live ? sharedHost[layout.scenario] : undefined;
+		const caseHost = layout.host ? (liveSandboxes.get(layout.host) ?? liveSandboxes.values().next().value) : undefined;
 		const sandbox =
+			caseHost ||
 			(host && liveSandboxes.get(host)) ||
 			world.addSandbox({
 				specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,

@@ -65,6 +65,13 @@ export type SimulatorOptions = {
 	 * outage after `outageAfterMs`. The demo and `agent-tui simulator` turn it on; default off.
 	 */
 	fleetShapes?: boolean;
+	/**
+	 * Also seed, live, what a fleet's triage groups by cause: two retryable rate-limit errors, an
+	 * exhausted budget (quota), a refused LLM key (auth) and a spender without progress, each in a
+	 * live conversation's sandbox (default off: tests count the seeded population; the demo and
+	 * `agent-tui simulator` turn it on).
+	 */
+	triageCases?: boolean;
 };
 
 export type Simulator = {
@@ -115,6 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
 		fleetShapes: options.fleetShapes ?? false,
+		triageCases: options.triageCases ?? false,
 	});
 	const faults = new FaultState(world);
 	const stats = createRequestStats();

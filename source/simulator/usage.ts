@@ -18,6 +18,13 @@ export function computeUsage(world: World, conversation: SimConversation, countP
 	for (let call = 1; call <= calls; call++) {
 		recordLlmCall(metrics, rng, call, `chatcmpl-${rng.uuid()}`, conversation.createdAt + (span * call) / calls);
 	}
+	// The quota case ended because it spent its $2 budget (a long run before the calls its history
+	// shows); the spender has one it is working through.
+	if (conversation.scenario === 'quota') {
+		for (let call = calls + 1; metrics.cost < 2 && call < calls + 400; call++) recordLlmCall(metrics, rng, call, `chatcmpl-${rng.uuid()}`, conversation.updatedAt);
+		metrics.maxBudget = 2;
+	}
+	if (conversation.scenario === 'spender') metrics.maxBudget = 5;
 	return {metrics, rng};
 }
 

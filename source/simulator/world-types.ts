@@ -15,6 +15,10 @@ export const scenarioNames = [
 	'quiet',
 	'long-runner',
 	'legacy',
+	'rate-limit',
+	'quota',
+	'auth',
+	'spender',
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 

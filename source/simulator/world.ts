@@ -32,6 +32,8 @@ export type WorldOptions = {
 	 * provider outage that turns a running sandbox UNKNOWN. Off by default: tests count rows.
 	 */
 	fleetShapes?: boolean;
+	/** Seed the live cases a fleet's triage groups by cause (seed-world.ts triageCases). */
+	triageCases?: boolean;
 };
 
 /** Defaults for kinds whose source the seed fixes (the published event schemas; SDK openhands-sdk/openhands/sdk/event/). */
@@ -360,8 +362,10 @@ export class World {
 	tick(): void {
 		this.ticks++;
 		const active = this.liveConversations().filter((conversation) => isActive(this, conversation));
-		const chosen = new Set(active.filter((conversation) => conversation.scenario === 'long-runner'));
-		const others = active.filter((conversation) => conversation.scenario !== 'long-runner' && conversation.scenario !== 'quiet');
+		// Long-runners always move; the spender calls its model every eighth tick (about $30 an hour
+		// at the demo's pace); quiet ones never move.
+		const chosen = new Set(active.filter((conversation) => conversation.scenario === 'long-runner' || (conversation.scenario === 'spender' && this.ticks % 8 === 0)));
+		const others = active.filter((conversation) => !['long-runner', 'spender', 'quiet'].includes(conversation.scenario));
 		for (let pick = 0; pick < Math.min(2, others.length); pick++) chosen.add(this.tickRng.pick(others));
 		for (const conversation of chosen) stepConversation(this, conversation);
 		if (this.ticks % 45 === 0 && others.length < 2) {
