@@ -56,6 +56,7 @@ function parseArgs() {
 				startingSandboxes: {type: 'number'},
 				quietAfter: {type: 'string'},
 				repeatThreshold: {type: 'number'},
+				spendAfter: {type: 'string'},
 				alertCommand: {type: 'string'},
 				alertProtocol: {type: 'string'},
 				reason: {type: 'string'},

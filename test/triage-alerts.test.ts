@@ -78,6 +78,8 @@ test('--quiet-after and --repeat-threshold: durations and counts, misuse is a us
 	assert.throws(() => parseDuration('10ms'), /at least 1s/);
 	assert.deepEqual(detectionOptions({quietAfter: '5m', repeatThreshold: 4}), {quietAfterMs: 300_000, repeatThreshold: 4});
 	assert.throws(() => detectionOptions({quietAfter: undefined, repeatThreshold: 1}), /at least 2/);
+	assert.deepEqual(detectionOptions({spendAfter: '20s'}), {spendAfterMs: 20_000});
+	assert.throws(() => detectionOptions({spendAfter: 'later'}), /--spend-after takes a duration/);
 });
 
 test('config file `dashboard` defaults: used when no flag is given, a flag wins, bad values are refused by name', async (t) => {
@@ -97,6 +99,8 @@ test('config file `dashboard` defaults: used when no flag is given, a flag wins,
 	const defaults = dashboardDefaults(path, warn);
 	assert.deepEqual(dashboardOptions({}, defaults), {alerts: true, quietAfterMs: 180_000, repeatThreshold: 5});
 	assert.deepEqual(dashboardOptions({quietAfter: '90s', alerts: false}, defaults), {alerts: false, quietAfterMs: 90_000, repeatThreshold: 5});
+	assert.deepEqual(dashboardOptions({spendAfter: '5m'}, {spendAfter: '1h'}), {alerts: false, spendAfterMs: 300_000}, 'the flag wins over the file');
+	assert.deepEqual(dashboardOptions({}, {spendAfter: '1h'}), {alerts: false, spendAfterMs: 3_600_000});
 	assert.deepEqual(dashboardOptions({}, {}), {alerts: false});
 	assert.deepEqual(warnings, []);
 

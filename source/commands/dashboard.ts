@@ -18,6 +18,7 @@ export type DashboardLaunchOptions = {
 	alertProtocol?: NotifyProtocol | 'bell';
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	spendAfterMs?: number;
 	/** Cost (USD) and context-share thresholds for the warning colours, from the config file. */
 	usageThresholds?: {costUsd?: readonly [number, number]; contextFraction?: readonly [number, number]};
 };
@@ -65,6 +66,7 @@ export function dashboardOptions(
 	flags: {
 		quietAfter?: string | undefined;
 		repeatThreshold?: number | undefined;
+		spendAfter?: string | undefined;
 		alerts?: boolean | undefined;
 		alertCommand?: string | undefined;
 		alertProtocol?: string | undefined;
@@ -73,6 +75,7 @@ export function dashboardOptions(
 ): DashboardLaunchOptions {
 	const quietAfter = flags.quietAfter ?? defaults.quietAfter;
 	const repeatThreshold = flags.repeatThreshold ?? defaults.repeatThreshold;
+	const spendAfter = flags.spendAfter ?? defaults.spendAfter;
 	const usage = {...(defaults.costWarnUsd ? {costUsd: defaults.costWarnUsd} : {}), ...(defaults.contextWarn ? {contextFraction: defaults.contextWarn} : {})};
 	const alertCommand = flags.alertCommand ?? defaults.alertCommand;
 	const alertProtocol = parseAlertProtocol(flags.alertProtocol ?? defaults.alertProtocol);
@@ -80,7 +83,7 @@ export function dashboardOptions(
 		alerts: flags.alerts ?? defaults.alerts ?? false,
 		...(alertCommand?.trim() ? {alertCommand} : {}),
 		...(alertProtocol ? {alertProtocol} : {}),
-		...detectionOptions({quietAfter, repeatThreshold}),
+		...detectionOptions({quietAfter, repeatThreshold, spendAfter}),
 		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
 	};
 }

@@ -34,6 +34,8 @@ export type CommandFlags = {
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */
 	repeatThreshold: number | undefined;
+	/** Dashboard: how long the cost may rise with no action or observation (`10m`). */
+	spendAfter: string | undefined;
 	/** Dashboard: a command fed each alert as JSON on stdin (`--alert-command`). */
 	alertCommand: string | undefined;
 	/** Dashboard: the desktop notification's sequence, osc9, osc777, osc99 or bell (`--alert-protocol`). */

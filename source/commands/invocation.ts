@@ -34,9 +34,9 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
 /** What the dashboard itself (no command) takes besides the global flags. */
-const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'alertCommand', 'alertProtocol'];
+const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
 export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
@@ -68,6 +68,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		startingSandboxes: flags.startingSandboxes === null ? Number.NaN : flags.startingSandboxes,
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
+		spendAfter: flags.spendAfter ?? undefined,
 		alertCommand: flags.alertCommand ?? undefined,
 		alertProtocol: flags.alertProtocol ?? undefined,
 		reason: flags.reason ?? undefined,

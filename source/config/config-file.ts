@@ -32,6 +32,7 @@ function ascendingPair(value: z.ZodNumber) {
 const dashboardSchema = z.strictObject({
 	quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
 	repeatThreshold: z.number().int().min(2).optional(),
+	spendAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
 	alerts: z.boolean().optional(),
 	/** Run for each alert with the alert as JSON on stdin. */
 	alertCommand: z.string().min(1).optional(),

@@ -68,3 +68,17 @@ export function formatPercent(ratio: number | null | undefined, digits = 0): str
 export function formatCount(count: number | null | undefined): string {
 	return isNumber(count) ? Math.round(count).toLocaleString('en-US') : missing;
 }
+
+/**
+ * A rate in USD per hour for a 5-cell column, without the unit (the header says `$/H`): `0`,
+ * `0.42`, `4.20`, `42.1`, `421`, `4.2k`. Unknown is `—`.
+ */
+export function formatRate(usdPerHour: number | null | undefined): string {
+	if (!isNumber(usdPerHour)) return missing;
+	const value = Math.max(0, usdPerHour);
+	if (value < 0.005) return '0';
+	if (value < 9.995) return value.toFixed(2);
+	if (value < 99.95) return value.toFixed(1);
+	if (value < 999.5) return value.toFixed(0);
+	return scaled(value);
+}

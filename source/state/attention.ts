@@ -7,8 +7,8 @@ import type {AttentionReason, OwnAttentionReason} from './dashboard-types.js';
  * Why a conversation needs a person, most urgent first. Pure: the store calls it whenever a row's
  * inputs change and keeps the result on the row, so views and selectors never recompute it.
  *
- * Order (most in need of a person first): waiting_for_confirmation > error > stuck > sandbox
- * ERROR/MISSING > quiet > repeating. A conversation can have several reasons (an errored run in a
+ * Order (most in need of a person first): waiting_for_confirmation > error > stuck > spending
+ * without progress > sandbox ERROR/MISSING > quiet > repeating. A conversation can have several reasons (an errored run in a
  * sandbox that then went missing); all are listed, the first decides its rank.
  */
 
@@ -43,6 +43,8 @@ export type AttentionInput = {
 	events?: readonly LoggedEvent[] | null;
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	/** Spending without progress (state/spend-progress.ts), when found. */
+	spending?: {since: number; spent: number} | null;
 };
 
 /** Rank of each reason kind; lower is more urgent. Rows without reasons rank after all of them. */
@@ -50,12 +52,14 @@ const kindRank: Record<OwnAttentionReason['kind'], number> = {
 	waiting_for_confirmation: 0,
 	error: 1,
 	stuck: 2,
-	sandbox_error: 3,
-	quiet: 4,
-	repeating: 5,
+	// Money going out for nothing: before the quiet ones, which at least cost nothing.
+	spending: 3,
+	sandbox_error: 4,
+	quiet: 5,
+	repeating: 6,
 };
 
-export const noAttentionRank = 6;
+export const noAttentionRank = 7;
 
 /** One reason's rank; a sub-agent's is its child's reason's. */
 export function reasonRank(reason: AttentionReason): number {
@@ -118,6 +122,7 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since, ...known});
 	if (execution === 'error') reasons.push({kind: 'error', since, ...known});
 	if (execution === 'stuck') reasons.push({kind: 'stuck', since, ...known});
+	if (input.spending) reasons.push({kind: 'spending', since: input.spending.since, spent: input.spending.spent});
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
 	// routine (the service deletes old sandboxes); only a recent loss needs a person. One still
 	// STARTING with a reason (`insufficient kvm`) is stuck there. One whose status says nothing
@@ -248,6 +253,12 @@ export function sameAttention(a: readonly AttentionReason[], b: readonly Attenti
 				const other = y as typeof x;
 				if (x.child.key !== other.child.key || x.child.title !== other.child.title || x.count !== other.count) return false;
 				if (!sameAttention([x.reason], [other.reason])) return false;
+				break;
+			}
+
+			case 'spending': {
+				const other = y as typeof x;
+				if (x.since !== other.since || x.spent !== other.spent) return false;
 				break;
 			}
 

@@ -170,6 +170,8 @@ export type ConversationCounts = {
 	bySandbox: ReadonlyMap<string, number>;
 	/** Rows that need a person themselves (a parent raised only by its sub-agent is not counted twice). */
 	needingAttention: number;
+	/** The fleet's spend: the sum of the rows' cost per hour; null while no row has one yet. */
+	costPerHour?: number | null;
 };
 
 const countsMemo = new WeakMap<Rows, ConversationCounts>();
@@ -182,7 +184,9 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 	const byStatus = new Map<string, number>();
 	const bySandbox = new Map<string, number>();
 	let needingAttention = 0;
+	let costPerHour: number | null = null;
 	for (const row of rows.values()) {
+		if (typeof row.costPerHour === 'number') costPerHour = (costPerHour ?? 0) + row.costPerHour;
 		const status = (row.agentStatus ?? 'none').toLowerCase();
 		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		const sandbox = (row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
@@ -190,7 +194,7 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 		if (needsAttentionItself(row.attention)) needingAttention++;
 	}
 
-	const counts: ConversationCounts = {total: rows.size, byStatus, bySandbox, needingAttention};
+	const counts: ConversationCounts = {total: rows.size, byStatus, bySandbox, needingAttention, costPerHour};
 	countsMemo.set(rows, counts);
 	return counts;
 }

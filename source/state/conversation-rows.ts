@@ -56,6 +56,12 @@ export type RowFacts = {
 	sandboxDetail?: string | null;
 	/** Its most urgent sub-conversation needing a person (attention.ts subAgentReason). */
 	subAgent?: Extract<AttentionReason, {kind: 'sub_agent'}> | null;
+	/** USD per hour (state/spend.ts), rounded so wobbles make no new row. */
+	costPerHour?: number | null;
+	/** Spending without progress, when found (state/spend-progress.ts). */
+	spending?: {since: number; spent: number} | null;
+	/** When its sandbox's session started (for the 12-hour cap). */
+	sessionStart?: {at: number; exact: boolean} | null;
 };
 
 /** The key of a conversation's parent (normalised), or null for a top-level one. */
@@ -94,7 +100,10 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),
 		sandboxDetail,
 		subAgent: facts.subAgent ?? null,
+		spending: facts.spending ?? null,
 	});
+	const costPerHour = facts.costPerHour ?? null;
+	const sessionStart = facts.sessionStart ?? null;
 	if (
 		previous &&
 		sameData &&
@@ -103,6 +112,8 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		previous.agentStatus === agentStatus &&
 		previous.agentStatusLastKnown === agentStatusLastKnown &&
 		(previous.sandboxDetail ?? null) === sandboxDetail &&
+		(previous.costPerHour ?? null) === costPerHour &&
+		sameStart(previous.sessionStart ?? null, sessionStart) &&
 		sameAttention(previous.attention, attention)
 	) {
 		return previous;
@@ -117,7 +128,13 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		lastActivityAt,
 		unseenEvents: facts.unseenEvents,
 		...(sandboxDetail === null ? {} : {sandboxDetail}),
+		costPerHour,
+		sessionStart: previous && sameStart(previous.sessionStart ?? null, sessionStart) ? (previous.sessionStart ?? null) : sessionStart,
 	};
+}
+
+function sameStart(a: {at: number; exact: boolean} | null, b: {at: number; exact: boolean} | null): boolean {
+	return a === b || (a !== null && b !== null && a.at === b.at && a.exact === b.exact);
 }
 
 function maxOrNull(a: number | null, b: number | null): number | null {

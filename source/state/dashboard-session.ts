@@ -40,6 +40,8 @@ export type SessionOptions = {
 	/** No-progress detection: quiet after this long without an event, repeating after N identical calls. */
 	quietAfterMs?: number;
 	repeatThreshold?: number;
+	/** Spending without progress after this long (`--spend-after`). */
+	spendAfterMs?: number;
 	/** The poller's intervals and the request budget (AGENT_TUI_POLL, config/poll-tuning.ts). */
 	poll?: PollTuning;
 };
@@ -73,6 +75,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(target.runningSandboxCap === undefined ? {} : {runningSandboxCap: target.runningSandboxCap}),
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
+		...(options.spendAfterMs === undefined ? {} : {spendAfterMs: options.spendAfterMs}),
 		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});

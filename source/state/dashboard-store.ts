@@ -1,7 +1,9 @@
 import {normalizeId} from '../wire/ids.js';
 import {type ServerClock, serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
-import {defaultQuietAfterMs, subAgentReason} from './attention.js';
+import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
+import {costPerHour, roundRate} from './spend.js';
+import {type ProbeClient, SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
 import {
@@ -33,6 +35,7 @@ import {
 	confirmedByConversations,
 	mergeSandboxes,
 	relinkSandboxes,
+	sandboxKeyOf,
 	shortId,
 	watchedSandboxIds,
 } from './sandbox-rows.js';
@@ -92,6 +95,10 @@ export type CreateDashboardOptions = {
 	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
 	budget?: RequestBudget | RequestBudgetOptions;
 	quietAfterMs?: number;
+	/** Spending without progress: the cost rose with no action or observation for this long (default 10 min). */
+	spendAfterMs?: number;
+	/** How a conversation's agent server is asked about progress (tests may pass a stand-in). */
+	progressClient?: (conversation: AppConversation) => ProbeClient;
 	/** The service's cap on running sandboxes, when known (the simulator's, a config value); else learned. */
 	runningSandboxCap?: number | null;
 	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
@@ -120,6 +127,8 @@ export type Dashboard = {
 };
 
 const severity = {info: 0, warn: 1, error: 2} as const;
+/** Spending without progress, by default: as long as `quiet`. */
+export const defaultSpendAfterMs = 10 * 60_000;
 /** A warning or error stays in front of routine notices for this long. */
 const noticeKeepMs = 10_000;
 
@@ -172,6 +181,9 @@ class DashboardModel {
 	#unseen = new Map<string, number>();
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
+	readonly #spend: SpendWatch;
+	/** Per sandbox: its status as last seen, and when it was seen to start running (servers' clock). */
+	#sessions = new Map<string, {status: string; runningSince: number | null}>();
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
@@ -189,6 +201,12 @@ class DashboardModel {
 		this.budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({now: this.#now, ...options.budget});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), options.flushMs ?? 100);
+		this.#spend = new SpendWatch({
+			afterMs: options.spendAfterMs ?? defaultSpendAfterMs,
+			now: () => this.#serverNow(),
+			client: options.progressClient ?? ((conversation) => AgentClient.fromConversation(conversation, options.appBaseUrl, {maxRetries: 0, ...this.#transported})),
+			changed: (key) => this.#refreshRow(key),
+		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
 			budget: this.budget,
@@ -492,9 +510,15 @@ class DashboardModel {
 		}
 
 		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
+		const now = this.#serverNow();
+		this.#spend.observe(key, conversation, live ? String(live) : null);
+		const rate = costPerHour(this.#spend.history.samples(key), now, {createdAt: parseTime(conversation.created_at)});
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
+			costPerHour: roundRate(rate),
+			spending: this.#spend.verdict(key),
+			sessionStart: this.#sessionStart(conversation),
 			lastKnownStatus: this.#lastKnownStatus.get(key) ?? null,
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
@@ -621,6 +645,7 @@ class DashboardModel {
 			this.#lastKnownStatus.delete(key);
 			this.#unseen.delete(key);
 			this.#answeredAt.delete(key);
+			this.#spend.forget(key);
 			removed++;
 		}
 
@@ -691,8 +716,32 @@ class DashboardModel {
 				for (const conversationKey of row.conversationKeys) this.#refreshRow(conversationKey);
 			}
 		}
+		this.#noteSessions(merged.rows);
 
 		this.#updateWatch();
+	}
+
+	/**
+	 * When each sandbox's running session began, as far as seen: a change to RUNNING after the first
+	 * sight is exact; one already running at first sight began at its creation at the earliest.
+	 */
+	#noteSessions(rows: ReadonlyMap<string, SandboxRow>): void {
+		for (const [key, row] of rows) {
+			const status = String(row.sandbox.status).toUpperCase();
+			const seen = this.#sessions.get(key);
+			if (seen?.status === status) continue;
+			const started = seen !== undefined && status === 'RUNNING' ? this.#serverNow() : null;
+			this.#sessions.set(key, {status, runningSince: started});
+		}
+	}
+
+	#sessionStart(conversation: AppConversation): {at: number; exact: boolean} | null {
+		if (String(conversation.sandbox_status) !== 'RUNNING' || !conversation.sandbox_id) return null;
+		const key = sandboxKeyOf(this.#sandboxes, conversation.sandbox_id);
+		const seen = this.#sessions.get(key);
+		if (seen?.runningSince != null) return {at: seen.runningSince, exact: true};
+		const created = parseTime(this.#sandboxes.get(key)?.sandbox.created_at);
+		return created === null ? null : {at: created, exact: false};
 	}
 
 	/** Tells the poller which sandboxes to look up quickly (none: back to the slow full list). */
@@ -884,6 +933,7 @@ class DashboardModel {
 		const session = this.#timeline;
 		this.#timeline = null;
 		this.#closed = true;
+		this.#spend.close();
 		this.#startRun++;
 		this.#startAbort?.abort();
 		this.#poller.close();

@@ -57,6 +57,8 @@ export type AttentionReason =
 	 */
 	| {kind: 'sandbox_error'; status: string; since: number | null; detail?: string}
 	| {kind: 'quiet'; quietForMs: number}
+	/** Its cost rose with no action or observation since `since` (servers' clock); `spent` USD since then. */
+	| {kind: 'spending'; since: number; spent: number}
 	| {kind: 'repeating'; count: number; tool: string}
 	/**
 	 * A sub-conversation (a `task` sub-agent, a planning agent) needs you, so its parent does:
@@ -91,6 +93,10 @@ export type ConversationRow = {
 	 * sandbox list while that list's status agrees with this conversation's; else absent.
 	 */
 	sandboxDetail?: string | null;
+	/** USD per hour over the last minutes, from the cost's change on the servers' clock (state/spend.ts); null: not known yet. */
+	costPerHour?: number | null;
+	/** When its sandbox's current session started (servers' clock): `exact` when seen, else its creation (the earliest it can be). */
+	sessionStart?: {at: number; exact: boolean} | null;
 };
 
 export type SandboxActionState = {

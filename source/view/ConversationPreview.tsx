@@ -2,6 +2,8 @@ import {memo} from 'react';
 import {Box, Text} from 'ink';
 import {linkName, maskedLink} from '../format/link-text.js';
 import {formatCost, formatPercent, formatTokens} from '../format/numbers.js';
+import {formatDuration} from '../format/time.js';
+import {budgetShare, sessionTimeLeft} from '../state/spend.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
@@ -46,11 +48,13 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 		.filter(Boolean)
 		.join(' · ');
 	const cost = c.metrics?.accumulated_cost;
+	const spend = spendParts(row, now);
 	const second =
 		row.attention.length > 0
-			? `! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`
+			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, ...spend].join(' · ')
 			: [
 					typeof cost === 'number' ? formatCost(cost) : null,
+					...spend,
 					// The list has no room for these below 100 columns: the preview always says them.
 					contextFraction(c) === null ? null : `context ${formatPercent(contextFraction(c))}`,
 					totalTokens(c) === null ? null : `${formatTokens(totalTokens(c))} tokens`,
@@ -76,3 +80,19 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 }
 
 export const ConversationPreview = memo(ConversationPreviewImpl);
+
+/**
+ * What the conversation's money and time look like: `$12.4/h`, `32% of the $10.00 budget`, and
+ * the time left before the service's 12-hour cap on a running session (`12h cap in 7h 12m`; `≥`
+ * when the session's start was not seen, only the sandbox's creation).
+ */
+export function spendParts(row: ConversationRow, now: number): string[] {
+	const parts: string[] = [];
+	if (typeof row.costPerHour === 'number') parts.push(`${formatCost(row.costPerHour)}/h`);
+	const metrics = row.conversation.metrics;
+	const share = budgetShare(metrics?.accumulated_cost, metrics?.max_budget_per_task);
+	if (share !== null) parts.push(`${formatPercent(share)} of the ${formatCost(metrics?.max_budget_per_task)} budget`);
+	const left = sessionTimeLeft(row.sessionStart ?? null, now);
+	if (left) parts.push(left.ms === 0 ? '12h cap reached' : `12h cap in ${left.atLeast ? '≥' : ''}${formatDuration(left.ms)}`);
+	return parts;
+}

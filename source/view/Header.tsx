@@ -4,6 +4,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth, truncateToWidth} from '../format/width.js';
 import type {ConversationCounts} from '../state/conversation-query.js';
 import type {ConnectionState} from '../state/dashboard-types.js';
+import {formatCost} from '../format/numbers.js';
 import {formatAge} from '../format/time.js';
 import {budgetText, healthText} from './health-text.js';
 import {countSegments} from './status-counts.js';
@@ -90,6 +91,8 @@ function HeaderImpl({serverLabel, keySource, demo, connection, counts, invalidIt
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
+	// The fleet's spend per hour, beside what needs you: it goes only after the status counts.
+	if (typeof counts.costPerHour === 'number') segments.push({text: ` · ${formatCost(counts.costPerHour)}/h`, color: counts.costPerHour > 0 ? 'cyan' : 'gray', keep: 4.5});
 	const clock = clockOffsetText(connection.clockOffsetMs, connection.clockSource);
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});

@@ -1,4 +1,5 @@
 import type {AttentionReason} from '../state/dashboard-types.js';
+import {formatCost} from '../format/numbers.js';
 import {formatAge} from '../format/time.js';
 
 /**
@@ -19,6 +20,8 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'sandbox_error':
 			// The runtime's reason is what a person acts on: `sandbox error: ImagePullBackOff`.
 			return `sandbox ${reason.status.toLowerCase()}${reason.detail && now !== null ? `: ${reason.detail}` : ''}`;
+		case 'spending':
+			return now === null ? '$ stalled' : `$ stalled${since}`;
 		case 'quiet':
 			return now === null ? 'quiet' : `quiet ${formatAge(reason.quietForMs)}`;
 		case 'repeating':
@@ -40,6 +43,8 @@ export function attentionLong(reason: AttentionReason, now: number): string {
 			return `the agent is stuck${since}${last}`;
 		case 'sandbox_error':
 			return sandboxTrouble(reason);
+		case 'spending':
+			return `${formatCost(reason.spent)} spent in ${formatAge(Math.max(0, now - reason.since))} without an action or observation`;
 		case 'quiet':
 			return `running but quiet for ${formatAge(reason.quietForMs)}`;
 		case 'repeating':

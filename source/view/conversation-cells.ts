@@ -1,4 +1,4 @@
-import {formatCost, formatPercent} from '../format/numbers.js';
+import {formatCost, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatAge} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
@@ -30,6 +30,8 @@ export type ConversationColumns = {
 	cost: number;
 	/** Context use (`73%`), on wide terminals only; the preview shows it otherwise. */
 	context: number;
+	/** USD per hour (`4.20`), from 86 columns (at 80 the title keeps its 30 cells; the preview says it). */
+	rate: number;
 	unseen: number;
 };
 
@@ -42,12 +44,13 @@ export function conversationColumns(width: number): ConversationColumns {
 	const cost = width >= 56 ? 6 : 0;
 	const unseen = width >= 48 ? 4 : 0;
 	const context = width >= 100 ? 4 : 0;
+	const rate = width >= 86 ? 5 : 0;
 	// The repository goes first when space runs short (the preview shows it): at 80 columns the
 	// title keeps ~30 cells, enough to tell rows apart.
 	const repo = width >= 110 ? Math.min(28, Math.max(12, Math.floor(width * 0.2))) : 0;
-	const gaps = [status, sandbox, repo, age, activity, cost, context, unseen].filter((value) => value > 0).length;
-	const title = Math.max(4, width - marker - status - sandbox - repo - age - activity - cost - context - unseen - gaps);
-	return {width, marker, status, sandbox, title, repo, age, activity, cost, context, unseen};
+	const gaps = [status, sandbox, repo, age, activity, cost, context, rate, unseen].filter((value) => value > 0).length;
+	const title = Math.max(4, width - marker - status - sandbox - repo - age - activity - cost - context - rate - unseen - gaps);
+	return {width, marker, status, sandbox, title, repo, age, activity, cost, context, rate, unseen};
 }
 
 export type ConversationCells = {
@@ -63,7 +66,7 @@ export type ConversationCells = {
 	title: string;
 	/** Right of the title, already padded: ` repo  age last`. */
 	rest: string;
-	/** ` cost  ctx`, coloured when over a warning threshold. */
+	/** ` cost  ctx  $/h`, coloured when over a warning threshold. */
 	usage: string;
 	usageColor: string | undefined;
 	/** ` new`. */
@@ -83,6 +86,7 @@ export function columnHeader(columns: ConversationColumns): string {
 	parts.push(' ', cellRight('AGE', columns.age), ' ', cellRight('LAST', columns.activity));
 	if (columns.cost) parts.push(' ', cellRight('COST', columns.cost));
 	if (columns.context) parts.push(' ', cellRight('CTX', columns.context));
+	if (columns.rate) parts.push(' ', cellRight('$/H', columns.rate));
 	if (columns.unseen) parts.push(' ', cellRight('NEW', columns.unseen));
 	return parts.join('');
 }
@@ -93,6 +97,7 @@ const reasonColors: Record<string, string> = {
 	stuck: 'red',
 	sandbox_error: 'red',
 	quiet: 'yellow',
+	spending: 'red',
 	repeating: 'magenta',
 };
 
@@ -130,6 +135,7 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	const usage: string[] = [];
 	if (columns.cost) usage.push(' ', cellRight(typeof cost === 'number' ? formatCost(cost) : '—', columns.cost));
 	if (columns.context) usage.push(' ', cellRight(formatPercent(contextFraction(conversation)), columns.context));
+	if (columns.rate) usage.push(' ', cellRight(formatRate(row.costPerHour), columns.rate));
 	const tail = columns.unseen ? ` ${cellRight(row.unseenEvents > 0 ? `+${row.unseenEvents}` : '', columns.unseen)}` : '';
 	return {
 		key: row.key,
