@@ -91,13 +91,17 @@ function HeaderImpl({serverLabel, keySource, demo, connection, counts, invalidIt
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
-	// The fleet's spend per hour, beside what needs you: it goes only after the status counts.
-	if (typeof counts.costPerHour === 'number') segments.push({text: ` · ${formatCost(counts.costPerHour)}/h`, color: counts.costPerHour > 0 ? 'cyan' : 'gray', keep: 4.5});
 	const clock = clockOffsetText(connection.clockOffsetMs, connection.clockSource);
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.
 	const countList = countSegments(counts);
+	// The fleet's spend per hour, beside what needs you: it gives way to the counts of statuses
+	// that need you, and outlasts the others.
+	if (typeof counts.costPerHour === 'number') {
+		const needing = countList.filter((count) => count.attention).length;
+		segments.push({text: ` · ${formatCost(counts.costPerHour)}/h`, color: counts.costPerHour > 0 ? 'cyan' : 'gray', keep: 1 - (needing - 0.5) / (countList.length + 1)});
+	}
 	for (const [index, count] of countList.entries()) {
 		segments.push({text: `${index === 0 ? ' │ ' : ' '}${count.text}`, color: count.color, bold: count.attention, keep: 1 - index / (countList.length + 1)});
 	}
