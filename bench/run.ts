@@ -14,6 +14,7 @@ const {benchFrameCost} = await import('./frame-cost.js');
 const {benchTimeline} = await import('./timeline.js');
 const {benchTraffic} = await import('./traffic.js');
 const {benchRequests} = await import('./requests.js');
+const {benchFleet} = await import('./fleet.js');
 const {benchStoredHistory} = await import('./stored-history.js');
 const {benchStartup} = await import('./startup.js');
 const {benchLongSession} = await import('./long-session.js');
@@ -39,6 +40,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'changes', run: () => benchChanges(sizes)},
 	{name: 'traffic', run: () => benchTraffic(sizes)},
 	{name: 'requests', run: () => benchRequests(sizes)},
+	{name: 'fleet', run: () => benchFleet(sizes)},
 	{name: 'stored', run: () => benchStoredHistory(sizes)},
 	{name: 'start-up', run: () => benchStartup(sizes)},
 	{name: 'long', run: () => benchLongSession(sizes)},

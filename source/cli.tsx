@@ -58,6 +58,7 @@ function parseArgs() {
 				repeatThreshold: {type: 'number'},
 				spendAfter: {type: 'string'},
 				alertCommand: {type: 'string'},
+				allProfiles: {type: 'boolean'},
 				alertProtocol: {type: 'string'},
 				reason: {type: 'string'},
 				run: {type: 'boolean'},
@@ -80,6 +81,15 @@ async function main(io: Io): Promise<number> {
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 
 	const warn = onceWarner((line) => io.stderr.write(line));
+	if (commandFlags.allProfiles) {
+		// Every profile of the config file, each with its own key: no one server to resolve here.
+		if (!command) {
+			const {dashboardOptions, launchDashboard} = await import('./commands/dashboard.js');
+			const defaults = dashboardDefaults(configFilePath(process.env), warn);
+			return launchDashboard(null, io, dashboardOptions({...commandFlags, alerts: flagGiven('alerts') ? flags.alerts === true : undefined}, defaults));
+		}
+		return (await import('./commands/all-profiles.js')).runOnEveryProfile(command, args, commandFlags, io, warn);
+	}
 	const config = await resolveConfig(
 		{baseUrl: flags.baseUrl, profile: flags.profile, demo: flags.demo, apiKey: flags.apiKey, apiKeyFile: flags.apiKeyFile, apiKeyStdin: flags.apiKeyStdin},
 		{env: process.env, warn},

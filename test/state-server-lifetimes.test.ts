@@ -7,7 +7,7 @@ import {configProfiles, openDashboardRuntime} from '../source/commands/dashboard
 import {resolveConfig} from '../source/config/resolve.js';
 import {parseClockOffset} from '../source/simulator/clock.js';
 import {startSimulator} from '../source/simulator/server.js';
-import type {DashboardRuntime, Session} from '../source/state/dashboard-session.js';
+import type {DashboardRuntime, Session, ShownSession} from '../source/state/dashboard-session.js';
 import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {eventually} from './helpers/eventually.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
@@ -58,7 +58,8 @@ function record(session: Session): DashboardSnapshot[] {
 test('a profile switch starts from fresh per-server state: clock estimate, request budget, 429 pacing and health', {timeout: 60_000}, async (t) => {
 	const {simA, simB, env} = await twoProfiles(t, {seed: 3, conversations: 30, clockOffsetMs: parseClockOffset('-21d')!}, {seed: 4, conversations: 12});
 	const runtime = await runtimeOn(t, env, {profile: 'a'});
-	const first = runtime.session();
+	const [first] = runtime.servers() as [Session];
+	assert.equal(runtime.session().store, first.store);
 	assert.equal(runtime.currentProfile(), 'a');
 	await waitForSnapshot(first.store, (snapshot) => snapshot.conversations.size === 30 && Math.abs(snapshot.connection.clockOffsetMs + 21 * day) < 5000, 'profile a loaded, three weeks behind');
 	// A 429 from a: its origin is paced from then on.
@@ -71,13 +72,14 @@ test('a profile switch starts from fresh per-server state: clock estimate, reque
 	await simA.close();
 	await waitForSnapshot(first.store, (snapshot) => snapshot.connection.health === 'stale' || snapshot.connection.health === 'offline', 'profile a down');
 
-	let shown: Session | null = null;
+	let shown: ShownSession | null = null;
 	const answer = await runtime.switchTo('b', (next) => {
 		shown = next;
 	});
 	assert.equal(answer, null);
-	const second = runtime.session();
-	assert.equal(shown, second);
+	const [second] = runtime.servers() as [Session];
+	assert.equal(shown, runtime.session());
+	assert.equal(runtime.session().store, second.store);
 	assert.equal(runtime.currentProfile(), 'b');
 	const published = record(second);
 	await waitForSnapshot(second.store, (snapshot) => snapshot.conversations.size === 12, 'profile b loaded');
@@ -100,10 +102,10 @@ test('a profile switch starts from fresh per-server state: clock estimate, reque
 test('a switch to a profile that cannot be opened keeps the server on screen', {timeout: 30_000}, async (t) => {
 	const {env} = await twoProfiles(t, {seed: 3, conversations: 5}, {seed: 4, conversations: 5});
 	const runtime = await runtimeOn(t, env, {profile: 'a'});
-	const first = runtime.session();
+	const [first] = runtime.servers() as [Session];
 	const answer = await runtime.switchTo('nope', () => assert.fail('nothing to show'));
 	assert.match(answer ?? '', /Cannot switch to profile "nope": profile "nope" is not defined/);
-	assert.equal(runtime.session(), first);
+	assert.equal(runtime.servers()[0], first);
 	assert.equal(runtime.currentProfile(), 'a');
 	await waitForSnapshot(first.store, (snapshot) => snapshot.conversations.size === 5, 'profile a still polled');
 });
@@ -125,14 +127,14 @@ test('closing the runtime leaves no socket, timer or server: the demo simulator,
 	const before = resources();
 	const config = await resolveConfig({demo: true}, {env: {...env}, warn: () => undefined});
 	const runtime = await openDashboardRuntime(config, {...configProfiles(env, () => undefined), poll, write: () => undefined});
-	const demo = runtime.session();
+	const [demo] = runtime.servers() as [Session];
 	const loaded = await waitForSnapshot(demo.store, (snapshot) => snapshot.demo && snapshot.conversations.size > 0 && snapshot.sandboxesListed, 'the demo loaded');
 	const running = [...loaded.conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
 	demo.controller.openTimeline(running.key);
 	await waitForSnapshot(demo.store, (snapshot) => snapshot.timeline?.stream.state === 'live', 'a live stream in the demo');
 
 	assert.equal(await runtime.switchTo('b', () => undefined), null);
-	const second = runtime.session();
+	const [second] = runtime.servers() as [Session];
 	const b = await waitForSnapshot(second.store, (snapshot) => snapshot.conversations.size === 8, 'profile b loaded');
 	const live = [...b.conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
 	second.controller.openTimeline(live.key);

@@ -20,16 +20,28 @@ export function ageOf(iso: string | null | undefined, now: number): string {
 }
 
 export function conversationTable(rows: readonly AppConversation[], now: number, width?: number): string[] {
-	const columns: Array<Column<AppConversation>> = [
-		{header: 'ID', value: (row) => shortId(row.id)},
+	return renderTable(rows, columnsOf((row) => row, () => now), width);
+}
+
+/** A row of the all-profiles table: the conversation, the profile it came from, and now by that server's clock. */
+export type ProfileConversation = {profile: string; conversation: AppConversation; now: number};
+
+/** `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own server's clock. */
+export function profileConversationTable(rows: readonly ProfileConversation[], width?: number): string[] {
+	const server: Column<ProfileConversation> = {header: 'SERVER', value: (row) => row.profile, max: 16};
+	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now)], width);
+}
+
+function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number): Array<Column<T>> {
+	return [
+		{header: 'ID', value: (row) => shortId(conversation(row).id)},
 		// Words with a symbol, readable without colour; unknown values are shown raw.
-		{header: 'SANDBOX', value: (row) => sandboxStatusStyle(row.sandbox_status).label},
+		{header: 'SANDBOX', value: (row) => sandboxStatusStyle(conversation(row).sandbox_status).label},
 		// Null unless the sandbox runs: shown as such rather than left blank.
-		{header: 'AGENT', value: (row) => (row.execution_status ? executionStatusStyle(row.execution_status).label : missing)},
-		{header: 'TITLE', value: (row) => row.title ?? '(untitled)', max: 60, flexible: true},
-		{header: 'REPO', value: (row) => row.selected_repository ?? missing, max: 40},
-		{header: 'AGE', value: (row) => ageOf(row.created_at, now), align: 'right'},
-		{header: 'COST', value: (row) => formatCost(row.metrics?.accumulated_cost), align: 'right'},
+		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? executionStatusStyle(conversation(row).execution_status).label : missing)},
+		{header: 'TITLE', value: (row) => conversation(row).title ?? '(untitled)', max: 60, flexible: true},
+		{header: 'REPO', value: (row) => conversation(row).selected_repository ?? missing, max: 40},
+		{header: 'AGE', value: (row) => ageOf(conversation(row).created_at, now(row)), align: 'right'},
+		{header: 'COST', value: (row) => formatCost(conversation(row).metrics?.accumulated_cost), align: 'right'},
 	];
-	return renderTable(rows, columns, width);
 }

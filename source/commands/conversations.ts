@@ -16,16 +16,22 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const filter = parseStatusFilter(flags.status);
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
+	const all = await readConversations(server);
+	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
+	if (flags.json) printLine(io, toJson(rows, io.secrets));
+	else {
+		for (const line of conversationTable(rows, clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
+	}
+	return 0;
+}
+
+/** Every conversation of the server, each once. */
+export async function readConversations(server: Server): Promise<AppConversation[]> {
 	const byId = new Map<string, AppConversation>();
 	for await (const conversation of server.app.searchConversations()) {
 		const key = normalizeId(conversation.id);
 		if (!byId.has(key)) byId.set(key, conversation);
 	}
-	const rows = [...byId.values()].filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
-	if (flags.json) printLine(io, toJson(rows, io.secrets));
-	else {
-		for (const line of conversationTable(rows, clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
-		if (rows.length === 0) note(io, byId.size === 0 ? 'no conversations' : `none of the ${byId.size} conversations has that status`);
-	}
-	return 0;
+	return [...byId.values()];
 }

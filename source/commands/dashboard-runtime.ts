@@ -1,7 +1,17 @@
 import type {Warn} from '../config/file-permissions.js';
 import {listProfiles, resolveProfile} from '../config/profiles.js';
 import type {ResolvedConfig} from '../config/resolve.js';
-import {openSession, type DashboardRuntime, type ProfileChoice, type Session, type SessionOptions} from '../state/dashboard-session.js';
+import {
+	allProfiles,
+	nextSessionId,
+	openSession,
+	type DashboardRuntime,
+	type ProfileChoice,
+	type Session,
+	type SessionOptions,
+	type ShownSession,
+} from '../state/dashboard-session.js';
+import {createFleet} from '../state/fleet-store.js';
 import {publicMessage} from '../state/redact.js';
 import type {Simulator} from '../simulator/server.js';
 import {closeHttpAgent} from '../wire/http.js';
@@ -14,7 +24,9 @@ import {startDemoSimulator} from './demo-simulator.js';
  * clock estimate, health, store and alerts. The embedded simulator of a demo run is started here,
  * with the one configuration headless commands use (demo-simulator.ts). A profile switch opens
  * the next server's session and closes the previous one whole, so nothing of one server's state
- * carries over. `close()` leaves no socket, timer or server of this run behind.
+ * carries over. The all-servers view (`--all-profiles`, or `*` in ctrl-p) opens every profile's
+ * session and shows them as one list (state/fleet-store.ts). `close()` leaves no socket, timer or
+ * server of this run behind.
  */
 
 export type RuntimeOptions = SessionOptions & {
@@ -28,57 +40,95 @@ export type RuntimeOptions = SessionOptions & {
 /** A profile's server as a switch opens it: never the demo. */
 export type ProfileTarget = {baseUrl: string; apiKey: Secret | null; label: string; keySource?: string | null};
 
-export async function openDashboardRuntime(config: ResolvedConfig, options: RuntimeOptions): Promise<DashboardRuntime> {
+/** What is on screen: the view's session and the servers it is made of, closed together. */
+type Shown = {session: ShownSession; servers: Session[]; profile: string | null; close(): Promise<void>};
+
+/**
+ * Opens the run's first view: the demo's simulator, the configured server, or (`config` null) every
+ * profile of the config file at once.
+ */
+export async function openDashboardRuntime(config: ResolvedConfig | null, options: RuntimeOptions): Promise<DashboardRuntime> {
 	const {profiles = [], resolveProfile, write, ...sessionOptions} = options;
 	const secrets: string[] = [];
 	const keep = (key: Secret | null) => {
 		if (key && !key.isEmpty) secrets.push(key.reveal());
 	};
+	const single = (session: Session, profile: string | null): Shown => ({session, servers: [session], profile, close: () => session.close()});
+	const profileServer = async (name: string): Promise<Session> => {
+		if (!resolveProfile) throw new Error('switching profiles needs a config file with profiles');
+		const target = await resolveProfile(name);
+		keep(target.apiKey);
+		return openSession({...target, demo: false}, sessionOptions, write);
+	};
+	/** Every profile's server as one list; a profile that cannot be opened is left out and said. */
+	const everyProfile = async (): Promise<Shown> => {
+		const servers: Array<{name: string; label: string; session: Session}> = [];
+		const failed: string[] = [];
+		for (const profile of profiles) {
+			try {
+				servers.push({name: profile.name, label: profile.label, session: await profileServer(profile.name)});
+			} catch (error) {
+				failed.push(`${profile.name} (${publicMessage(error, secrets)})`);
+			}
+		}
+		if (servers.length === 0) throw new Error(failed.length > 0 ? `no profile could be opened: ${failed.join('; ')}` : 'the config file has no profiles');
+		const fleet = createFleet(servers.map(({name, label, session}) => ({name, label, store: session.store, controller: session.controller})));
+		if (failed.length > 0) fleet.controller.notice?.(`Left out: ${failed.join('; ')}`, 'warn');
+		const sessions = servers.map((server) => server.session);
+		return {
+			session: {id: nextSessionId(), store: fleet.store, controller: fleet.controller},
+			servers: sessions,
+			profile: allProfiles,
+			async close() {
+				await fleet.controller.close();
+				await Promise.allSettled(sessions.map((session) => session.close()));
+			},
+		};
+	};
+
 	let simulator: Simulator | null = null;
-	let session: Session;
-	let profile: string | null = null;
-	if (config.kind === 'demo') {
+	let shown: Shown;
+	if (config === null) {
+		shown = await everyProfile();
+	} else if (config.kind === 'demo') {
 		simulator = await startDemoSimulator();
 		// The demo simulator has its own key; a configured key is never sent to it.
-		session = openSession(
+		const demo = openSession(
 			{baseUrl: simulator.baseUrl, apiKey: new Secret(simulator.apiKey), label: 'DEMO', demo: true, runningSandboxCap: simulator.world.options.maxRunningSandboxes},
 			sessionOptions,
 			write,
 		);
+		shown = single(demo, null);
 	} else {
 		keep(config.apiKey);
-		profile = config.profile ?? null;
-		session = openSession({baseUrl: config.baseUrl, apiKey: config.apiKey, label: config.label, keySource: keySourceOf(config), demo: false}, sessionOptions, write);
+		shown = single(openSession({baseUrl: config.baseUrl, apiKey: config.apiKey, label: config.label, keySource: keySourceOf(config), demo: false}, sessionOptions, write), config.profile ?? null);
 	}
 
 	let closed = false;
 	return {
-		session: () => session,
+		session: () => shown.session,
+		servers: () => shown.servers,
 		secrets,
-		profiles,
-		currentProfile: () => profile,
+		profiles: profiles.length >= 2 ? [{name: allProfiles, label: `every profile at once (${profiles.length})`}, ...profiles] : profiles,
+		currentProfile: () => shown.profile,
 		async switchTo(name, show) {
 			if (closed) return 'The dashboard is closing.';
-			if (!resolveProfile) return 'Switching profiles needs a config file with profiles.';
-			let next: Session;
+			let next: Shown;
 			try {
-				const target = await resolveProfile(name);
-				keep(target.apiKey);
-				next = openSession({...target, demo: false}, sessionOptions, write);
+				next = name === allProfiles ? await everyProfile() : single(await profileServer(name), name);
 			} catch (error) {
-				return `Cannot switch to profile "${name}": ${publicMessage(error, secrets)}`;
+				return `Cannot switch to ${name === allProfiles ? 'every profile' : `profile "${name}"`}: ${publicMessage(error, secrets)}`;
 			}
-			const previous = session;
-			session = next;
-			profile = name;
-			show(next);
-			// Closed whole once the next one shows: its budget, clock estimate, pacing and health go with it.
+			const previous = shown;
+			shown = next;
+			show(next.session);
+			// Closed whole once the next one shows: budgets, clock estimates, pacing and health go with it.
 			await previous.close();
 			return null;
 		},
 		async close() {
 			closed = true;
-			await Promise.allSettled([session.close()]);
+			await Promise.allSettled([shown.close()]);
 			await simulator?.close();
 			// Anything built without a transport of its own used the process's pool.
 			await closeHttpAgent();

@@ -23,7 +23,8 @@ export type DashboardLaunchOptions = {
 	usageThresholds?: {costUsd?: readonly [number, number]; contextFraction?: readonly [number, number]};
 };
 
-export async function launchDashboard(config: ResolvedConfig, io: Io, options: DashboardLaunchOptions = {alerts: false}): Promise<number> {
+/** `config` null: every profile of the config file at once (`--all-profiles`). */
+export async function launchDashboard(config: ResolvedConfig | null, io: Io, options: DashboardLaunchOptions = {alerts: false}): Promise<number> {
 	if (!process.stdin.isTTY) {
 		io.stderr.write('agent-tui: the dashboard needs a terminal on stdin; for scripts use e.g. `agent-tui conversations --json`.\n');
 		return 2;

@@ -9,7 +9,7 @@ const exitCodes = exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join(
 export const helpText = `
 Usage
   $ agent-tui [options]                          open the dashboard
-  $ agent-tui conversations [--status S[,S...]] [--json]
+  $ agent-tui conversations [--status S[,S...]] [--all-profiles] [--json]
   $ agent-tui sandboxes [--json]
   $ agent-tui specs [--json]
   $ agent-tui pause <sandbox-id>
@@ -36,7 +36,10 @@ Commands
                   (idle, running, paused, waiting_for_confirmation, finished, error, stuck,
                   deleting) and sandbox statuses as sandbox:S (sandbox:starting, :running,
                   :paused, :error, :missing), case-insensitive, comma-separated or repeated;
-                  a status this client does not know still filters, with a warning
+                  a status this client does not know still filters, with a warning;
+                  --all-profiles: every profile of the config file at once, a SERVER
+                  column (JSON: "profile" on each row); a profile that cannot be read
+                  is said on stderr, the others still listed, and the exit code is its
   sandboxes       every sandbox
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes
@@ -117,6 +120,9 @@ Server and API key (flags > environment > config file)
   --base-url URL        the app server, e.g. https://app.all-hands.dev
                         (env OPENHANDS_BASE_URL)
   --profile NAME        a profile of the config file
+  --all-profiles        dashboard and conversations: every profile at once, each with its
+                        own server, key, request budget and clock (in the dashboard: one
+                        list with a SERVER column; * switches to it, ctrl-p back to one)
   --api-key-file PATH   read the key from a file (keep it mode 0600)
   --api-key-stdin       read the key from stdin, e.g. from a password manager
   --demo                use the embedded simulator

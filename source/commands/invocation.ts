@@ -34,9 +34,9 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'reason', 'run', 'output', 'timeout'];
+const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles', 'reason', 'run', 'output', 'timeout'];
 /** What the dashboard itself (no command) takes besides the global flags. */
-const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol'];
+const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
 export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
@@ -75,6 +75,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		run: flags.run ?? false,
 		output: flags.output ?? undefined,
 		timeout: flags.timeout ?? undefined,
+		allProfiles: flags.allProfiles ?? false,
 	};
 
 	const [name, ...args] = input;
@@ -101,6 +102,11 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 
 	// Refused on every path, the simulator's included: the key is already in history, say so.
 	if (flags.apiKey !== undefined) throw new ConfigError(apiKeyFlagRefusal);
+	if (commandFlags.allProfiles) {
+		// Each profile brings its own server and key: one given on the command line would belong to none of them.
+		const misused = serverFlags.filter((flag) => flags[flag] !== undefined && flags[flag] !== false);
+		if (misused.length > 0) throw new UsageError(`${misused.map(flagSpelling).join(', ')} cannot be used with --all-profiles (it opens every profile of the config file, each with its own server and key)`);
+	}
 	if (name === 'simulator') {
 		const misused = serverFlags.filter((flag) => flags[flag] !== undefined && flags[flag] !== false);
 		if (misused.length > 0) throw new UsageError(`${misused.map(flagSpelling).join(', ')} cannot be used with simulator (it is the server)`);

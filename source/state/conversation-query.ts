@@ -16,6 +16,7 @@ import {contextFraction} from './usage-metrics.js';
  *   status:waiting,error    either
  *   sandbox:paused          the sandbox's status as the SANDBOX column shows it, same rules
  *   repo:owner/name         selected repository contains the value
+ *   server:lab              the all-servers view: rows of that profile (a prefix is enough)
  *   anything else           title, repository or id contains the word; "quoted words" stay together
  * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
  */
@@ -24,17 +25,19 @@ export type ConversationFilter = {
 	statuses: string[];
 	sandboxStatuses: string[];
 	repos: string[];
+	servers: string[];
 	words: string[];
 	/** The filter line normalised (trimmed); the memo key. */
 	text: string;
 };
 
 export const parseConversationFilter = cachedParser((text): ConversationFilter => {
-	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], words: [], text};
+	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], servers: [], words: [], text};
 	for (const {token, field, values} of filterTokens(text)) {
 		if (field === 'status' || field === 'state' || field === 'agent') filter.statuses.push(...values);
 		else if (field === 'sandbox') filter.sandboxStatuses.push(...values);
 		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
+		else if (field === 'server' || field === 'profile') filter.servers.push(...values);
 		else filter.words.push(token.toLowerCase());
 	}
 
@@ -53,7 +56,7 @@ export function unknownFilterStatuses(filter: ConversationFilter): string[] {
 }
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
-	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.words.length === 0;
+	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.words.length === 0;
 }
 
 /** `waiting` matches `waiting_for_confirmation`; exact raw values (known or not) always match. */
@@ -68,6 +71,7 @@ export function rowMatches(row: ConversationRow, filter: ConversationFilter): bo
 	if (filter.sandboxStatuses.length > 0 && !statusMatches(filter.sandboxStatuses, conversation.sandbox_status)) return false;
 	const repo = (conversation.selected_repository ?? '').toLowerCase();
 	if (filter.repos.length > 0 && !filter.repos.some((wanted) => repo.includes(wanted))) return false;
+	if (filter.servers.length > 0 && !filter.servers.some((wanted) => row.server?.name.toLowerCase().startsWith(wanted))) return false;
 	if (filter.words.length > 0) {
 		const haystack = `${(conversation.title ?? '').toLowerCase()}\n${repo}\n${row.key}\n${String(conversation.id).toLowerCase()}`;
 		for (const word of filter.words) if (!haystack.includes(word)) return false;

@@ -59,6 +59,11 @@ export type Session = {
 
 let sessions = 0;
 
+/** A new id for what the view shows (its React key): a session, or the all-servers view. */
+export function nextSessionId(): number {
+	return ++sessions;
+}
+
 /** One server's transport, client, budget, store and alerts: opened together, closed together. */
 export function openSession(target: SessionTarget, options: SessionOptions, write: (text: string) => void): Session {
 	const transport = new Transport();
@@ -82,7 +87,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 	const {detach} = attachSessionAlerts(store, controller, target.label, options, write);
 	let closing: Promise<void> | null = null;
 	return {
-		id: ++sessions,
+		id: nextSessionId(),
 		store,
 		controller,
 		transport,
@@ -160,25 +165,33 @@ export function firstAnswer(store: Session['store'], ms: number): Promise<void> 
 /** A config file profile as ctrl-p lists it: its name and where it points, never a key. */
 export type ProfileChoice = {name: string; label: string};
 
+export {allProfiles} from './server-keys.js';
+
+/** What the view shows: one server's session, or the all-servers view over several. */
+export type ShownSession = Pick<Session, 'id' | 'store' | 'controller'>;
+
 /**
  * The servers of one dashboard run, opened and closed by the composition root
  * (commands/dashboard-runtime.ts): the view shows `session()` and asks for a switch, and never
  * opens or closes a server itself.
  */
 export type DashboardRuntime = {
-	/** The session on screen. */
-	session(): Session;
+	/** What is on screen. */
+	session(): ShownSession;
+	/** The servers on screen, each whole: one, or every profile's in the all-servers view. */
+	servers(): readonly Session[];
 	/** Every key this run holds, so a crash line can never print one (a switch adds the profile's). */
 	readonly secrets: string[];
-	/** The config file's profiles, for ctrl-p. */
+	/** The config file's profiles, for ctrl-p (with `allProfiles` first when there are two or more). */
 	readonly profiles: readonly ProfileChoice[];
-	/** The profile on screen (null: the server came from flags or the environment, or the demo). */
+	/** The profile on screen: a name, `allProfiles`, or null (the server came from flags or the environment, or the demo). */
 	currentProfile(): string | null;
 	/**
-	 * Opens the profile's session, hands it to `show` (the view renders it), then closes the
-	 * previous one. Resolves with null, or with why it could not (the previous one stays).
+	 * Opens the profile's server (every profile's for `allProfiles`), hands it to `show` (the view
+	 * renders it), then closes what was shown before. Resolves with null, or with why it could not
+	 * (what was shown stays).
 	 */
-	switchTo(name: string, show: (session: Session) => void): Promise<string | null>;
-	/** Closes the session on screen, the embedded simulator and the process's pool: nothing of this run is left. */
+	switchTo(name: string, show: (session: ShownSession) => void): Promise<string | null>;
+	/** Closes every server on screen, the embedded simulator and the process's pool: nothing of this run is left. */
 	close(): Promise<void>;
 };

@@ -97,6 +97,25 @@ export type ConversationRow = {
 	costPerHour?: number | null;
 	/** When its sandbox's current session started (servers' clock): `exact` when seen, else its creation (the earliest it can be). */
 	sessionStart?: {at: number; exact: boolean} | null;
+	/** The all-servers view (`--all-profiles`): the server this row came from (the SERVER column). */
+	server?: RowServer;
+};
+
+/**
+ * The server a row came from in the all-servers view. `stale` while that server does not answer
+ * (its rows show their last known state, marked); `clockOffsetMs` is that server's clock minus
+ * ours, so the row's ages are told by its own server's clock.
+ */
+export type RowServer = {name: string; stale: boolean; clockOffsetMs: number};
+
+/** One server of the all-servers view, as the header shows it. */
+export type ServerState = {
+	/** The profile's name: the SERVER column's word. */
+	name: string;
+	/** Its host (never a key). */
+	label: string;
+	connection: ConnectionState;
+	keySource?: string | null;
 };
 
 export type SandboxActionState = {
@@ -114,6 +133,8 @@ export type SandboxRow = {
 	pending: SandboxActionState | null;
 	/** The service paused this sandbox itself (running-sandbox cap), noticed by the state layer. */
 	pausedByCap: boolean;
+	/** The all-servers view: the server this sandbox belongs to. */
+	server?: RowServer;
 };
 
 export type StreamHealth = {
@@ -198,6 +219,11 @@ export type DashboardSnapshot = {
 	start: StartProgress;
 	/** One transient message for the footer (action results, refusals), with its time. */
 	notice: {text: string; level: 'info' | 'warn' | 'error'; at: number} | null;
+	/**
+	 * The all-servers view (`--all-profiles`, state/fleet-store.ts): every server with its own
+	 * connection. Absent for one server. Keys are then qualified by server (state/server-keys.ts).
+	 */
+	servers?: readonly ServerState[];
 };
 
 export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'context' | 'title';

@@ -26,7 +26,7 @@ export const previewRows = 2;
  * branch, sandbox status and model; then why it needs a person (or its id and cost). The list
  * columns are narrow at 80 columns; this is where the full text is.
  */
-function ConversationPreviewImpl({row, width, now, links = []}: Props) {
+function ConversationPreviewImpl({row, width, now: viewNow, links = []}: Props) {
 	if (!row) {
 		return (
 			<Box height={previewRows} flexDirection="column">
@@ -38,6 +38,9 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 	}
 
 	const c = row.conversation;
+	// In the all-servers view: its own server's clock, and whether that server answers.
+	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+	const staleNote = row.server?.stale ? `! ${sanitizeLine(row.server.name)} is not answering: as last seen` : null;
 	const repo = c.selected_repository ? `${sanitizeLine(c.selected_repository)}${c.selected_branch ? `@${sanitizeLine(c.selected_branch)}` : ''}` : 'no repository';
 	const first = [
 		c.title ? sanitizeLine(c.title) : '(untitled)',
@@ -50,7 +53,8 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 	const cost = c.metrics?.accumulated_cost;
 	const spend = spendParts(row, now);
 	const second =
-		row.attention.length > 0
+		staleNote ??
+		(row.attention.length > 0
 			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, ...spend].join(' · ')
 			: [
 					typeof cost === 'number' ? formatCost(cost) : null,
@@ -62,7 +66,7 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 					`id ${row.key}`,
 				]
 					.filter(Boolean)
-					.join(' · ');
+					.join(' · '));
 	// Never the link whole: its token is hidden here, and `l` copies it on request.
 	const sessionKey = c.session_api_key?.reveal();
 	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url.reveal(), sessionKey ? [sessionKey] : [])}`).join(' · ');
@@ -72,7 +76,7 @@ function ConversationPreviewImpl({row, width, now, links = []}: Props) {
 			<Text bold wrap="truncate">
 				{line(first, width)}
 			</Text>
-			<Text color={row.attention.length > 0 ? 'yellow' : undefined} dimColor={row.attention.length === 0} wrap="truncate">
+			<Text color={staleNote || row.attention.length > 0 ? 'yellow' : undefined} dimColor={!staleNote && row.attention.length === 0} wrap="truncate">
 				{line(withLinks, width)}
 			</Text>
 		</Box>

@@ -26,8 +26,11 @@ function ConversationRowViewImpl({cells, selected, focused}: Props) {
 
 /** The row's text with its colours. The marker keeps the selection visible without colour (NO_COLOR, monochrome terminals). */
 export function paintedRow(cells: ConversationCells, selected: boolean): string {
+	const marker = (selected ? '› ' : '  ') + (cells.server ? paint(cells.server, {color: cells.serverColor}) : '');
+	// A stale server's rows are its last known state: dim, after a yellow `! server`.
+	if (cells.stale && !selected) return marker + paint(cells.status + cells.sandbox + cells.reason + cells.title + cells.rest + cells.usage + cells.tail, {dimColor: true});
 	return (
-		(selected ? '› ' : '  ') +
+		marker +
 		paint(cells.status, {color: cells.statusColor}) +
 		paint(cells.sandbox, {color: cells.sandboxColor}) +
 		(cells.reason ? paint(cells.reason, {color: cells.reasonColor}) : '') +

@@ -4,6 +4,7 @@ import {parseConversationFilter, unknownFilterStatuses} from '../state/conversat
 import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {cellWidth} from '../format/width.js';
 import {cellLeft, line} from './cells.js';
 import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
 import {ConversationPreview, previewRows} from './ConversationPreview.js';
@@ -31,6 +32,8 @@ export type ConversationsPaneProps = {
 	now: number;
 	/** The selected conversation's sandbox links (links.ts). */
 	links?: readonly ExposedUrl[];
+	/** The all-servers view: the servers' names, for the SERVER column (absent: one server, no column). */
+	serverNames?: readonly string[];
 	onFilterChange(text: string): void;
 	onFilterDone(): void;
 	onFilterCancel(): void;
@@ -50,7 +53,8 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 	const {rows, keys, window, width, height, focused, now} = props;
 	const filterShown = props.editingFilter || props.filter.trim().length > 0;
 	const listHeight = conversationListHeight(height, filterShown);
-	const columns = useMemo(() => conversationColumns(width), [width]);
+	const serverWidth = props.serverNames ? Math.max(0, ...props.serverNames.map((name) => cellWidth(sanitizeLine(name)))) : 0;
+	const columns = useMemo(() => conversationColumns(width, serverWidth), [width, serverWidth]);
 	const visible = keys.slice(window.offset, window.offset + listHeight);
 	const selectedRow = window.selectedKey ? rows.get(window.selectedKey) : undefined;
 	const frozen = props.frozenChanges == null ? '' : `frozen·${props.frozenChanges} new `;

@@ -1,4 +1,4 @@
-import {useEffect, useEffectEvent, useReducer} from 'react';
+import {useEffect, useEffectEvent, useMemo, useReducer} from 'react';
 import {Box, Text, useWindowSize} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
 import {countConversations, selectConversationKeys} from '../state/conversation-query.js';
@@ -13,6 +13,7 @@ import {computeLayout, minColumns, minRows} from './layout.js';
 import {sandboxListHeight, SandboxesPane} from './SandboxesPane.js';
 import {selectSandboxKeys} from './sandbox-cells.js';
 import type {ProfileChoice} from './ProfilePicker.js';
+import {allProfiles} from '../state/server-keys.js';
 import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
@@ -65,6 +66,7 @@ export function Dashboard(props: DashboardProps) {
 	// Server timestamps (created, updated, event times) are compared with the servers' clock.
 	const serverNow = now + snapshot.connection.clockOffsetMs;
 
+	const serverNames = useMemo(() => snapshot.servers?.map((server) => server.name), [snapshot.servers]);
 	const listed = useFrozenList(view.frozen, snapshot.conversations, selectConversationKeys(snapshot, view.conversationFilter, view.sort));
 	const conversationKeys = listed.keys;
 	const counts = countConversations(snapshot);
@@ -87,7 +89,18 @@ export function Dashboard(props: DashboardProps) {
 	// A key whose handler throws costs that key, not the dashboard (the stack goes to the debug log).
 	const reportUnexpected = useUnexpectedErrorReport(props.strayOutput, dispatch);
 	useKeyDispatch(registry, contexts, {onError: reportUnexpected});
-	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit});
+	const onAllProfiles = () => {
+		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
+		if (props.currentProfile === allProfiles) say('Every profile is shown already; ctrl-p picks one.');
+		else if (!props.onSwitchProfile || !props.profiles?.some((profile) => profile.name === allProfiles)) say('Every profile at once needs two or more profiles in the config file (see the readme: "Profiles").');
+		else {
+			say('Opening every profile…');
+			void props.onSwitchProfile(allProfiles).then((problem) => {
+				if (problem) say(problem);
+			});
+		}
+	};
+	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit, onAllProfiles});
 
 	useStrayNotice(props.strayOutput, dispatch);
 	const notice = latestNotice(snapshot, view, now);
@@ -151,6 +164,7 @@ export function Dashboard(props: DashboardProps) {
 			loading={loadingConversations}
 			now={serverNow}
 			links={conversationLinks(snapshot, conversations.selectedKey)}
+			serverNames={serverNames}
 			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onFilterCancel={() => {
@@ -172,6 +186,7 @@ export function Dashboard(props: DashboardProps) {
 			focused={view.pane === 'sandboxes' && view.overlay === null}
 			loading={loading}
 			now={serverNow}
+			serverNames={serverNames}
 		/>
 	);
 	// While the open conversation waits for confirmation, what it waits for sits above its timeline.
@@ -237,6 +252,7 @@ export function Dashboard(props: DashboardProps) {
 					keySource={snapshot.keySource ?? null}
 					demo={snapshot.demo}
 					connection={snapshot.connection}
+					servers={snapshot.servers}
 					counts={counts}
 					invalidItems={snapshot.invalidItems}
 					width={columns}

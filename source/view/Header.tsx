@@ -3,10 +3,10 @@ import {Text} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth, truncateToWidth} from '../format/width.js';
 import type {ConversationCounts} from '../state/conversation-query.js';
-import type {ConnectionState} from '../state/dashboard-types.js';
+import type {ConnectionState, ServerState} from '../state/dashboard-types.js';
 import {formatCost} from '../format/numbers.js';
 import {formatAge} from '../format/time.js';
-import {budgetText, healthText} from './health-text.js';
+import {budgetText, healthText, serverHealthShort} from './health-text.js';
 import {countSegments} from './status-counts.js';
 import {useNow} from './use-now.js';
 
@@ -16,6 +16,8 @@ type Props = {
 	keySource?: string | null;
 	demo: boolean;
 	connection: ConnectionState;
+	/** The all-servers view: each server's own health, named, in place of one. */
+	servers?: readonly ServerState[] | undefined;
 	counts: ConversationCounts;
 	invalidItems: number;
 	width: number;
@@ -77,15 +79,24 @@ export function clockOffsetText(offsetMs: number, source: 'data' | 'date-header'
  * are in each status, in words. On a narrow terminal the counts go first and the need-you count
  * last of all.
  */
-function HeaderImpl({serverLabel, keySource, demo, connection, counts, invalidItems, width}: Props) {
+function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, invalidItems, width}: Props) {
 	// The header alone re-renders every second, for the data age.
 	const now = useNow(1000);
 	const health = healthText(connection, now, keySource ?? null);
 	const budget = budgetText(connection);
 	const segments: Segment[] = [];
 	if (demo) segments.push({text: ' DEMO ', color: 'black', backgroundColor: 'yellow', bold: true}, {text: ' simulator ', keep: 3});
-	else segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 5)))} `, bold: true});
-	segments.push({text: '│ ', color: 'gray'}, {text: health.text, color: health.color, bold: health.color === 'red'});
+	if (servers) {
+		// Every server's own health: one of them down is that server's news, not the whole view's.
+		segments.push({text: `${servers.length} servers `, bold: true}, {text: '│', color: 'gray'});
+		for (const [index, server] of servers.entries()) {
+			const own = serverHealthShort(server.connection, now);
+			segments.push({text: `${index === 0 ? ' ' : ' · '}${truncateToWidth(sanitizeLine(server.name), 12)} `, bold: true}, {text: own.text, color: own.color, bold: own.color === 'red'});
+		}
+	} else {
+		if (!demo) segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 5)))} `, bold: true});
+		segments.push({text: '│ ', color: 'gray'}, {text: health.text, color: health.color, bold: health.color === 'red'});
+	}
 	if (budget) segments.push({text: ` · ${budget}`, color: 'yellow', keep: 4});
 	if (invalidItems > 0) segments.push({text: ` · ⚠ ${invalidItems} invalid`, color: 'yellow', keep: 4});
 	segments.push({text: ' │ ', color: 'gray'});

@@ -5,6 +5,7 @@ import {truncateToWidth} from '../format/width.js';
 import {useKeyHandlers} from './use-key-dispatch.js';
 
 import type {ProfileChoice} from '../state/dashboard-session.js';
+import {allProfiles} from '../state/server-keys.js';
 
 export type {ProfileChoice};
 
@@ -26,7 +27,8 @@ export function ProfilePicker({profiles, current, width, height, onChoose, onClo
 	const items = profiles.map((profile) => ({
 		key: profile.name,
 		value: profile.name,
-		label: truncateToWidth(`${profile.name === current ? '● ' : '  '}${sanitizeLine(profile.name)} · ${sanitizeLine(profile.label)}`, Math.max(10, width - 4)),
+		// `*` is the all-servers view: its label says what it is.
+		label: truncateToWidth(`${profile.name === current ? '● ' : '  '}${profile.name === allProfiles ? '' : `${sanitizeLine(profile.name)} · `}${sanitizeLine(profile.label)}`, Math.max(10, width - 4)),
 	}));
 	const initial = Math.max(0, profiles.findIndex((profile) => profile.name === current));
 	return (

@@ -9,6 +9,7 @@ function SandboxRowViewImpl({cells, selected, focused}: Props) {
 	return (
 		<Text wrap="truncate" inverse={selected && focused} bold={selected}>
 			{selected ? '› ' : '  '}
+			{cells.server ? <Text color={cells.serverColor}>{cells.server}</Text> : null}
 			<Text color={cells.statusColor}>{cells.status}</Text>
 			<Text dimColor={!selected}>{cells.middle}</Text>
 			{cells.flag ? <Text color={cells.flagColor}>{cells.flag}</Text> : null}

@@ -1,6 +1,8 @@
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {cellWidth} from '../format/width.js';
 import {cellLeft, line} from './cells.js';
 import type {ListWindow} from './list-window.js';
 import {cachedSandboxCells, sandboxColumns, sandboxHeader} from './sandbox-cells.js';
@@ -18,6 +20,8 @@ export type SandboxesPaneProps = {
 	focused: boolean;
 	loading: boolean;
 	now: number;
+	/** The all-servers view: the servers' names, for the SERVER column (absent: one server). */
+	serverNames?: readonly string[] | undefined;
 };
 
 /** List rows of the sandboxes pane for a pane height (header and specs take the rest). */
@@ -28,7 +32,8 @@ export function sandboxListHeight(height: number, specCount: number): number {
 /** Sandboxes with their status (and pending pause/resume), spec, age and users; then the specs. */
 export function SandboxesPane(props: SandboxesPaneProps) {
 	const {sandboxes, conversations, specs, keys, window, width, height, focused, now} = props;
-	const columns = useMemo(() => sandboxColumns(width), [width]);
+	const serverWidth = props.serverNames ? Math.max(0, ...props.serverNames.map((name) => cellWidth(sanitizeLine(name)))) : 0;
+	const columns = useMemo(() => sandboxColumns(width, serverWidth), [width, serverWidth]);
 	const listHeight = sandboxListHeight(height, specs.length);
 	const visible = keys.slice(window.offset, window.offset + listHeight);
 	const position = keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0';

@@ -33,10 +33,17 @@ export type ConversationColumns = {
 	/** USD per hour (`4.20`), from 86 columns (at 80 the title keeps its 30 cells; the preview says it). */
 	rate: number;
 	unseen: number;
+	/** The all-servers view's SERVER column (the profile a row came from); 0 otherwise. */
+	server: number;
 };
 
-export function conversationColumns(width: number): ConversationColumns {
+/**
+ * `server`: the widest profile name of the all-servers view (0: one server, no column). The column
+ * takes at most 12 cells, and two more for a stale server's `! ` mark.
+ */
+export function conversationColumns(width: number, server = 0): ConversationColumns {
 	const marker = 2;
+	const serverColumn = server > 0 ? Math.min(14, Math.max(6, server + 2)) : 0;
 	const status = 13;
 	const sandbox = width >= 72 ? 10 : 2;
 	const age = 4;
@@ -48,13 +55,18 @@ export function conversationColumns(width: number): ConversationColumns {
 	// The repository goes first when space runs short (the preview shows it): at 80 columns the
 	// title keeps ~30 cells, enough to tell rows apart.
 	const repo = width >= 110 ? Math.min(28, Math.max(12, Math.floor(width * 0.2))) : 0;
-	const gaps = [status, sandbox, repo, age, activity, cost, context, rate, unseen].filter((value) => value > 0).length;
-	const title = Math.max(4, width - marker - status - sandbox - repo - age - activity - cost - context - rate - unseen - gaps);
-	return {width, marker, status, sandbox, title, repo, age, activity, cost, context, rate, unseen};
+	const gaps = [serverColumn, status, sandbox, repo, age, activity, cost, context, rate, unseen].filter((value) => value > 0).length;
+	const title = Math.max(4, width - marker - serverColumn - status - sandbox - repo - age - activity - cost - context - rate - unseen - gaps);
+	return {width, marker, status, sandbox, title, repo, age, activity, cost, context, rate, unseen, server: serverColumn};
 }
 
 export type ConversationCells = {
 	key: string;
+	/** The SERVER column, padded (empty without it): `! lab` while that server does not answer. */
+	server?: string;
+	serverColor?: string | undefined;
+	/** Its server does not answer: the row is its last known state, drawn dim. */
+	stale?: boolean;
 	status: string;
 	statusColor: string | undefined;
 	/** The sandbox column, padded. */
@@ -74,14 +86,15 @@ export type ConversationCells = {
 };
 
 export function columnHeader(columns: ConversationColumns): string {
-	const parts = [
-		' '.repeat(columns.marker),
+	const parts = [' '.repeat(columns.marker)];
+	if (columns.server) parts.push(cellLeft('SERVER', columns.server), ' ');
+	parts.push(
 		cellLeft('AGENT', columns.status),
 		' ',
 		cellLeft(columns.sandbox >= 7 ? 'SANDBOX' : 'SB', columns.sandbox),
 		' ',
 		cellLeft('TITLE', columns.title),
-	];
+	);
 	if (columns.repo) parts.push(' ', cellLeft('REPOSITORY', columns.repo));
 	parts.push(' ', cellRight('AGE', columns.age), ' ', cellRight('LAST', columns.activity));
 	if (columns.cost) parts.push(' ', cellRight('COST', columns.cost));
@@ -114,8 +127,12 @@ function reasonBadge(short: string, withoutTime: string, room: number): string {
 	return '';
 }
 
-export function conversationCells(row: ConversationRow, columns: ConversationColumns, now: number): ConversationCells {
+export function conversationCells(row: ConversationRow, columns: ConversationColumns, viewNow: number): ConversationCells {
 	const conversation = row.conversation;
+	// In the all-servers view each row's ages are told by its own server's clock.
+	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+	const stale = row.server?.stale ?? false;
+	const server = columns.server && row.server ? cellLeft(`${stale ? '! ' : ''}${sanitizeLine(row.server.name)}`, columns.server) + ' ' : columns.server ? ' '.repeat(columns.server + 1) : '';
 	const agent = agentStatusLook(row);
 	const sandboxLook = sandboxStatusStyle(conversation.sandbox_status);
 	const firstReason = row.attention[0];
@@ -139,6 +156,9 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	const tail = columns.unseen ? ` ${cellRight(row.unseenEvents > 0 ? `+${row.unseenEvents}` : '', columns.unseen)}` : '';
 	return {
 		key: row.key,
+		server,
+		serverColor: stale ? 'yellow' : 'cyan',
+		stale,
 		status: cellLeft(agent.text, columns.status) + ' ',
 		statusColor: agent.color,
 		sandbox: cellLeft(columns.sandbox >= 7 ? sandboxLook.label : sandboxLook.symbol, columns.sandbox) + ' ',

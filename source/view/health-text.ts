@@ -38,3 +38,26 @@ export function budgetText(connection: ConnectionState): string {
 		? `${connection.requestsLastMinute}/${connection.budgetPerMinute} req/min`
 		: '';
 }
+
+/**
+ * One server's health in the all-servers header, short: `● live`, `◐ 3s`, `↻`, `! stale 40s`,
+ * `✗ offline 2m`, `✗ key rejected`; the same symbols and colours as the one-server header.
+ */
+export function serverHealthShort(connection: ConnectionState, now: number): HealthText {
+	if (connection.keyRejected) return {text: '✗ key rejected', color: 'red'};
+	const age = connection.lastSuccessAt === null ? '' : ` ${formatAge(Math.max(0, now - connection.lastSuccessAt))}`;
+	switch (connection.health) {
+		case 'live':
+			return {text: '● live', color: 'green'};
+		case 'polling':
+			return {text: `◐${age}`, color: 'cyan'};
+		case 'reconnecting':
+			return {text: '↻', color: 'yellow'};
+		case 'stale':
+			return {text: `! stale${age}`, color: 'yellow'};
+		case 'offline':
+			return {text: `✗ offline${age}`, color: 'red'};
+		default:
+			return {text: sanitizeLine(String(connection.health)), color: undefined};
+	}
+}

@@ -73,6 +73,7 @@ export type ActionName =
 	| 'send'
 	| 'cancel'
 	| 'profiles'
+	| 'allProfiles'
 	| 'changes'
 	| 'nextHunk'
 	| 'previousHunk'
@@ -165,6 +166,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'back', keys: [named('escape'), char('q')], description: 'Close the links', contexts: ['links'], hint: 'close'},
 	{action: 'bulkResume', keys: [char('R')], description: 'Resume every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'profiles', keys: [ctrl('p')], description: 'Switch to another profile of the config file', contexts: ['global']},
+	{action: 'allProfiles', keys: [char('*')], description: 'Every profile at once: one list with a SERVER column', contexts: ['global']},
 	{action: 'back', keys: [named('escape')], description: 'Close the profile list', contexts: ['profiles'], hint: 'close'},
 	{action: 'search', keys: [char('S'), ctrl('f')], description: 'Search the events of the conversations shown (text, kind:, source:)', contexts: ['conversations', 'sandboxes', 'timeline']},
 	{action: 'send', keys: [named('return')], description: 'Send, or confirm', contexts: ['prompt'], hint: 'send'},

@@ -8,22 +8,35 @@ import {sandboxStatus} from './status-look.js';
 
 /** Column widths and precomputed strings of the sandboxes list (see conversation-cells.ts). */
 
-export type SandboxColumns = {width: number; marker: number; status: number; id: number; spec: number; age: number; uses: number};
+export type SandboxColumns = {
+	width: number;
+	marker: number;
+	/** The all-servers view's SERVER column (0: one server). */
+	server: number;
+	status: number;
+	id: number;
+	spec: number;
+	age: number;
+	uses: number;
+};
 
-export function sandboxColumns(width: number): SandboxColumns {
+/** `server`: the widest profile name of the all-servers view (0: one server, no column). */
+export function sandboxColumns(width: number, serverName = 0): SandboxColumns {
 	const marker = 2;
+	const server = serverName > 0 ? Math.min(14, Math.max(6, serverName + 2)) + 1 : 0;
 	const status = 12;
 	const id = width >= 70 ? 14 : 10;
 	const spec = width >= 90 ? 22 : width >= 60 ? 12 : 0;
 	const age = 4;
 	const gaps = spec ? 4 : 3;
-	const uses = Math.max(0, width - marker - status - id - spec - age - gaps);
-	return {width, marker, status, id, spec, age, uses};
+	const uses = Math.max(0, width - marker - server - status - id - spec - age - gaps);
+	return {width, marker, server, status, id, spec, age, uses};
 }
 
 export function sandboxHeader(columns: SandboxColumns): string {
 	return [
 		' '.repeat(columns.marker),
+		columns.server ? cellLeft('SERVER', columns.server) : '',
 		cellLeft('STATUS', columns.status),
 		' ',
 		cellLeft('SANDBOX', columns.id),
@@ -36,6 +49,9 @@ export function sandboxHeader(columns: SandboxColumns): string {
 }
 
 export type SandboxCells = {
+	/** The SERVER column, padded (empty without it): `! lab` while that server does not answer. */
+	server?: string;
+	serverColor?: string | undefined;
 	status: string;
 	statusColor: string | undefined;
 	middle: string;
@@ -59,8 +75,10 @@ export function sandboxCells(
 	row: SandboxRow,
 	columns: SandboxColumns,
 	conversations: DashboardSnapshot['conversations'],
-	now: number,
+	viewNow: number,
 ): SandboxCells {
+	// In the all-servers view the sandbox's age is told by its own server's clock.
+	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
 	const look = sandboxStatus(row.sandbox);
 	const pending = row.pending;
 	// While an action is in flight its progress is the status; a failed one keeps the real status.
@@ -86,6 +104,7 @@ export function sandboxCells(
 	const flagCut = cellLeft(flag, Math.min(columns.uses, Math.max(0, Math.ceil(columns.uses * 0.7)))).trimEnd();
 	const flagText = flagCut ? `${flagCut} ` : '';
 	return {
+		...(columns.server ? {server: cellLeft(row.server ? `${row.server.stale ? '! ' : ''}${sanitizeLine(row.server.name)}` : '', columns.server - 1) + ' ', serverColor: row.server?.stale ? 'yellow' : 'cyan'} : {}),
 		status: `${cellLeft(status, columns.status)} `,
 		statusColor: inFlight ? 'yellow' : look.color,
 		middle,

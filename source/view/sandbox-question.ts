@@ -23,7 +23,7 @@ export function planSandboxAction(
 ): SandboxPlan {
 	if (!sandboxKey) return {kind: 'refuse', text: 'No sandbox selected.'};
 	const row = snapshot.sandboxes.get(sandboxKey);
-	const name = sanitizeLine(sandboxKey.length > 12 ? sandboxKey.slice(0, 12) : sandboxKey);
+	const name = sandboxName(sandboxKey, row?.server?.name);
 	// Callers plan once the sandbox list has arrived (awaited-key.ts): a row missing then is not in it.
 	if (!row) return {kind: 'refuse', text: `Sandbox ${name} is not in the sandbox list (ctrl-r refreshes it).`};
 	if (row.pending && !row.pending.error) return {kind: 'refuse', text: `Sandbox ${name} is already ${row.pending.kind}…`};
@@ -57,7 +57,10 @@ export function capQuestion(
 	snapshot: Pick<DashboardSnapshot, 'sandboxes' | 'conversations'> & Partial<Pick<DashboardSnapshot, 'runningSandboxCap'>>,
 	excludeKey: string | null,
 ): {question: string; detail: string} {
-	const effect = capEffect(snapshot.sandboxes, excludeKey, snapshot.runningSandboxCap ?? null);
+	// The all-servers view: a cap is one server's, over that server's sandboxes only.
+	const server = excludeKey ? snapshot.sandboxes.get(excludeKey)?.server?.name : undefined;
+	const rows = server === undefined ? snapshot.sandboxes : new Map([...snapshot.sandboxes].filter(([, row]) => row.server?.name === server));
+	const effect = capEffect(rows, excludeKey, snapshot.runningSandboxCap ?? null);
 	if (!effect) return {question: '', detail: ''};
 	const names = effect.victimKeys.map((key) => sanitizeLine(key.slice(0, 8)));
 	const victims = names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -66,4 +69,11 @@ export function capQuestion(
 	// Short enough that the question and its [y/n] fit 80 columns; the why goes in the detail.
 	if (effect.certain) return {question: ` It pauses ${victims} (${held}).`, detail: `${effect.running} of ${effect.cap} running${starting}: the service pauses the oldest · `};
 	return {question: '', detail: `at the service's cap it pauses sandbox ${victims} (${held}), the oldest running${starting} · `};
+}
+
+/** A sandbox as a question names it: its id's first 12 characters, and in the all-servers view its server. */
+function sandboxName(sandboxKey: string, server: string | undefined): string {
+	const id = server && sandboxKey.endsWith(`@${server}`) ? sandboxKey.slice(0, -server.length - 1) : sandboxKey;
+	const short = sanitizeLine(id.length > 12 ? id.slice(0, 12) : id);
+	return server ? `${short} on ${sanitizeLine(server)}` : short;
 }

@@ -26,6 +26,8 @@ type Args = {
 	/** The terminal is wide enough to show the list and the timeline side by side. */
 	roomForTwo: boolean;
 	onQuit(): void;
+	/** `*`: every profile at once (Dashboard.tsx asks the runtime). */
+	onAllProfiles?(): void;
 };
 
 /**
@@ -179,6 +181,7 @@ export function useDashboardKeys(args: Args): void {
 			quit: args.onQuit,
 			help: () => dispatch({type: 'open-overlay', overlay: {kind: 'help'}}),
 			profiles: () => dispatch({type: 'open-overlay', overlay: {kind: 'profiles'}}),
+			allProfiles: () => (args.onAllProfiles ? args.onAllProfiles() : notice('Every profile at once needs the dashboard started by agent-tui.')),
 			nextPane: () => dispatch({type: 'cycle-pane', direction: 1}),
 			previousPane: () => dispatch({type: 'cycle-pane', direction: -1}),
 			paneConversations: () => dispatch({type: 'focus', pane: 'conversations'}),

@@ -15,8 +15,11 @@ export function executionStatusOf(snapshot: Pick<DashboardSnapshot, 'conversatio
 
 /** A conversation's title for prompts and notices: sanitized and short. */
 export function shortTitle(snapshot: Pick<DashboardSnapshot, 'conversations'>, key: string): string {
-	const title = snapshot.conversations.get(key)?.conversation.title;
-	return truncateToWidth(title ? sanitizeLine(title) : key.slice(0, 8), 32);
+	const row = snapshot.conversations.get(key);
+	const title = row?.conversation.title;
+	const short = truncateToWidth(title ? sanitizeLine(title) : key.slice(0, 8), 32);
+	// The all-servers view: a question says which server it goes to.
+	return row?.server ? `${short} on ${sanitizeLine(row.server.name)}` : short;
 }
 
 /**

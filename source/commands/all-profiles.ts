@@ -1,0 +1,81 @@
+import {ConfigError} from '../config/errors.js';
+import type {Warn} from '../config/file-permissions.js';
+import {configFilePath} from '../config/paths.js';
+import {listProfiles, resolveProfile} from '../config/profiles.js';
+import {errorMessage, KeyRejectedError} from '../wire/errors.js';
+import {setRequestDeadline} from '../wire/http.js';
+import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
+import {readConversations} from './conversations.js';
+import {requestDeadline} from './deadline.js';
+import {exitCodeFor, ExitCode, UsageError} from './exit-codes.js';
+import type {CommandFlags} from './flags.js';
+import {addSecret, note, printError, printLine, printText, type Io} from './io.js';
+import {toJson} from './json-output.js';
+import type {HeadlessCommand} from './registry.js';
+import {clockOf, openServer, type Server} from './server.js';
+import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
+
+/**
+ * `conversations --all-profiles`: every profile of the config file, each opened as `--profile
+ * NAME` would open it (its own server, key, request budget and clock), read at the same time, and
+ * listed once: JSON rows carry their `profile`, the table a SERVER column. A profile that cannot
+ * be read is said on stderr with its name and the others are still listed; the exit code is then
+ * that failure's (rows on stdout are complete for every profile that answered).
+ */
+
+type ProfileResult = {profile: string; rows: ProfileConversation[]} | {profile: string; error: unknown};
+
+export async function runOnEveryProfile(command: HeadlessCommand, _args: readonly string[], flags: CommandFlags, io: Io, warn: Warn): Promise<number> {
+	if (command.name !== 'conversations') throw new UsageError(`--all-profiles is for the dashboard and conversations, not ${command.name}`);
+	const profiles = listProfiles(process.env, warn);
+	if (profiles.length === 0) throw new ConfigError(`--all-profiles lists the profiles of ${configFilePath(process.env)}, and it has none (see the readme: "Profiles")`);
+	setRequestDeadline(requestDeadline(flags));
+	const filter = parseStatusFilter(flags.status);
+	const warning = unknownStatusWarning(filter);
+	if (warning) note(io, warning);
+
+	const results = await Promise.all(profiles.map(({name}) => readProfile(name, io, warn)));
+	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
+	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation})), io.secrets));
+	else for (const line of profileConversationTable(rows, io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+
+	let code: ExitCode = ExitCode.ok;
+	for (const result of results) {
+		if (!('error' in result)) continue;
+		printError(io, new Error(`profile ${result.profile}: ${errorMessage(result.error)}`));
+		if (code === ExitCode.ok) code = exitCodeFor(result.error);
+	}
+	if (!flags.json && rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
+	return code;
+}
+
+async function readProfile(name: string, io: Io, warn: Warn): Promise<ProfileResult> {
+	let server: Server | undefined;
+	try {
+		const config = await resolveProfile(name, process.env, warn);
+		if (config.kind !== 'server') throw new ConfigError(`profile "${name}" names no server (no baseUrl)`);
+		addSecret(io, config.apiKey);
+		server = await openServer(config, profileIo(io, name));
+		const conversations = await readConversations(server);
+		// Ages by each server's own clock.
+		const now = clockOf(server).now();
+		return {profile: name, rows: conversations.map((conversation) => ({profile: name, conversation, now}))};
+	} catch (error) {
+		if (error instanceof KeyRejectedError) error.message += `; the key sent is profile "${name}"'s`;
+		return {profile: name, error};
+	} finally {
+		await server?.close();
+	}
+}
+
+/** The same streams and secrets, with each stderr line naming the profile it is about. */
+function profileIo(io: Io, name: string): Io {
+	const stderr = {
+		write(chunk: string | Uint8Array, ...rest: unknown[]) {
+			const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+			return (io.stderr.write as (text: string, ...rest: unknown[]) => boolean)(text.replaceAll(/^agent-tui: /gm, `agent-tui: ${name}: `), ...rest);
+		},
+	} as unknown as NodeJS.WritableStream;
+	return {...io, stderr};
+}

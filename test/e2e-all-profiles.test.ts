@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {after, describe, test} from 'node:test';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {normalizeId} from '../source/wire/ids.js';
+import {cliCommand} from './helpers/built-cli.js';
+import {assertFits, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
+
+/**
+ * Every server at once, as a new user would try it: two simulators on port 0 configured as
+ * profiles `work` and `lab` in a private XDG config dir, the built CLI with `--all-profiles` in
+ * tmux. One list holds both servers' conversations with a SERVER column; an approval goes to the
+ * server its row came from; killing one server marks its rows stale while the other's keep
+ * updating.
+ */
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-all-'));
+const simulators: Simulator[] = [];
+const sessions: TmuxSession[] = [];
+after(async () => {
+	for (const session of sessions) session.kill();
+	await Promise.all(simulators.map((simulator) => simulator.close()));
+	rmSync(home, {recursive: true, force: true});
+});
+
+async function twoProfiles(): Promise<{work: Simulator; lab: Simulator}> {
+	// The same seed: the same conversation ids on both, told apart only by their server.
+	const work = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 12, apiKey: 'work-key'});
+	const lab = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 8, apiKey: 'lab-key'});
+	simulators.push(work, lab);
+	mkdirSync(join(home, 'agent-tui'), {recursive: true});
+	writeFileSync(
+		join(home, 'agent-tui', 'config.json'),
+		JSON.stringify({defaultProfile: 'work', profiles: {work: {baseUrl: work.baseUrl, apiKey: work.apiKey}, lab: {baseUrl: lab.baseUrl, apiKey: lab.apiKey}}}),
+		{mode: 0o600},
+	);
+	return {work, lab};
+}
+
+function launch(columns: number, rows: number, args: string): TmuxSession {
+	const app = ['env -u CI -u OPENHANDS_BASE_URL -u OPENHANDS_API_KEY', `XDG_CONFIG_HOME=${shellQuote(home)}`, 'NODE_ENV=production', cliCommand(), args].join(' ');
+	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
+	sessions.push(tmux);
+	return tmux;
+}
+
+/** List rows (after the two-cell selection marker) whose SERVER cell matches. */
+const rowsOf = (screen: string, server: RegExp) => screenLines(screen).filter((line) => /^[› ] /.test(line) && server.test(line.slice(2, 10)));
+
+describe('every server at once in tmux', {skip: tmuxSkip}, () => {
+	test('120x32: one list with a SERVER column; an approval reaches its own server; one server down marks its rows stale, the other updates', {timeout: 90_000}, async () => {
+		const {work, lab} = await twoProfiles();
+		const tmux = launch(120, 32, '--all-profiles');
+		let screen = await tmux.waitFor((text) => /2 servers │ work .* · lab /.test(text) && rowsOf(text, /^work\b/).length > 0 && rowsOf(text, /^lab\b/).length > 0, 'both servers in one list', 20_000);
+		assert.match(screen, /Conversations \(20\)/);
+		assert.match(screen, /^ {2}SERVER AGENT/m);
+		assertFits(screen, 120);
+
+		// The waiting conversation exists on both servers under the same id: approve lab's only.
+		const waitingId = normalizeId(work.world.conversationList().find((conversation) => conversation.scenario === 'confirmation')!.id);
+		tmux.send('/');
+		tmux.send('server:lab status:waiting', {literal: true});
+		tmux.send('Enter');
+		screen = await tmux.waitFor((text) => /1 of 20/.test(text) && rowsOf(text, /^lab\b/).length === 1 && rowsOf(text, /^work\b/).length === 0, 'the filter down to lab\'s waiting row');
+		tmux.send('a');
+		await tmux.waitFor((text) => /Approve .* on lab\? \[y\/n\]/.test(text) && /1 action · risk/.test(text), 'the question naming the server, with what it approves');
+		tmux.send('y');
+		await tmux.waitFor((text) => text.includes('Approved '), 'the approval sent', 20_000);
+		assert.notEqual(lab.world.findConversation(waitingId)!.executionStatus, 'waiting_for_confirmation', 'approved on lab');
+		assert.equal(work.world.findConversation(waitingId)!.executionStatus, 'waiting_for_confirmation', 'work untouched');
+		tmux.send('Escape');
+		await tmux.waitFor((text) => /Conversations \(20\)/.test(text) && !text.includes(' of 20'), 'the filter cleared');
+
+		// lab goes down: its rows are marked, its health says so; work goes on.
+		await lab.close();
+		screen = await tmux.waitFor((text) => /lab (! stale|✗ offline)/.test(text) && rowsOf(text, /^! lab\b/).length > 0 && rowsOf(text, /^lab\b/).length === 0, 'lab\'s rows marked stale', 30_000);
+		assert.match(screen, /· lab /);
+		assert.ok(rowsOf(screen, /^work\b/).length > 0, 'work rows not marked');
+		assertFits(screen, 120);
+		// A change on work reaches the screen while lab is down.
+		work.world.conversationList()[0]!.title = 'Renamed on work while lab is down';
+		await tmux.waitFor((text) => rowsOf(text, /^work\b/).some((line) => line.includes('Renamed on work')), 'work still updating', 20_000);
+
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+	});
+
+	test('* in a one-profile dashboard switches to every profile; ctrl-p goes back to one', {timeout: 60_000}, async () => {
+		await twoProfiles();
+		const tmux = launch(100, 28, '--profile work');
+		await tmux.waitFor((text) => /Conversations \(12\)/.test(text) && !text.includes('SERVER'), 'one profile, no SERVER column', 20_000);
+		tmux.send('*');
+		const screen = await tmux.waitFor((text) => /2 servers │/.test(text) && /Conversations \(20\)/.test(text) && text.includes('SERVER'), 'every profile after *', 20_000);
+		assertFits(screen, 100);
+		tmux.send('C-p');
+		await tmux.waitFor((text) => text.includes('Switch to a profile') && text.includes('● every profile at once (2)'), 'the picker with the all-profiles entry');
+		tmux.send('Down');
+		tmux.send('Enter');
+		await tmux.waitFor((text) => /Conversations \(12\)/.test(text) && !text.includes('2 servers'), 'back to work alone', 20_000);
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+	});
+});
