@@ -237,7 +237,12 @@ class DashboardModel {
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
 			setVisibleConversations: (keys) => this.#poller.setVisible(keys),
-			openTimeline: (key) => this.#openTimeline(key),
+			openTimeline: (key) => {
+				this.#openTimeline(key);
+				// Now, not with the next batch: the view moves to the timeline on the same key, and a batch
+				// window (longer behind a busy stream) showed the previous conversation's events there.
+				this.#publisher.flush();
+			},
 			closeTimeline: () => this.#closeTimeline(),
 			loadOlderEvents: () => this.#timeline?.loadOlder(),
 			loadNewerEvents: () => this.#timeline?.loadNewer(),
