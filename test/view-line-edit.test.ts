@@ -53,3 +53,16 @@ test('text pasted with colour codes and other escape sequences keeps its words; 
 	assert.equal(cleanLineText('a\uD800b\uDFFFc'), 'a\uFFFDb\uFFFDc');
 	assert.equal(cleanLineText('tab\there\r\nnext\u0007'), 'tab here next');
 });
+
+test('a value selected as a whole (a filter reopened): typing replaces it, arrows keep it, delete keys clear it', () => {
+	const selected: LineState = {value: 'agent', cursor: 5, selected: true};
+	assert.deepEqual(editLine(selected, {type: 'insert', text: 's'}), {value: 's', cursor: 1});
+	assert.deepEqual(([{type: 'insert', text: 's'}, {type: 'insert', text: 'tuck'}] as LineEdit[]).reduce(editLine, selected), {value: 'stuck', cursor: 5}, 'the first key replaces, the rest add');
+	assert.deepEqual(editLine(selected, {type: 'end'}), {value: 'agent', cursor: 5});
+	assert.deepEqual(editLine(selected, {type: 'left'}), {value: 'agent', cursor: 0});
+	assert.deepEqual(([{type: 'end'}, {type: 'insert', text: ' stuck'}] as LineEdit[]).reduce(editLine, selected), {value: 'agent stuck', cursor: 11}, 'an arrow first keeps it and types after it');
+	for (const type of ['backspace', 'delete', 'deleteToStart', 'deleteToEnd', 'deleteWordBefore'] as const) {
+		assert.deepEqual(editLine(selected, {type}), {value: '', cursor: 0}, type);
+	}
+	assert.deepEqual(editLine({value: '', cursor: 0, selected: true}, {type: 'insert', text: 'x'}), {value: 'x', cursor: 1}, 'nothing to select: typed as usual');
+});

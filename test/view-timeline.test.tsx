@@ -139,14 +139,22 @@ test('the filter line takes kind:, source: and words; the kind picker offers the
 	assert.match(frame, /\/ source:agent kind:ActionEvent/);
 	assert.doesNotMatch(frame, /observation/);
 	assert.equal((frame.match(/\$ pytest/g) ?? []).length, 3);
-	// Free text narrows further; esc in the list clears the filter.
+	// `/` opens with the filter selected: → keeps it and free text narrows further.
 	frame = await press(view, '/', (text) => text.includes('pick a kind'));
-	view.stdin.write('test_1');
+	view.stdin.write('\u001B[C');
+	view.stdin.write(' test_1');
 	frame = await waitForFrame(view.lastFrame, (text) => text.includes('1 match'));
+	assert.match(frame, /\/ source:agent kind:ActionEvent +test_1/);
 	frame = await press(view, keys.enter, (text) => text.includes('1 of 12 events'));
 	assert.match(frame, /\$ pytest -q tests\/test_1\.py/);
+	// Typed straight away, the text replaces the filter instead of appending to it (`…test_1pytest`).
+	frame = await press(view, '/', (text) => text.includes('pick a kind'));
+	view.stdin.write('F.');
+	frame = await waitForFrame(view.lastFrame, (text) => /\/ F\. /.test(text));
+	assert.doesNotMatch(frame, /test_1F|source:agent/);
+	frame = await press(view, keys.enter, (text) => !text.includes('pick a kind'));
 	frame = await press(view, keys.escape, (text) => /live · 12 events ·/.test(text));
-	assert.doesNotMatch(frame, /\/ source:agent/);
+	assert.doesNotMatch(frame, /\/ source:agent|\/ F\./);
 });
 
 test('enter opens the details of the selected event in place; esc returns to the same row', async (t) => {

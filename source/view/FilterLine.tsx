@@ -54,7 +54,7 @@ export function FilterLine(props: Props) {
 		<Box height={1} width={width} overflow="hidden">
 			<Text color="cyan">/ </Text>
 			<Box flexGrow={1} height={1} overflow="hidden">
-				<TextField value={value} placeholder={placeholder} onChange={props.onChange} />
+				<TextField value={value} placeholder={placeholder} onChange={props.onChange} selectAll />
 			</Box>
 			<Text dimColor>{right}</Text>
 		</Box>

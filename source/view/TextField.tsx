@@ -10,6 +10,11 @@ type Props = {
 	placeholder?: string;
 	/** Only a focused field takes keys (and shows its cursor). Defaults to true. */
 	focus?: boolean;
+	/**
+	 * Open with the value it has selected, so typing replaces it (the `/` filter: the previous
+	 * filter is shown, and what is typed starts a new one unless an arrow key keeps it).
+	 */
+	selectAll?: boolean;
 };
 
 /**
@@ -20,9 +25,10 @@ type Props = {
  * it as it comes), so keys that arrive before the parent
  * has re-rendered build on each other instead of on a stale value.
  */
-export function TextField({value, onChange, placeholder = '', focus = true}: Props) {
+export function TextField({value, onChange, placeholder = '', focus = true, selectAll = false}: Props) {
 	const [, setCursor] = useState(value.length);
-	const latest = useRef<LineState>({value, cursor: value.length});
+	const [, setSelected] = useState(selectAll && value !== '');
+	const latest = useRef<LineState>({value, cursor: value.length, selected: selectAll && value !== ''});
 	const seenValue = useRef(value);
 	if (value !== seenValue.current) {
 		// The parent changed the value (cleared it, cleaned what was typed): the cursor follows.
@@ -37,6 +43,7 @@ export function TextField({value, onChange, placeholder = '', focus = true}: Pro
 		const next = editLine(before, edit);
 		latest.current = next;
 		setCursor(next.cursor);
+		setSelected(next.selected === true);
 		if (next.value !== before.value) onChangeRef.current(next.value);
 	});
 
@@ -49,6 +56,16 @@ export function TextField({value, onChange, placeholder = '', focus = true}: Pro
 			<Text>
 				<Text inverse>{placeholder.slice(0, 1) || ' '}</Text>
 				{placeholder.length > 1 ? <Text color="gray">{placeholder.slice(1)}</Text> : null}
+			</Text>
+		);
+	}
+
+	// Selected as a whole: shown inverted, the cursor at its end.
+	if (latest.current.selected && latest.current.value === value) {
+		return (
+			<Text>
+				<Text inverse>{value}</Text>
+				<Text inverse> </Text>
 			</Text>
 		);
 	}

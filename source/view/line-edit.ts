@@ -14,7 +14,11 @@ import type {InkKey} from './keymap.js';
  * typed: coloured terminal output pasted in becomes its text), and a lone surrogate made U+FFFD.
  */
 
-export type LineState = {value: string; cursor: number};
+/**
+ * `selected`: the whole value is selected, as a field opened on a value it already had starts (the
+ * `/` filter): typing replaces it, a delete key clears it, a movement keeps it and drops the selection.
+ */
+export type LineState = {value: string; cursor: number; selected?: boolean};
 
 export type LineEdit =
 	| {type: 'insert'; text: string}
@@ -83,6 +87,7 @@ function nextBoundary(value: string, at: number): number {
 }
 
 export function editLine(state: LineState, edit: LineEdit): LineState {
+	if (state.selected && state.value !== '') return editSelected(state.value, edit);
 	const {value} = state;
 	const cursor = Math.max(0, Math.min(state.cursor, value.length));
 	switch (edit.type) {
@@ -121,6 +126,28 @@ export function editLine(state: LineState, edit: LineEdit): LineState {
 			while (start > 0 && /\s/.test(value[start - 1] ?? '')) start--;
 			while (start > 0 && !/\s/.test(value[start - 1] ?? '')) start--;
 			return {value: value.slice(0, start) + value.slice(cursor), cursor: start};
+		}
+	}
+}
+
+/** An edit of a value that is selected as a whole. */
+function editSelected(value: string, edit: LineEdit): LineState {
+	switch (edit.type) {
+		case 'insert': {
+			const text = cleanLineText(edit.text);
+			return {value: text, cursor: text.length};
+		}
+		case 'left':
+		case 'home': {
+			return {value, cursor: 0};
+		}
+		case 'right':
+		case 'end': {
+			return {value, cursor: value.length};
+		}
+		default: {
+			// backspace, delete, ctrl-u, ctrl-k, ctrl-w: the selection goes.
+			return {value: '', cursor: 0};
 		}
 	}
 }

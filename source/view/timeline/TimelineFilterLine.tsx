@@ -73,7 +73,7 @@ export function TimelineFilterLine(props: Props) {
 			<Box height={1} overflow="hidden">
 				<Text color="cyan">/ </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={onChange} />
+					<TextField value={value} focus={!pickerOpen} placeholder="kind:ActionEvent source:agent pytest" onChange={onChange} selectAll />
 				</Box>
 				<Text dimColor>{counter}</Text>
 			</Box>
