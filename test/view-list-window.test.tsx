@@ -73,7 +73,7 @@ test('view state: panes cycle, overlays shadow the panes, filters edit in place'
 test('an adoption queued by a render never undoes a key pressed after that render', () => {
 	const keys = ['a', 'b', 'c', 'd'];
 	// The filter hid the selected row 'x': the render resolved to 'c' and queued its adoption.
-	const before: ListWindowState = {selectedKey: 'x', index: 2, offset: 0};
+	const before: ListWindowState = {selectedKey: 'x', index: 2, offset: 0, chosen: true};
 	assert.equal(resolveWindow(before, keys, 3).selectedKey, 'c');
 	// The user pressed g before the adoption ran: the first row stays selected.
 	const afterG = listWindowReducer(before, {type: 'first', keys, height: 3});
@@ -82,4 +82,20 @@ test('an adoption queued by a render never undoes a key pressed after that rende
 	assert.equal(late.selectedKey, 'a', 'the stale adoption is dropped');
 	// With nothing pressed in between, the adoption applies.
 	assert.equal(listWindowReducer(before, {type: 'adopt', key: 'c', expected: 'x', keys, height: 3}).selectedKey, 'c');
+});
+
+test('until a row is picked the selection is the top row, whatever re-sorts; once picked it follows its key', () => {
+	// The first screen drew k0 on top and the render adopted it (no key pressed).
+	let state = listWindowReducer(initialListWindow, {type: 'adopt', key: 'k0', expected: null, keys, height: 10});
+	assert.equal(resolveWindow(state, keys, 10).selectedKey, 'k0');
+	// Rows that need you arrive or change later and sort above it: the cursor stays on the top row.
+	const resorted = ['k40', 'k41', 'k42', 'k43', 'k44', ...keys.filter((key) => !['k40', 'k41', 'k42', 'k43', 'k44'].includes(key))];
+	assert.deepEqual(resolveWindow(state, resorted, 10), {index: 0, offset: 0, selectedKey: 'k40'});
+	state = listWindowReducer(state, {type: 'adopt', key: 'k40', expected: 'k0', keys: resorted, height: 10});
+	assert.equal(resolveWindow(state, keys, 10).selectedKey, 'k0', 'still the top row, not the adopted key');
+	// A key pressed picks a row: from then on it follows that row.
+	state = listWindowReducer(state, {type: 'move', delta: 1, keys, height: 10});
+	assert.equal(resolveWindow(state, keys, 10).selectedKey, 'k1');
+	assert.equal(resolveWindow(state, resorted, 10).selectedKey, 'k1');
+	assert.equal(resolveWindow(state, resorted, 10).index, 6);
 });
