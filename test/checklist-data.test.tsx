@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {spawn, spawnSync} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {chmodSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import http from 'node:http';
 import {tmpdir} from 'node:os';
@@ -20,7 +20,7 @@ import {press, renderSized, settle, waitForFrame} from './helpers/ink.js';
 import {KeyHarness, TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {cliArgs, runCli} from './helpers/built-cli.js';
 
 /**
  * docs/security-checklist.md checklist, items 14–23 and 39–41: sizes, bad data, secrets, resizing.
@@ -216,8 +216,8 @@ test('40. a key file readable by others, or a key as a flag: warned; encrypted_c
 	const warnings: string[] = [];
 	await resolveConfig({baseUrl: 'http://127.0.0.1:9', apiKeyFile: file}, {env: {}, warn: (line) => warnings.push(line)});
 	assert.ok(warnings.some((line) => /readable|permission|0600|chmod/i.test(line)), warnings.join('\n'));
-	const flag = spawnSync(process.execPath, [...cliArgs(), 'conversations', '--api-key', 'flag-key-40'], {encoding: 'utf8', env: {PATH: process.env.PATH, HOME: dir}, timeout: 30_000});
-	assert.equal(flag.status, 2);
+	const flag = await runCli(['conversations', '--api-key', 'flag-key-40'], {home: dir, timeoutMs: 30_000});
+	assert.equal(flag.code, 2);
 	assert.match(flag.stderr, /--api-key is not accepted/);
 	assert.ok(!flag.stderr.includes('flag-key-40'));
 	const event = parseEvent({kind: 'MessageEvent', id: 'e', timestamp: 't', source: 'agent', llm_message: {role: 'assistant', content: [], responses_reasoning_item: {id: 'r', encrypted_content: 'gAAAA-40-SECRET'}}});

@@ -1,6 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {cellWidth} from '../source/format/width.js';
+import {eventDetails} from '../source/format/event-details.js';
 import {EventDetails} from '../source/view/details/EventDetails.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
 import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
@@ -14,10 +15,10 @@ async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
 	return frame;
 }
 
-function mount(event: WireEvent, events: readonly WireEvent[], size: {columns: number; rows: number}, onBack = () => {}) {
+function mount(event: WireEvent, events: readonly WireEvent[], size: {columns: number; rows: number}, onBack = () => {}, document = eventDetails) {
 	const view = renderSized(
 		<KeyHarness stack={['details', 'global', 'always']}>
-			<EventDetails event={event} events={events} width={size.columns} height={size.rows} active onBack={onBack} />
+			<EventDetails event={event} events={events} width={size.columns} height={size.rows} active onBack={onBack} document={document} />
 		</KeyHarness>,
 		{columns: size.columns, rows: size.rows + 1},
 	);
@@ -79,25 +80,54 @@ test('a condensation lists what it forgot when enter is pressed, and hides it ag
 	assertFits(frame, 90, 20);
 });
 
+test('a 5 MB observation is a document of 100,000 rows cut out only where asked', () => {
+	const action = terminalAction('cat big.log');
+	const body = Array.from({length: 100_000}, (_, index) => `log line ${index} ${'.'.repeat(40)}`).join('\n');
+	const document = eventDetails(terminalObservation(action, body, 0), 80, {});
+	assert.ok(document.lineCount > 100_000, `${document.lineCount} lines`);
+	// Any window is exactly what was asked for, each line within the width: the view renders only
+	// the rows it asks for, so what it renders is bounded by its height, not by the text.
+	for (const start of [0, 50_000, document.lineCount - 23]) {
+		const lines = document.lines(start, start + 23);
+		assert.equal(lines.length, 23);
+		for (const line of lines) assert.ok(cellWidth(line.text) <= 80, `line wider than 80: ${JSON.stringify(line.text)}`);
+	}
+	assert.ok(document.lines(50_000, 50_023).some((line) => /log line 4\d{4} /.test(line.text)), 'the middle of the log is in the middle');
+	assert.match(document.lines(document.lineCount - 1, document.lineCount)[0]!.text, /log line 99999 /);
+});
+
 test('a 5 MB observation opens and scrolls without rendering more than the viewport', async (t) => {
 	const action = terminalAction('cat big.log');
 	const body = Array.from({length: 100_000}, (_, index) => `log line ${index} ${'.'.repeat(40)}`).join('\n');
 	const observation = terminalObservation(action, body, 0);
+	// What the view asks of the document is what it renders: counted, not timed (a loaded machine
+	// takes what it takes; the bench measures the time).
+	const asked: number[] = [];
+	const counting: typeof eventDetails = (...args) => {
+		const document = eventDetails(...args);
+		return {
+			lineCount: document.lineCount,
+			lines(start, end) {
+				asked.push(end - start);
+				return document.lines(start, end);
+			},
+		};
+	};
 	const started = performance.now();
-	const view = mount(observation, [action, observation], {columns: 80, rows: 24});
+	const view = mount(observation, [action, observation], {columns: 80, rows: 24}, () => {}, counting);
 	t.after(() => view.unmount());
-	let frame = await ready(view, 'ObservationEvent · env');
+	let frame = await waitForFrame(view.lastFrame, (value) => value.includes('ObservationEvent · env'), {timeoutMs: 60_000});
 	const opened = performance.now() - started;
-	assertFits(frame, 80, 24);
+	const total = /1–23 of ([\d,]+) · /.exec(frame)?.[1];
+	assert.ok(total && Number(total.replaceAll(',', '')) > 100_000, `the position says 23 rows of the whole document: ${frame.split('\n').at(-1)}`);
 	const jumpStarted = performance.now();
-	frame = await press(view, 'G', (text) => text.includes('log line 99999'));
+	frame = await pressOnly(view, 'G', (text) => text.includes('log line 99999'), 'the end of the log');
 	const jumped = performance.now() - jumpStarted;
-	assertFits(frame, 80, 24);
+	assert.match(frame, new RegExp(`\\d+–${total.replaceAll(',', '')} of ${total} · `), 'the last 23 rows');
+	for (const written of [frame, ...view.stdout.frames.map((output) => output.replaceAll(/\u001B\[[\d;?]*[A-Za-z]/g, ''))]) assertFits(written.replace(/\n$/, ''), 80, 24);
+	assert.ok(asked.length >= 2, 'the view asked for its rows when it opened and after G');
+	assert.ok(Math.max(...asked) <= 23, `at most the 23 rows of the viewport asked for at once: ${Math.max(...asked)}`);
 	t.diagnostic(`opened in ${opened.toFixed(0)} ms, jumped to the end in ${jumped.toFixed(0)} ms`);
-	assert.ok(opened < 1500, `opening took ${opened.toFixed(0)} ms`);
-	// Rendering the whole observation takes seconds; the viewport, tens of ms (36 ms in CI). Loose
-	// for a loaded machine.
-	assert.ok(jumped < 1000, `G took ${jumped.toFixed(0)} ms`);
 });
 
 test('unknown kinds show their raw JSON, never encrypted_content, and hostile text stays escaped', async (t) => {

@@ -20,6 +20,8 @@ export type EventDetailsProps = {
 	onBack(): void;
 	/** The zone of naive event times (`UTC+1`), null while unknown: said beside the timestamp. */
 	eventZone?: string | null;
+	/** Builds the document shown (default `eventDetails`); a test passes one that counts the rows asked for. */
+	document?: typeof eventDetails;
 };
 
 const toneStyle: Record<DetailTone, {color?: string; bold?: boolean; dimColor?: boolean}> = {
@@ -37,13 +39,13 @@ const toneStyle: Record<DetailTone, {color?: string; bold?: boolean; dimColor?: 
  * what a condensation forgot. Only the visible lines are cut out of the document and rendered,
  * each cut to the width, so a 5 MB observation scrolls as fast as a short one.
  */
-export function EventDetails({event, events, width, height, active, onBack, eventZone = null}: EventDetailsProps) {
+export function EventDetails({event, events, width, height, active, onBack, eventZone = null, document: build = eventDetails}: EventDetailsProps) {
 	const [showForgotten, setShowForgotten] = useState(false);
 	const [rawOffset, dispatch] = useReducer(scrollReducer, 0);
 	const lookups = useDetailContext(events, event, showForgotten);
 	const context = useMemo(() => ({...lookups, zone: eventZone}), [lookups, eventZone]);
 	// Rebuilt only when the event, its answer or the width changes; never per scroll step.
-	const document = useMemo(() => eventDetails(event, width, context), [event, width, context]);
+	const document = useMemo(() => build(event, width, context), [build, event, width, context]);
 	const bodyHeight = Math.max(1, height - 1);
 	const {lineCount} = document;
 	const offset = clampOffset(rawOffset, lineCount, bodyHeight);
