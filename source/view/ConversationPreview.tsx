@@ -5,6 +5,7 @@ import {formatCost, formatPercent, formatTokens} from '../format/numbers.js';
 import {formatDuration} from '../format/time.js';
 import {budgetShare, sessionTimeLeft} from '../state/spend.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {TreeNode} from '../state/conversation-tree.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {attentionLong} from './attention-text.js';
@@ -17,6 +18,10 @@ type Props = {
 	now: number;
 	/** Its sandbox's links while it runs (links.ts); shown with tokens hidden. */
 	links?: readonly ExposedUrl[];
+	/** Where it sits among sub-agents (conversation-tree.ts). */
+	node?: TreeNode | undefined;
+	/** Its parent, when it is a sub-agent and the parent is listed. */
+	parent?: ConversationRow | undefined;
 };
 
 export const previewRows = 2;
@@ -26,7 +31,7 @@ export const previewRows = 2;
  * branch, sandbox status and model; then why it needs a person (or its id and cost). The list
  * columns are narrow at 80 columns; this is where the full text is.
  */
-function ConversationPreviewImpl({row, width, now: viewNow, links = []}: Props) {
+function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, parent}: Props) {
 	if (!row) {
 		return (
 			<Box height={previewRows} flexDirection="column">
@@ -45,7 +50,8 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = []}: Props) 
 	const first = [
 		c.title ? sanitizeLine(c.title) : '(untitled)',
 		repo,
-		`sandbox ${sanitizeLine(String(c.sandbox_status ?? 'MISSING'))}`,
+		// The sandbox's status, and why it is so when the runtime said (`ERROR: ImagePullBackOff`).
+		`sandbox ${sanitizeLine(String(c.sandbox_status ?? 'MISSING'))}${row.sandboxDetail ? `: ${sanitizeLine(row.sandboxDetail)}` : ''}`,
 		c.llm_model ? sanitizeLine(c.llm_model) : null,
 	]
 		.filter(Boolean)
@@ -57,6 +63,7 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = []}: Props) 
 		(row.attention.length > 0
 			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, ...spend].join(' · ')
 			: [
+					subAgentNote(row, node, parent),
 					typeof cost === 'number' ? formatCost(cost) : null,
 					...spend,
 					// The list has no room for these below 100 columns: the preview always says them.
@@ -99,4 +106,13 @@ export function spendParts(row: ConversationRow, now: number): string[] {
 	const left = sessionTimeLeft(row.sessionStart ?? null, now);
 	if (left) parts.push(left.ms === 0 ? '12h cap reached' : `12h cap in ${left.atLeast ? '≥' : ''}${formatDuration(left.ms)}`);
 	return parts;
+}
+
+/** `sub-agent of "Refactor billing"`, or `3 sub-agents (space folds)`: where it sits, when it does. */
+function subAgentNote(row: ConversationRow, node: TreeNode | undefined, parent: ConversationRow | undefined): string | null {
+	if (node && node.children > 0) return `${node.children} sub-agent${node.children === 1 ? '' : 's'} (space ${node.collapsed ? 'shows' : 'folds'})`;
+	const parentId = row.conversation.parent_conversation_id;
+	if (!parentId) return null;
+	const title = parent?.conversation.title;
+	return title ? `sub-agent of "${sanitizeLine(title)}"` : `sub-agent of ${sanitizeLine(String(parentId)).slice(0, 8)} (not listed)`;
 }

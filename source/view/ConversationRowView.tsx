@@ -34,7 +34,7 @@ export function paintedRow(cells: ConversationCells, selected: boolean): string 
 		paint(cells.status, {color: cells.statusColor}) +
 		paint(cells.sandbox, {color: cells.sandboxColor}) +
 		(cells.reason ? paint(cells.reason, {color: cells.reasonColor}) : '') +
-		cells.title +
+		(cells.context && !selected ? paint(cells.title, {dimColor: true}) : cells.title) +
 		paint(cells.rest, {dimColor: !selected}) +
 		paint(cells.usage, {color: cells.usageColor, dimColor: !selected && !cells.usageColor}) +
 		paint(cells.tail, {dimColor: !selected})

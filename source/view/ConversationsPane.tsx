@@ -1,6 +1,7 @@
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
 import {parseConversationFilter, unknownFilterStatuses} from '../state/conversation-query.js';
+import type {TreeNode} from '../state/conversation-tree.js';
 import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
@@ -9,13 +10,16 @@ import {cellLeft, line} from './cells.js';
 import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
 import {ConversationPreview, previewRows} from './ConversationPreview.js';
 import {ConversationRowView} from './ConversationRowView.js';
+import {parentKeyOf} from '../state/conversation-rows.js';
 import {FilterLine} from './FilterLine.js';
 import type {ListWindow} from './list-window.js';
 
 export type ConversationsPaneProps = {
 	rows: ReadonlyMap<string, ConversationRow>;
-	/** Filtered and sorted keys (selectConversationKeys). */
+	/** Filtered and sorted keys in tree order (selectConversationTree). */
 	keys: readonly string[];
+	/** Where each listed row sits among sub-agents (absent: a plain top-level row). */
+	nodes?: ReadonlyMap<string, TreeNode>;
 	/** Every conversation known, to show `3 of 42` under a filter. */
 	total: number;
 	window: ListWindow;
@@ -90,7 +94,7 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 						return (
 							<ConversationRowView
 								key={key}
-								cells={cachedConversationCells(row, columns, now)}
+								cells={cachedConversationCells(row, columns, now, props.nodes?.get(key))}
 								selected={key === window.selectedKey}
 								focused={focused}
 							/>
@@ -98,9 +102,15 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 					})
 				)}
 			</Box>
-			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} />
+			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} node={window.selectedKey ? props.nodes?.get(window.selectedKey) : undefined} parent={parentOf(rows, selectedRow)} />
 		</Box>
 	);
+}
+
+/** The listed parent of a sub-conversation, for the preview to name. */
+function parentOf(rows: ReadonlyMap<string, ConversationRow>, row: ConversationRow | undefined): ConversationRow | undefined {
+	const parent = row ? parentKeyOf(row.conversation) : null;
+	return parent ? rows.get(parent) : undefined;
 }
 
 /** Status words no known status starts with still filter (servers add statuses): said, not refused. */

@@ -1,7 +1,8 @@
 import {useEffect, useEffectEvent, useMemo, useReducer} from 'react';
 import {Box, Text, useWindowSize} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
-import {countConversations, selectConversationKeys} from '../state/conversation-query.js';
+import {countConversations} from '../state/conversation-query.js';
+import {selectConversationTree} from '../state/conversation-tree.js';
 import type {DashboardController, DashboardSnapshot, DashboardStore} from '../state/dashboard-types.js';
 import {line} from './cells.js';
 import {conversationListHeight, ConversationsPane} from './ConversationsPane.js';
@@ -67,7 +68,9 @@ export function Dashboard(props: DashboardProps) {
 	const serverNow = now + snapshot.connection.clockOffsetMs;
 
 	const serverNames = useMemo(() => snapshot.servers?.map((server) => server.name), [snapshot.servers]);
-	const listed = useFrozenList(view.frozen, snapshot.conversations, selectConversationKeys(snapshot, view.conversationFilter, view.sort));
+	// The list is a tree: sub-agents under their parent, folded where the user folded them.
+	const tree = selectConversationTree(snapshot, view.conversationFilter, view.sort, view.collapsed);
+	const listed = useFrozenList(view.frozen, snapshot.conversations, tree.keys, tree.nodes);
 	const conversationKeys = listed.keys;
 	const counts = countConversations(snapshot);
 	const sandboxKeys = selectSandboxKeys(snapshot.sandboxes);
@@ -100,7 +103,7 @@ export function Dashboard(props: DashboardProps) {
 			});
 		}
 	};
-	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit, onAllProfiles});
+	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, treeNodes: listed.nodes, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit, onAllProfiles});
 
 	useStrayNotice(props.strayOutput, dispatch);
 	const notice = latestNotice(snapshot, view, now);
@@ -152,6 +155,7 @@ export function Dashboard(props: DashboardProps) {
 		<ConversationsPane
 			rows={listed.rows}
 			keys={conversationKeys}
+			nodes={listed.nodes}
 			frozenChanges={view.frozen ? listed.pendingChanges : null}
 			total={snapshot.conversations.size}
 			window={conversations}

@@ -18,8 +18,9 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'stuck':
 			return `stuck${since}`;
 		case 'sandbox_error':
-			// The runtime's reason is what a person acts on: `sandbox error: ImagePullBackOff`.
-			return `sandbox ${reason.status.toLowerCase()}${reason.detail && now !== null ? `: ${reason.detail}` : ''}`;
+			// The runtime's reason is what a person acts on (`ImagePullBackOff`); the SANDBOX column
+			// beside it already says the status. Without one, or in the shortest form, the status.
+			return reason.detail && now !== null ? reason.detail : `sandbox ${reason.status.toLowerCase()}`;
 		case 'spending':
 			return now === null ? '$ stalled' : `$ stalled${since}`;
 		case 'quiet':
@@ -27,7 +28,8 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'repeating':
 			return now === null ? `${reason.count}×` : `${reason.count}× ${reason.tool}`;
 		case 'sub_agent':
-			return `sub-agent ${attentionShort(reason.reason, now)}`;
+			// Short: the sub-agent is right under it, named in the preview.
+			return `sub: ${attentionShort(reason.reason, now)}`;
 	}
 }
 
@@ -68,7 +70,7 @@ function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}
 		case 'MISSING':
 			return `its sandbox is MISSING${why}`;
 		case 'UNKNOWN':
-			return `its sandbox's status is UNKNOWN (the provider is unavailable${reason.detail ? `: ${reason.detail}` : ''}): what its agent does now cannot be seen`;
+			return `its sandbox's status is UNKNOWN (${reason.detail ?? 'its provider is unavailable'}): what its agent does now cannot be seen`;
 		default:
 			return `its sandbox reports ${reason.status}, a status this client does not know${why}: its agent was at work`;
 	}

@@ -1,9 +1,10 @@
 import {formatCost, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatAge} from '../format/time.js';
-import {cellWidth} from '../format/width.js';
+import {cellWidth, truncateToWidth} from '../format/width.js';
 import {parseTime} from '../state/attention.js';
-import type {ConversationRow} from '../state/dashboard-types.js';
+import type {TreeNode} from '../state/conversation-tree.js';
+import type {AttentionReason, ConversationRow} from '../state/dashboard-types.js';
 import {attentionShort} from './attention-text.js';
 import {cellLeft, cellRight} from './cells.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
@@ -76,6 +77,8 @@ export type ConversationCells = {
 	reason: string;
 	reasonColor: string | undefined;
 	title: string;
+	/** Shown only as the parent of a sub-agent that matches the filter: drawn dim. */
+	context?: boolean;
 	/** Right of the title, already padded: ` repo  age last`. */
 	rest: string;
 	/** ` cost  ctx  $/h`, coloured when over a warning threshold. */
@@ -121,13 +124,48 @@ function age(now: number, then: number | null): string {
 /** Cells the title keeps however long the attention badge: the badge shortens first. */
 const titleKeeps = 16;
 
-/** The attention badge, shortened to fit `room`: `! error 4m ·`, then `! error ·`, then `!`. */
-function reasonBadge(short: string, withoutTime: string, room: number): string {
-	for (const candidate of [`! ${short} · `, `! ${withoutTime} · `, '! ']) if (cellWidth(candidate) <= room) return candidate;
+/**
+ * The attention badge, shortened to fit `room`: `! error 4m ·`, then `! error ·`, then `!`. A
+ * reason in the runtime's words (`ImagePullBackOff`) is cut rather than dropped while ten cells of
+ * it fit: it says more than the word the columns beside it already show.
+ */
+function reasonBadge(forms: readonly string[], room: number, cuttable = false): string {
+	const [whole, ...shorter] = forms.map((form) => `! ${form} · `);
+	if (whole && cellWidth(whole) <= room) return whole;
+	if (cuttable && room >= 15) return `! ${truncateToWidth(forms[0] ?? '', room - 5)} · `;
+	for (const candidate of [...shorter, '! ']) if (cellWidth(candidate) <= room) return candidate;
 	return '';
 }
 
-export function conversationCells(row: ConversationRow, columns: ConversationColumns, viewNow: number): ConversationCells {
+/** A reason's badge texts, longest first: with its time, without, and for a raised parent `↓approve?`. */
+function badgeForms(reason: AttentionReason, now: number): string[] {
+	const forms = [attentionShort(reason, now), attentionShort(reason, null)];
+	if (reason.kind === 'sub_agent') forms.push(`↓${attentionShort(reason.reason, null)}`);
+	return forms.map((form) => sanitizeLine(form));
+}
+
+/**
+ * Where a row sits among sub-agents, before its title: a child is indented under its parent
+ * (`├ `, `└ `), a parent shows whether its sub-agents are shown (`▾`) or folded (`▸`) and how many
+ * (`▾ 3 sub-agents · `, shortened to `▾3 ` when the title needs the room), and a sub-agent whose
+ * parent is not listed says so (`↳ `).
+ */
+export function treePrefix(node: TreeNode | undefined, titleWidth: number): string {
+	if (!node) return '';
+	const indent = node.depth > 0 ? `${'  '.repeat(Math.min(node.depth, 4) - 1)}${node.last ? '└ ' : '├ '}` : node.orphanOf ? '↳ ' : '';
+	if (node.children === 0) return indent;
+	const fold = node.collapsed ? '▸' : '▾';
+	const long = `${fold} ${node.children} sub-agent${node.children === 1 ? '' : 's'} · `;
+	for (const candidate of [long, `${fold}${node.children} `]) if (cellWidth(indent + candidate) + titleKeeps <= titleWidth) return indent + candidate;
+	return `${indent}${fold} `;
+}
+
+/** What the title cell starts with: the tree's marks, then the title (sanitized). */
+function titleText(row: ConversationRow, prefix: string): string {
+	return prefix + (row.conversation.title ? sanitizeLine(row.conversation.title) : `(untitled ${row.key.slice(0, 6)})`);
+}
+
+export function conversationCells(row: ConversationRow, columns: ConversationColumns, viewNow: number, node?: TreeNode): ConversationCells {
 	const conversation = row.conversation;
 	// In the all-servers view each row's ages are told by its own server's clock.
 	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
@@ -136,14 +174,20 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	const agent = agentStatusLook(row);
 	const sandboxLook = sandboxStatusStyle(conversation.sandbox_status);
 	const firstReason = row.attention[0];
-	const rawTitle = conversation.title ? sanitizeLine(conversation.title) : `(untitled ${row.key.slice(0, 6)})`;
+	// The badge before the tree's words: why it needs you matters more than how many sub-agents.
+	const compact = treePrefix(node, 0);
 	let reason = '';
 	if (firstReason) {
 		// The title keeps enough to tell rows apart; the badge takes what is left, up to half.
-		const room = Math.min(Math.floor(columns.title / 2), Math.max(0, columns.title - Math.min(titleKeeps, cellWidth(rawTitle))));
-		reason = reasonBadge(sanitizeLine(attentionShort(firstReason, now)), sanitizeLine(attentionShort(firstReason, null)), room);
+		const inner = firstReason.kind === 'sub_agent' ? firstReason.reason : firstReason;
+		const cuttable = inner.kind === 'sandbox_error' && Boolean(inner.detail);
+		const share = cuttable ? 0.6 : 0.5;
+		const kept = Math.min(titleKeeps, cellWidth(titleText(row, compact)));
+		const room = Math.min(Math.floor(columns.title * share), Math.max(0, columns.title - kept));
+		reason = reasonBadge(badgeForms(firstReason, now), room, cuttable);
 	}
 	const titleWidth = Math.max(0, columns.title - cellWidth(reason));
+	const rawTitle = titleText(row, treePrefix(node, titleWidth));
 	const parts = [''];
 	if (columns.repo) parts.push(' ', cellLeft(conversation.selected_repository ? sanitizeLine(conversation.selected_repository) : '—', columns.repo));
 	parts.push(' ', cellRight(age(now, parseTime(conversation.created_at)), columns.age));
@@ -164,8 +208,9 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		sandbox: cellLeft(columns.sandbox >= 7 ? sandboxLook.label : sandboxLook.symbol, columns.sandbox) + ' ',
 		sandboxColor: sandboxLook.color,
 		reason,
-		reasonColor: firstReason ? reasonColors[firstReason.kind] : undefined,
+		reasonColor: firstReason ? reasonColors[firstReason.kind === 'sub_agent' ? firstReason.reason.kind : firstReason.kind] : undefined,
 		title: cellLeft(rawTitle, titleWidth),
+		context: node?.context ?? false,
 		rest: parts.join(''),
 		usage: usage.join(''),
 		usageColor: usageColor(conversation),
@@ -173,13 +218,14 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	};
 }
 
-const cache = new WeakMap<ConversationRow, {columns: ConversationColumns; now: number; cells: ConversationCells}>();
+const cache = new WeakMap<ConversationRow, {columns: ConversationColumns; now: number; node: string; cells: ConversationCells}>();
 
-/** `conversationCells`, cached on the (immutable) row object. */
-export function cachedConversationCells(row: ConversationRow, columns: ConversationColumns, now: number): ConversationCells {
+/** `conversationCells`, cached on the (immutable) row object and where it sits in the tree. */
+export function cachedConversationCells(row: ConversationRow, columns: ConversationColumns, now: number, node?: TreeNode): ConversationCells {
 	const hit = cache.get(row);
-	if (hit && hit.columns === columns && hit.now === now) return hit.cells;
-	const cells = conversationCells(row, columns, now);
-	cache.set(row, {columns, now, cells});
+	const place = node ? `${node.depth} ${node.children} ${node.collapsed} ${node.last} ${node.context} ${node.orphanOf ?? ''}` : '';
+	if (hit && hit.columns === columns && hit.now === now && hit.node === place) return hit.cells;
+	const cells = conversationCells(row, columns, now, node);
+	cache.set(row, {columns, now, node: place, cells});
 	return cells;
 }

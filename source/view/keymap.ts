@@ -78,7 +78,10 @@ export type ActionName =
 	| 'nextHunk'
 	| 'previousHunk'
 	| 'nextFile'
-	| 'previousFile';
+	| 'previousFile'
+	| 'toggleSubAgents'
+	| 'collapseSubAgents'
+	| 'expandSubAgents';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -143,6 +146,9 @@ export const keymap: readonly Binding[] = [
 	{action: 'applyFilter', keys: [named('return')], description: 'Keep the filter and return to the list', contexts: ['filter'], hint: 'done'},
 	{action: 'back', keys: [named('escape')], description: 'Clear the filter and close it', contexts: ['filter'], hint: 'clear'},
 	{action: 'sort', keys: [char('o')], description: 'Cycle the sort order', contexts: ['conversations'], hint: 'sort'},
+	{action: 'toggleSubAgents', keys: [char(' ')], description: 'Show or hide the sub-agents under this conversation (on a sub-agent: its parent\'s)', contexts: ['conversations']},
+	{action: 'collapseSubAgents', keys: [named('leftArrow')], description: 'Hide the sub-agents (on a sub-agent: go to its parent)', contexts: ['conversations']},
+	{action: 'expandSubAgents', keys: [named('rightArrow')], description: 'Show the sub-agents under this conversation', contexts: ['conversations']},
 	{action: 'nextAttention', keys: [char('n')], description: 'Next conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details'], hint: 'next!'},
 	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details']},
 	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); scrolling pauses it', contexts: ['timeline'], hint: 'follow'},

@@ -55,7 +55,7 @@ export type SandboxCells = {
 	status: string;
 	statusColor: string | undefined;
 	middle: string;
-	/** A refusal or the cap marker, before the conversations (empty when neither). */
+	/** A refusal, the cap marker or the sandbox's reason (`ImagePullBackOff`), before the conversations. */
 	flag: string;
 	flagColor: string | undefined;
 	uses: string;
@@ -92,6 +92,10 @@ export function sandboxCells(
 	} else if (row.pausedByCap) {
 		flag = '[paused by cap] ';
 		flagColor = 'yellow';
+	} else if (row.sandbox.status_detail?.trim()) {
+		// Why it is ERROR or still STARTING, in the runtime's words: what a person acts on.
+		flag = `${sanitizeLine(row.sandbox.status_detail)} · `;
+		flagColor = look.color === 'green' ? 'yellow' : look.color;
 	}
 	const created = parseTime(row.sandbox.created_at);
 	const middle = [
@@ -101,7 +105,9 @@ export function sandboxCells(
 		cellRight(created === null ? '—' : formatAge(Math.max(0, now - created)), columns.age),
 		' ',
 	].join('');
-	const flagCut = cellLeft(flag, Math.min(columns.uses, Math.max(0, Math.ceil(columns.uses * 0.7)))).trimEnd();
+	// A reason gets most of the room (it says what to do); the users keep a little.
+	const share = flagColor !== undefined && !pending?.error && !row.pausedByCap ? 0.85 : 0.7;
+	const flagCut = cellLeft(flag, Math.min(columns.uses, Math.max(0, Math.ceil(columns.uses * share)))).trimEnd();
 	const flagText = flagCut ? `${flagCut} ` : '';
 	return {
 		...(columns.server ? {server: cellLeft(row.server ? `${row.server.stale ? '! ' : ''}${sanitizeLine(row.server.name)}` : '', columns.server - 1) + ' ', serverColor: row.server?.stale ? 'yellow' : 'cyan'} : {}),

@@ -4,6 +4,8 @@ import {nextNeedingAttention} from '../state/conversation-query.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import {awaitedList, awaitingText} from './awaited-key.js';
 import {keyOf} from './keymap.js';
+import {subAgentHandlers} from './sub-agent-keys.js';
+import type {TreeNode} from '../state/conversation-tree.js';
 import {wideColumns} from './layout.js';
 import {planSandboxAction} from './sandbox-question.js';
 import {planAgentControl, type AgentVerb} from './triage/agent-control-plan.js';
@@ -21,6 +23,8 @@ type Args = {
 	snapshot: DashboardSnapshot;
 	controller: DashboardController;
 	conversationKeys: readonly string[];
+	/** The tree facts of the rows listed (sub-agents under their parent). */
+	treeNodes: ReadonlyMap<string, TreeNode>;
 	conversations: ListWindowControls;
 	sandboxes: ListWindowControls;
 	/** The terminal is wide enough to show the list and the timeline side by side. */
@@ -219,6 +223,7 @@ export function useDashboardKeys(args: Args): void {
 			filter: () => dispatch({type: 'edit-filter', target: 'conversations'}),
 			sort: () => dispatch({type: 'cycle-sort'}),
 			freeze: () => dispatch({type: 'toggle-freeze'}),
+			...subAgentHandlers({view, dispatch, snapshot, nodes: args.treeNodes, conversations, notice}),
 			...search,
 			bulkPause: () => openSandboxBulk('pause'),
 			bulkResume: () => openSandboxBulk('resume'),

@@ -96,6 +96,8 @@ export type ViewState = {
 	notice: {text: string; at: number; level?: 'info' | 'warn' | 'error'} | null;
 	/** A key waiting for the list it needs. */
 	awaited: AwaitedKey | null;
+	/** Parents whose sub-conversations the list hides (space, ←); a filter shows matches anyway. */
+	collapsed: ReadonlySet<string>;
 };
 
 export const sortKeys: readonly ConversationSortKey[] = ['attention', 'activity', 'created', 'cost', 'context', 'title'];
@@ -119,7 +121,9 @@ export type ViewAction =
 	| {type: 'await-key'; awaited: AwaitedKey; at: number}
 	/** The awaited key was planned (or cancelled). */
 	| {type: 'awaited'}
-	| {type: 'notice'; text: string; at: number; level?: 'info' | 'warn' | 'error'};
+	| {type: 'notice'; text: string; at: number; level?: 'info' | 'warn' | 'error'}
+	/** Hide (`true`) or show a parent's sub-conversations; absent: the other way round. */
+	| {type: 'collapse'; key: string; collapsed?: boolean};
 
 export const initialViewState: ViewState = {
 	pane: 'conversations',
@@ -134,6 +138,7 @@ export const initialViewState: ViewState = {
 	zoomed: false,
 	notice: null,
 	awaited: null,
+	collapsed: new Set(),
 };
 
 function listPaneAfter(state: ViewState, pane: PaneId): ViewState['listPane'] {
@@ -190,6 +195,14 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			return {...state, awaited: null, notice: state.notice?.text === state.awaited.notice ? null : state.notice};
 		case 'notice':
 			return {...state, notice: action.level ? {text: action.text, at: action.at, level: action.level} : {text: action.text, at: action.at}};
+		case 'collapse': {
+			const folded = action.collapsed ?? !state.collapsed.has(action.key);
+			if (folded === state.collapsed.has(action.key)) return state;
+			const collapsed = new Set(state.collapsed);
+			if (folded) collapsed.add(action.key);
+			else collapsed.delete(action.key);
+			return {...state, collapsed};
+		}
 	}
 }
 
