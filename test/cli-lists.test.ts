@@ -52,6 +52,12 @@ describe('list commands', {concurrency: true}, () => {
 		assert.ok(rows.some((row) => row.session_api_key === '[redacted]'));
 		assert.ok(rows.every((row) => row.session_api_key === null || row.session_api_key === '[redacted]'));
 		for (const key of sessionKeys()) assert.ok(!run.stdout.includes(key), 'no session key value in the output');
+		// Each row carries the cause the dashboard's queue groups it by: null when nothing needs a person.
+		const causes = rows.map((row) => (row as Row & {cause: {key: string} | null}).cause);
+		assert.ok(causes.every((cause) => cause === null || typeof cause.key === 'string'));
+		const waiting = rows.findIndex((row) => row.execution_status === 'waiting_for_confirmation');
+		assert.equal(causes[waiting]?.key, 'approval');
+		assert.ok(causes.some((cause) => cause === null));
 	});
 
 	test('conversations --status: agent statuses bare, sandbox statuses as sandbox:S, any case', async () => {

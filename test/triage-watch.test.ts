@@ -29,11 +29,16 @@ test('transitions: the first list is the baseline; a change is reported once; a 
 		{id: changes[0]!.id, which: changes[0]!.which, from: changes[0]!.from, to: changes[0]!.to, reason: changes[0]!.reason},
 		{id: hexId(2), which: 'agent', from: 'running', to: 'waiting_for_confirmation', reason: 'waiting_for_confirmation'},
 	);
+	// Each transition carries the cause the queue groups the conversation by (watch --json prints it).
+	assert.equal(changes[0]!.cause?.key, 'approval');
+	assert.equal(typeof changes[0]!.cause?.since, 'string');
 	assert.deepEqual(detector.observe([waiting]), [], 'A missing from one answer is not a change');
 	assert.deepEqual(detector.observe([a, waiting]), [], 'nor is it when it comes back unchanged');
 	// The server sends no agent status while the sandbox is paused: only the sandbox changed.
-	const paused = conversationRow({id: hexId(1), title: 'A', execution: null, sandbox: 'PAUSED'});
-	assert.deepEqual(detector.observe([paused, waiting]).map((change) => `${change.which} ${change.from}→${change.to}`), ['sandbox running→paused'], 'the sandbox paused, named as such');
+	const paused = conversationRow({id: hexId(1), title: 'A', execution: null, sandbox: 'PAUSED', lastKnown: 'running'});
+	const pausedChanges = detector.observe([paused, waiting]);
+	assert.deepEqual(pausedChanges.map((change) => `${change.which} ${change.from}→${change.to}`), ['sandbox running→paused'], 'the sandbox paused, named as such');
+	assert.equal(pausedChanges[0]!.cause?.kind, 'paused', 'paused while its agent ran: its cause, with resume as the remedy');
 	const added = detector.observe([paused, waiting, conversationRow({id: hexId(3), title: 'C', execution: 'idle'})]);
 	assert.deepEqual(added.map((change) => [change.which, change.from, change.to]), [['agent', null, 'idle']], 'a conversation started later is reported once, from null');
 	// Resumed and back to what it did: the sandbox changed; the agent's last known status did not.
@@ -70,6 +75,7 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; which: string; from: string | null; to: string; time: string; title: string});
 	await until(() => lines().filter((line) => line.to === 'paused').length >= 2, 'two paused transitions');
 	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${stdout}`);
+	assert.ok(lines().every((line) => 'cause' in line), `each line carries its cause (null when nothing needs a person): ${stdout}`);
 	// Several more polls, and a restart of the server in between: nothing is reported again.
 	await sim.restart();
 	// Nothing repeats across re-polls: let the watch poll the server again (every 5 s) a few

@@ -5,6 +5,7 @@ import {listProfiles, resolveProfile} from '../config/profiles.js';
 import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
+import {conversationCause} from './conversation-cause.js';
 import {readConversations} from './conversations.js';
 import {requestDeadline} from './deadline.js';
 import {exitCodeFor, ExitCode, UsageError} from './exit-codes.js';
@@ -37,7 +38,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const results = await Promise.all(profiles.map(({name}) => readProfile(name, io, warn)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now)})), io.secrets));
 	else for (const line of profileConversationTable(rows, io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;

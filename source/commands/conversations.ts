@@ -1,5 +1,6 @@
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
+import {conversationCause} from './conversation-cause.js';
 import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
@@ -18,7 +19,11 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	if (warning) note(io, warning);
 	const all = await readConversations(server);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
-	if (flags.json) printLine(io, toJson(rows, io.secrets));
+	if (flags.json) {
+		// Each row as the server sent it, plus the cause the dashboard's queue groups it by.
+		const now = clockOf(server).now();
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now)})), io.secrets));
+	}
 	else {
 		for (const line of conversationTable(rows, clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);

@@ -1,6 +1,7 @@
 import {executionStatuses, sandboxStatuses} from '../wire/statuses.js';
 import {cachedParser, filterTokens} from './filter-line.js';
 import {attentionRank, needsAttentionItself} from './attention.js';
+import {causeMatches, causeOf} from './causes.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
 import {contextFraction} from './usage-metrics.js';
 
@@ -17,12 +18,16 @@ import {contextFraction} from './usage-metrics.js';
  *   sandbox:paused          the sandbox's status as the SANDBOX column shows it, same rules
  *   repo:owner/name         selected repository contains the value
  *   server:lab              the all-servers view: rows of that profile (a prefix is enough)
+ *   cause:error:rate_limit  the queue's groups (causes.ts): a key or its prefix (`cause:error`,
+ *                           `cause:sandbox:error`, `cause:spending`), `cause:retryable`
  *   anything else           title, repository or id contains the word; "quoted words" stay together
  * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
  */
 
 export type ConversationFilter = {
 	statuses: string[];
+	/** `cause:error:rate_limit`, `cause:spending`, `cause:retryable`: the queue's groups (causes.ts). */
+	causes: string[];
 	sandboxStatuses: string[];
 	repos: string[];
 	servers: string[];
@@ -32,9 +37,10 @@ export type ConversationFilter = {
 };
 
 export const parseConversationFilter = cachedParser((text): ConversationFilter => {
-	const filter: ConversationFilter = {statuses: [], sandboxStatuses: [], repos: [], servers: [], words: [], text};
+	const filter: ConversationFilter = {statuses: [], causes: [], sandboxStatuses: [], repos: [], servers: [], words: [], text};
 	for (const {token, field, values} of filterTokens(text)) {
 		if (field === 'status' || field === 'state' || field === 'agent') filter.statuses.push(...values);
+		else if (field === 'cause') filter.causes.push(...values);
 		else if (field === 'sandbox') filter.sandboxStatuses.push(...values);
 		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
 		else if (field === 'server' || field === 'profile') filter.servers.push(...values);
@@ -56,7 +62,7 @@ export function unknownFilterStatuses(filter: ConversationFilter): string[] {
 }
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
-	return filter.statuses.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.words.length === 0;
+	return filter.statuses.length + filter.causes.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.words.length === 0;
 }
 
 /** `waiting` matches `waiting_for_confirmation`; exact raw values (known or not) always match. */
@@ -68,6 +74,10 @@ function statusMatches(wanted: readonly string[], actual: string | null | undefi
 export function rowMatches(row: ConversationRow, filter: ConversationFilter): boolean {
 	const conversation = row.conversation;
 	if (filter.statuses.length > 0 && !statusMatches(filter.statuses, row.agentStatus)) return false;
+	if (filter.causes.length > 0) {
+		const cause = causeOf(row);
+		if (!filter.causes.some((word) => causeMatches(cause, word))) return false;
+	}
 	if (filter.sandboxStatuses.length > 0 && !statusMatches(filter.sandboxStatuses, conversation.sandbox_status)) return false;
 	const repo = (conversation.selected_repository ?? '').toLowerCase();
 	if (filter.repos.length > 0 && !filter.repos.some((wanted) => repo.includes(wanted))) return false;

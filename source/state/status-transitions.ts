@@ -1,3 +1,4 @@
+import {causeJson, causeOf, type CauseJson} from './causes.js';
 import type {ConversationRow} from './dashboard-types.js';
 
 /**
@@ -26,6 +27,8 @@ export type StatusTransition = {
 	to: string;
 	/** Why it needs a person now (the first attention reason), or null. */
 	reason: string | null;
+	/** The cause the queue groups it by (state/causes.ts), or null: what `watch --json` says of it. */
+	cause: CauseJson | null;
 };
 
 type Seen = {agent: string | null; sandbox: string};
@@ -53,7 +56,7 @@ export class TransitionDetector {
 			const agent = current.agent ?? previous?.agent ?? null;
 			this.#last.set(row.key, {agent, sandbox: current.sandbox});
 			if (!this.#baselined) continue;
-			const base = {time, id: row.key, title: row.conversation.title ?? '', reason: row.attention[0]?.kind ?? null};
+			const base = {time, id: row.key, title: row.conversation.title ?? '', reason: row.attention[0]?.kind ?? null, cause: causeJson(causeOf(row))};
 			if (!previous) {
 				transitions.push(agent === null ? {...base, which: 'sandbox', from: null, to: current.sandbox} : {...base, which: 'agent', from: null, to: agent});
 				continue;

@@ -237,6 +237,7 @@ export function Dashboard(props: DashboardProps) {
 			currentProfile={props.currentProfile}
 			onSwitchProfile={props.onSwitchProfile}
 			changesSession={changesSession}
+			now={serverNow}
 		/>
 	) : null;
 

@@ -17,6 +17,10 @@ import {shortTitle} from './triage/triage-plan.js';
 import {TriagePrompt} from './triage/TriagePrompt.js';
 import {conversationLinks} from './links.js';
 import {LinksPanel} from './LinksPanel.js';
+import {causeFilterWord} from '../state/causes.js';
+import {causeLabel} from './triage/cause-words.js';
+import {CauseQueue} from './triage/CauseQueue.js';
+import {RemedyPanel} from './triage/RemedyPanel.js';
 import type {Overlay, ViewAction} from './view-state.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
@@ -42,6 +46,8 @@ type Props = {
 	onSwitchProfile?: ((name: string) => Promise<string | null>) | undefined;
 	/** The open Changes view's session (use-changes-session.ts, kept by Dashboard), if any. */
 	changesSession: ChangesSession | null;
+	/** Now on the servers' clock (the queue's ages). */
+	now?: number;
 };
 
 /**
@@ -220,6 +226,42 @@ export function DashboardOverlay(props: Props) {
 					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
 					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
 					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+				}}
+			/>
+		);
+	} else if (props.overlay.kind === 'queue') {
+		overlay = (
+			<CauseQueue
+				snapshot={snapshot}
+				now={props.now ?? Date.now()}
+				width={width}
+				height={height}
+				onShow={(group) => {
+					closeOverlay();
+					// The list under the group's filter word: what `cause:` matches is what the queue counted.
+					dispatch({type: 'set-filter', target: 'conversations', text: `cause:${causeFilterWord(group)}`});
+					dispatch({type: 'focus', pane: 'conversations'});
+				}}
+				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
+				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onClose={closeOverlay}
+			/>
+		);
+	} else if (props.overlay.kind === 'remedy') {
+		const {remedy, title, conversationKeys: keys} = props.overlay;
+		overlay = (
+			<RemedyPanel
+				key={`${remedy}:${title}`}
+				remedy={remedy}
+				title={title}
+				conversationKeys={keys}
+				snapshot={snapshot}
+				controller={controller}
+				width={width}
+				height={height}
+				onClose={(notice) => {
+					closeOverlay();
+					if (notice) dispatch({type: 'notice', text: notice, at: Date.now()});
 				}}
 			/>
 		);

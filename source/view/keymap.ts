@@ -22,6 +22,10 @@ export type KeyContext =
 	/** The Changes view: the files a conversation's agent changed. */
 	| 'changes'
 	| 'links'
+	/** `!`: what needs you, grouped by cause. */
+	| 'queue'
+	/** A group's remedy: what it acts on, then y/n, then each result. */
+	| 'remedy'
 	/** The Changes view showing one file's diff. */
 	| 'diff';
 
@@ -81,7 +85,11 @@ export type ActionName =
 	| 'previousFile'
 	| 'toggleSubAgents'
 	| 'collapseSubAgents'
-	| 'expandSubAgents';
+	| 'expandSubAgents'
+	| 'queue'
+	| 'runAll'
+	| 'resumeAll'
+	| 'runRetryable';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -114,7 +122,7 @@ const ctrl = (input: string): KeySpec => ({input, ctrl: true});
 const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined ? {name} : {name, shift});
 
 /** The list contexts share movement keys. */
-const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff', 'links'];
+const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff', 'links', 'queue'];
 
 export const keymap: readonly Binding[] = [
 	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
@@ -198,6 +206,17 @@ export const keymap: readonly Binding[] = [
 	{action: 'previousFile', keys: [char('{')], description: 'Previous file\'s diff', contexts: ['diff'], hint: 'prev file'},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Read the changed files again (drops the diffs read so far)', contexts: ['changes', 'diff']},
 	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox when it is not running (asks first; never on its own)', contexts: ['changes', 'diff']},
+	{action: 'queue', keys: [char('!')], description: 'What needs you, grouped by cause: count, oldest, and the remedy of each group', contexts: ['conversations', 'sandboxes', 'timeline']},
+	{action: 'runRetryable', keys: [char('C')], description: 'Run again every conversation whose error is retryable (lists them, asks y/n)', contexts: ['conversations']},
+	{action: 'open', keys: [named('return')], description: 'Show the group\'s conversations in the list (filter cause:…)', contexts: ['queue'], hint: 'show'},
+	{action: 'runAll', keys: [char('c')], description: 'Run the whole group again, when its errors are retryable (lists them, asks y/n)', contexts: ['queue'], hint: 'run all'},
+	{action: 'resumeAll', keys: [char('r')], description: 'Resume the sandboxes of a group paused mid-run (says what the cap pauses, asks y/n)', contexts: ['queue'], hint: 'resume all'},
+	{action: 'back', keys: [named('escape'), char('q'), char('!')], description: 'Close the queue', contexts: ['queue'], hint: 'close'},
+	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it for every one listed', contexts: ['remedy'], hint: 'yes'},
+	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No (or close, once done)', contexts: ['remedy'], hint: 'no/close'},
+	{action: 'up', keys: [named('upArrow'), char('k')], description: 'Scroll up', contexts: ['remedy']},
+	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Scroll down', contexts: ['remedy']},
+	{action: 'back', keys: [named('return')], description: 'Close, once done', contexts: ['remedy']},
 ];
 
 /** Does `spec` match what Ink's useInput reported? */
@@ -272,6 +291,8 @@ export const contextTitles: Record<KeyContext, string> = {
 	start: 'Start form',
 	changes: 'Changes (d)',
 	links: 'Links (l)',
+	queue: 'Causes (!)',
+	remedy: 'A group\'s remedy',
 	diff: 'A file\'s diff',
 };
 

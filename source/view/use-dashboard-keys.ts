@@ -1,6 +1,7 @@
 import {useEffect, type Dispatch} from 'react';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
+import {causeGroups} from '../state/causes.js';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import {awaitedList, awaitingText} from './awaited-key.js';
 import {keyOf} from './keymap.js';
@@ -167,7 +168,16 @@ export function useDashboardKeys(args: Args): void {
 		nudge: () => act('nudge', pane, key()),
 	});
 
-	const search = {search: () => dispatch({type: 'open-overlay', overlay: {kind: 'search'}})};
+	const search = {
+		search: () => dispatch({type: 'open-overlay', overlay: {kind: 'search'}}),
+		queue: () => dispatch({type: 'open-overlay', overlay: {kind: 'queue'}}),
+	};
+	// C: every retryable error of the fleet, whatever group it is in, behind one question.
+	const runRetryable = () => {
+		const keys = causeGroups(snapshot).flatMap((group) => (group.remedy === 'run' ? group.keys : []));
+		if (keys.length === 0) notice('No conversation has a retryable error: nothing to run again.');
+		else dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: 'run', title: 'every retryable error', conversationKeys: keys}});
+	};
 	const attention = {nextAttention: () => jumpToAttention(1), previousAttention: () => jumpToAttention(-1)};
 	const movement = (list: ListWindowControls) => ({
 		up: () => list.move(-1),
@@ -225,6 +235,7 @@ export function useDashboardKeys(args: Args): void {
 			freeze: () => dispatch({type: 'toggle-freeze'}),
 			...subAgentHandlers({view, dispatch, snapshot, nodes: args.treeNodes, conversations, notice}),
 			...search,
+			runRetryable,
 			bulkPause: () => openSandboxBulk('pause'),
 			bulkResume: () => openSandboxBulk('resume'),
 			bulkInterrupt: () => dispatch({type: 'open-overlay', overlay: {kind: 'bulk', action: 'interrupt', ...planBulkInterrupt(snapshot, conversationKeys)}}),

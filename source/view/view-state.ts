@@ -49,7 +49,14 @@ export type Overlay =
 	/** ctrl-p: the config file's profiles. */
 	| {kind: 'profiles'}
 	/** `d`: the files a conversation's agent changed; `file` is the one whose diff is shown, if any. */
-	| {kind: 'changes'; conversationKey: string; file: number | null};
+	| {kind: 'changes'; conversationKey: string; file: number | null}
+	/** `!`: what needs you, grouped by cause (state/causes.ts). */
+	| {kind: 'queue'}
+	/**
+	 * A group's remedy over the conversations it held when asked: run the retryable errors again,
+	 * or resume the sandboxes of those paused mid-run. `title` names the group.
+	 */
+	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -217,6 +224,8 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'start') return ['start', 'always'];
 	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
 	if (overlay === 'links') return ['links', 'always'];
+	if (overlay === 'queue') return ['queue', 'always'];
+	if (overlay === 'remedy') return ['remedy', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
 	if (state.overlay?.kind === 'changes') return [state.overlay.file === null ? 'changes' : 'diff', 'always'];
 	if (state.editing) return ['filter', 'always'];

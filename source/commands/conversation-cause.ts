@@ -1,0 +1,29 @@
+import type {ErrorCause} from '../wire/error-classification.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import {computeAttention, parseTime} from '../state/attention.js';
+import {causeJson, causeOf, type CauseJson} from '../state/causes.js';
+import {conversationKey} from '../state/conversation-rows.js';
+import type {ConversationRow} from '../state/dashboard-types.js';
+
+/**
+ * The cause the dashboard's queue would group a conversation by (state/causes.ts), from one
+ * listing: waiting for approval, error (by the classification of its error, when the command read
+ * it), stuck, a sandbox down with its status detail, quiet. What needs a history of polls
+ * (spending without progress, repeating, paused mid-run) is the dashboard's and `watch`'s.
+ * `conversations --json` adds it to each row as `cause` (null when nothing needs a person).
+ */
+export function conversationCause(conversation: AppConversation, now: number, errorCause?: ErrorCause | null): CauseJson | null {
+	const status = conversation.execution_status ? String(conversation.execution_status) : null;
+	const lastActivityAt = parseTime(conversation.updated_at);
+	const row: ConversationRow & {errorCause?: ErrorCause | null} = {
+		key: conversationKey(conversation),
+		conversation,
+		agentStatus: status,
+		agentStatusLastKnown: false,
+		attention: computeAttention({conversation, now, executionStatus: status, lastActivityAt}),
+		lastActivityAt,
+		unseenEvents: 0,
+		...(errorCause === undefined ? {} : {errorCause}),
+	};
+	return causeJson(causeOf(row));
+}

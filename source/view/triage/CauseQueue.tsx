@@ -1,0 +1,103 @@
+import {useState} from 'react';
+import {Box, Text} from 'ink';
+import {formatAge} from '../../format/time.js';
+import {type CauseGroup, causeGroups} from '../../state/causes.js';
+import type {DashboardSnapshot} from '../../state/dashboard-types.js';
+import {cellLeft, cellRight, line} from '../cells.js';
+import {keyOf} from '../keymap.js';
+import {useKeyHandlers} from '../use-key-dispatch.js';
+import {causeAdvice, causeLabel} from './cause-words.js';
+
+type Props = {
+	snapshot: Pick<DashboardSnapshot, 'conversations'>;
+	/** The servers' clock (ages are measured on it). */
+	now: number;
+	width: number;
+	height: number;
+	/** Enter: the group's conversations in the list. */
+	onShow(group: CauseGroup): void;
+	/** The group's remedy: its panel lists what it acts on and asks y/n. */
+	onRemedy(group: CauseGroup): void;
+	/** A key for a remedy the group does not have: what to say instead. */
+	onRefused(text: string): void;
+	onClose(): void;
+};
+
+const colors: Record<CauseGroup['kind'], string> = {
+	approval: 'yellow',
+	error: 'red',
+	stuck: 'red',
+	spending: 'red',
+	sandbox_down: 'red',
+	quiet: 'yellow',
+	repeating: 'magenta',
+	paused: 'yellow',
+};
+
+/**
+ * `!`: what needs you, one line per cause: how many conversations, how long the oldest has waited,
+ * and what to do: the key of a remedy the whole group can take (run the retryable errors again,
+ * resume what was paused mid-run), or what has to change where none is safe. Live: counts move as
+ * the fleet does; the selection stays on its cause.
+ */
+export function CauseQueue(props: Props) {
+	const {snapshot, now, width, height} = props;
+	const groups = causeGroups(snapshot);
+	const [selectedKey, setSelectedKey] = useState<string | null>(null);
+	const found = groups.findIndex((group) => group.key === selectedKey);
+	const index = found === -1 ? 0 : found;
+	const selected = groups[index];
+	const move = (delta: number) => {
+		const next = groups[Math.min(groups.length - 1, Math.max(0, index + delta))];
+		if (next) setSelectedKey(next.key);
+	};
+	const remedy = (wanted: 'run' | 'resume') => {
+		if (!selected) return;
+		if (selected.remedy === wanted) props.onRemedy(selected);
+		else props.onRefused(`${causeLabel(selected.cause)}: ${wanted === 'run' ? 'not retryable, nothing is run' : 'nothing to resume'}; ${causeAdvice(selected)}.`);
+	};
+	const listHeight = Math.max(1, height - 3);
+	useKeyHandlers('queue', {
+		up: () => move(-1),
+		down: () => move(1),
+		top: () => move(-groups.length),
+		bottom: () => move(groups.length),
+		pageUp: () => move(-listHeight),
+		pageDown: () => move(listHeight),
+		open: () => selected && props.onShow(selected),
+		runAll: () => remedy('run'),
+		resumeAll: () => remedy('resume'),
+		back: props.onClose,
+	});
+
+	const total = groups.reduce((sum, group) => sum + group.keys.length, 0);
+	const labelWidth = Math.min(40, Math.max(20, Math.floor(width * 0.38)));
+	const header = `  ${cellLeft('CAUSE', labelWidth)} ${cellRight('N', 4)} ${cellRight('OLDEST', 6)}  WHAT TO DO`;
+	const offset = Math.max(0, Math.min(index - listHeight + 1, groups.length - listHeight));
+	const title = total === 0 ? 'Nothing needs you.' : `What needs you, by cause: ${total} conversation${total === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}`;
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Text bold wrap="truncate">
+				{line(title, width)}
+			</Text>
+			<Text dimColor wrap="truncate">
+				{line(header, width)}
+			</Text>
+			<Box flexDirection="column" height={listHeight} overflow="hidden">
+				{groups.slice(offset, offset + listHeight).map((group, position) => {
+					const chosen = offset + position === index;
+					const age = group.oldestSince === null ? '—' : formatAge(Math.max(0, now - group.oldestSince));
+					const text = `${chosen ? '› ' : '  '}${cellLeft(causeLabel(group.cause), labelWidth)} ${cellRight(String(group.keys.length), 4)} ${cellRight(age, 6)}  ${causeAdvice(group)}`;
+					return (
+						<Text key={group.key} color={colors[group.kind]} bold={chosen} inverse={chosen} wrap="truncate">
+							{line(text, width)}
+						</Text>
+					);
+				})}
+			</Box>
+			<Text dimColor wrap="truncate">
+				{line(`j/k move · enter show in the list · ${keyOf('runAll')} run all · ${keyOf('resumeAll')} resume all · esc close`, width)}
+			</Text>
+		</Box>
+	);
+}

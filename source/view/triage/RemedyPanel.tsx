@@ -1,0 +1,155 @@
+import {useEffect, useEffectEvent, useState} from 'react';
+import {Box, Text} from 'ink';
+import {sanitizeLine} from '../../format/sanitize.js';
+import {truncateToWidth} from '../../format/width.js';
+import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
+import {shortId} from '../../state/sandbox-rows.js';
+import {line} from '../cells.js';
+import {useKeyHandlers} from '../use-key-dispatch.js';
+import {bulkItemLine} from './bulk-plan.js';
+import {capWords, planResume, planRun, type RemedyPlan, runItemName} from './remedy-plan.js';
+
+type Props = {
+	remedy: 'run' | 'resume';
+	/** The group, in words (`error · rate limit · retryable`). */
+	title: string;
+	/** The group's conversations when it was asked. */
+	conversationKeys: readonly string[];
+	snapshot: DashboardSnapshot;
+	controller: Pick<DashboardController, 'continueAgent' | 'resumeSandbox'>;
+	width: number;
+	height: number;
+	/** Closed: with what to say on the notice line. */
+	onClose(notice: string | null): void;
+};
+
+type RunResult = {state: 'sending'} | {state: 'done'; text: string} | {state: 'failed'; reason: string};
+
+/**
+ * A group's remedy: what it acts on (each conversation or sandbox, and for resume which running
+ * sandboxes the cap makes the service pause, in order), the count, then y/n; after y, each result
+ * as it comes. The list is fixed when the panel opens: y acts on what is on screen, nothing that
+ * joined the group since. Requests go one at a time (each is a different agent server, or a
+ * resume the next one's cap plan depends on).
+ */
+export function RemedyPanel(props: Props) {
+	const {remedy, title, snapshot, width, height} = props;
+	const makePlan = (): RemedyPlan => (remedy === 'run' ? planRun(snapshot, props.conversationKeys) : planResume(snapshot, props.conversationKeys));
+	// Planned once, when the sandbox list is there (a resume plan needs it; a run plan reads the sandbox status).
+	const [plan, setPlan] = useState<RemedyPlan | null>(() => (snapshot.sandboxesListed ? makePlan() : null));
+	const planLater = useEffectEvent(() => setPlan(makePlan()));
+	const listed = snapshot.sandboxesListed;
+	useEffect(() => {
+		if (listed && plan === null) planLater();
+	}, [listed, plan]);
+	const [asked, setAsked] = useState(false);
+	const [results, setResults] = useState<ReadonlyMap<string, RunResult>>(new Map());
+	const [offset, setOffset] = useState(0);
+	const targets = plan === null ? [] : plan.remedy === 'run' ? plan.conversationKeys : plan.sandboxKeys;
+	const record = (key: string, result: RunResult) => setResults((current) => new Map(current).set(key, result));
+
+	const start = async () => {
+		if (!plan) return;
+		if (plan.remedy === 'run') {
+			for (const key of plan.conversationKeys) {
+				record(key, {state: 'sending'});
+				try {
+					const answer = await props.controller.continueAgent?.(key);
+					if (answer === undefined) throw new Error('this connection cannot run an agent');
+					record(key, {state: 'done', text: answer === 'already-running' ? 'was already running' : 'running again'});
+				} catch (error) {
+					record(key, {state: 'failed', reason: error instanceof Error ? error.message : String(error)});
+				}
+			}
+			return;
+		}
+		// The store tracks each resume on the sandbox's row (pending, then its status); one at a time,
+		// in the plan's order, as the cap's words said.
+		for (const key of plan.sandboxKeys) await props.controller.resumeSandbox(key).catch(() => undefined);
+	};
+
+	const runLines = plan?.remedy === 'run' ? plan.conversationKeys.map((key) => runLine(snapshot, key, results.get(key))) : [];
+	const resumeLines = plan?.remedy === 'resume' ? plan.sandboxKeys.map((key) => bulkItemLine(snapshot, 'resume', key, asked)) : [];
+	const items = plan?.remedy === 'run' ? runLines : resumeLines;
+	const settled = items.filter((item) => item.settled).length;
+	const failed = items.filter((item) => item.color === 'red').length;
+	const done = asked && settled === items.length;
+
+	const close = () => props.onClose(asked ? null : 'Cancelled: nothing was done.');
+	useKeyHandlers('remedy', {
+		confirmYes: () => {
+			if (asked || plan === null) return;
+			if (targets.length === 0) return close();
+			setAsked(true);
+			void start();
+		},
+		confirmNo: () => {
+			if (!asked || done) close();
+		},
+		back: () => {
+			if (!asked || done) close();
+		},
+		up: () => setOffset((current) => Math.max(0, current - 1)),
+		down: () => setOffset((current) => Math.min(Math.max(0, items.length - 1), current + 1)),
+	});
+
+	const lines: Array<{text: string; color?: string | undefined; bold?: boolean}> = [];
+	if (plan === null) {
+		lines.push({text: `${remedy === 'run' ? 'Run again' : 'Resume'}: ${title}`, bold: true}, {text: 'Waiting for the sandbox list: the plan is made once it has arrived…'});
+	} else if (plan.remedy === 'run') {
+		const count = plan.conversationKeys.length;
+		lines.push({
+			text: count === 0 ? `Nothing to run again: ${title}` : `Run ${count} conversation${count === 1 ? '' : 's'} again (${title})? [y/n]`,
+			color: 'yellow',
+			bold: true,
+		});
+		lines.push({text: 'POST run to each agent, one at a time: it picks up where it stopped; the sandboxes are not touched.'});
+	} else {
+		const count = plan.sandboxKeys.length;
+		lines.push({
+			text: count === 0 ? `Nothing to resume: ${title}` : `Resume ${count} sandbox${count === 1 ? '' : 'es'} of ${plan.conversations} conversation${plan.conversations === 1 ? '' : 's'} (${title})? [y/n]`,
+			color: 'yellow',
+			bold: true,
+		});
+		const cap = capWords(snapshot, plan.plan);
+		lines.push({text: cap.text, color: plan.plan.paused.length > 0 ? 'yellow' : undefined});
+		if (cap.warning) lines.push({text: cap.warning, color: 'red', bold: true});
+	}
+	if (plan && plan.skipped.length > 0) {
+		const reasons = [...new Set(plan.skipped.map((skip) => skip.why))].join('; ');
+		lines.push({text: `${plan.skipped.length} skipped: ${sanitizeLine(reasons)}`, color: 'gray'});
+	}
+	const listHeight = Math.max(1, height - lines.length - 1);
+	const status = asked
+		? `${settled} of ${items.length} done · ${failed} failed${done ? ' · enter/esc closes' : ''}`
+		: items.length === 0
+			? 'y/n/esc closes'
+			: `y ${plan?.remedy === 'run' ? 'runs' : 'resumes'} all ${items.length} listed · n/esc cancels · ↑/↓ scroll`;
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			{lines.map((entry, index) => (
+				<Text key={index} color={entry.color} bold={entry.bold} wrap="truncate">
+					{line(entry.text, width)}
+				</Text>
+			))}
+			<Box flexDirection="column" height={listHeight} overflow="hidden">
+				{items.slice(offset, offset + listHeight).map((item, index) => (
+					<Text key={targets[offset + index]} color={item.color} wrap="truncate">
+						{line(`  ${item.text}`, width)}
+					</Text>
+				))}
+			</Box>
+			<Text dimColor wrap="truncate">
+				{line(status, width)}
+			</Text>
+		</Box>
+	);
+}
+
+function runLine(snapshot: DashboardSnapshot, key: string, result: RunResult | undefined): {text: string; color: string | undefined; settled: boolean} {
+	const name = runItemName(snapshot, key);
+	if (!result) return {text: name, color: undefined, settled: false};
+	if (result.state === 'sending') return {text: `… ${name}`, color: 'yellow', settled: false};
+	if (result.state === 'failed') return {text: `✗ ${shortId(key)}  failed: ${truncateToWidth(sanitizeLine(result.reason), 100)}`, color: 'red', settled: true};
+	return {text: `✓ ${name}  ${result.text}`, color: 'green', settled: true};
+}
