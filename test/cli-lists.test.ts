@@ -135,7 +135,7 @@ describe('list commands', {concurrency: true}, () => {
 		assert.ok(rows.some((row) => row.session_api_key === '[redacted]'));
 		for (const key of sessionKeys()) assert.ok(!json.stdout.includes(key));
 		assert.equal(table.code, 0, table.stderr);
-		assert.match(table.stdout.split('\n')[0]!, /^ID\s+STATUS\s+SPEC\s+AGE$/);
+		assert.match(table.stdout.split('\n')[0]!, /^ID\s+STATUS\s+REASON\s+SPEC\s+AGE$/);
 		assert.equal(table.stdout.trimEnd().split('\n').length, rows.length + 1);
 	});
 

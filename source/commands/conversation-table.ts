@@ -20,7 +20,7 @@ export function ageOf(iso: string | null | undefined, now: number): string {
 }
 
 export function conversationTable(rows: readonly AppConversation[], now: number, width?: number): string[] {
-	return renderTable(rows, columnsOf((row) => row, () => now), width);
+	return renderTable(rows, columnsOf((row) => row, () => now, rows), width);
 }
 
 /** A row of the all-profiles table: the conversation, the profile it came from, and now by that server's clock. */
@@ -29,19 +29,34 @@ export type ProfileConversation = {profile: string; conversation: AppConversatio
 /** `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own server's clock. */
 export function profileConversationTable(rows: readonly ProfileConversation[], width?: number): string[] {
 	const server: Column<ProfileConversation> = {header: 'SERVER', value: (row) => row.profile, max: 16};
-	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now)], width);
+	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now, rows)], width);
 }
 
-function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number): Array<Column<T>> {
+function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number, rows: readonly T[] = []): Array<Column<T>> {
+	const parents = new Set(rows.map((row) => normalizeId(conversation(row).id)));
 	return [
 		{header: 'ID', value: (row) => shortId(conversation(row).id)},
 		// Words with a symbol, readable without colour; unknown values are shown raw.
-		{header: 'SANDBOX', value: (row) => sandboxStatusStyle(conversation(row).sandbox_status).label},
+		// With its reason when the sandbox gave one: `✗ error: ImagePullBackOff`.
+		{header: 'SANDBOX', value: (row) => sandboxCell(conversation(row)), max: 56},
 		// Null unless the sandbox runs: shown as such rather than left blank.
 		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? executionStatusStyle(conversation(row).execution_status).label : missing)},
-		{header: 'TITLE', value: (row) => conversation(row).title ?? '(untitled)', max: 60, flexible: true},
+		// A sub-conversation under its parent (`└ `), or marked when its parent is not in the list (`↳ `).
+		{header: 'TITLE', value: (row) => subAgentMark(conversation(row), parents) + (conversation(row).title ?? '(untitled)'), max: 60, flexible: true},
 		{header: 'REPO', value: (row) => conversation(row).selected_repository ?? missing, max: 40},
 		{header: 'AGE', value: (row) => ageOf(conversation(row).created_at, now(row)), align: 'right'},
 		{header: 'COST', value: (row) => formatCost(conversation(row).metrics?.accumulated_cost), align: 'right'},
 	];
+}
+
+function sandboxCell(conversation: AppConversation): string {
+	const label = sandboxStatusStyle(conversation.sandbox_status).label;
+	const detail = conversation.sandbox_status_detail;
+	return typeof detail === 'string' && detail.trim() ? `${label}: ${detail}` : label;
+}
+
+function subAgentMark(conversation: AppConversation, listed: ReadonlySet<string>): string {
+	const parent = conversation.parent_conversation_id;
+	if (!parent) return '';
+	return listed.has(normalizeId(parent)) ? '└ ' : '↳ ';
 }

@@ -9,9 +9,12 @@ import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
- * `agent-tui conversations [--status S[,S...]] [--json]`: every conversation, all pages. Pages
- * are offsets that shift as conversations are created, so rows are deduplicated by id (the first
- * copy, the newest order, wins).
+ * `agent-tui conversations [--status S[,S...]] [--json]`: every conversation, all pages,
+ * sub-conversations included (each names its parent in `parent_conversation_id`; the table puts
+ * it under its parent). Pages are offsets that shift as conversations are created, so rows are
+ * deduplicated by id (the first copy, the newest order, wins). A conversation whose sandbox is in
+ * trouble (ERROR, STARTING, UNKNOWN, any status this client does not know) carries the sandbox's
+ * reason, `sandbox_status_detail` (null for the others), read in one batched look-up.
  */
 export async function runConversations(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const filter = parseStatusFilter(flags.status);
@@ -25,18 +28,65 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now)})), io.secrets));
 	}
 	else {
-		for (const line of conversationTable(rows, clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		for (const line of conversationTable(treeOrder(rows), clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
 	}
 	return 0;
 }
 
-/** Every conversation of the server, each once. */
+/** Every conversation of the server, each once, with its sandbox's reason (`sandbox_status_detail`). */
 export async function readConversations(server: Server): Promise<AppConversation[]> {
 	const byId = new Map<string, AppConversation>();
 	for await (const conversation of server.app.searchConversations()) {
 		const key = normalizeId(conversation.id);
 		if (!byId.has(key)) byId.set(key, conversation);
 	}
-	return [...byId.values()];
+	return withSandboxReasons(server, [...byId.values()]);
+}
+
+/** Sandbox statuses that have no reason to give: the rest (ERROR, STARTING, UNKNOWN, new words) may. */
+const settled = new Set(['RUNNING', 'PAUSED', 'MISSING']);
+
+/**
+ * Each conversation with `sandbox_status_detail`: its sandbox's `status_detail` while that
+ * sandbox's status is the one the conversation shows, else null. Only sandboxes in trouble are
+ * looked up (100 ids a request); a failed look-up leaves the reasons null, the list still prints.
+ */
+async function withSandboxReasons(server: Server, rows: AppConversation[]): Promise<AppConversation[]> {
+	const ids = [...new Set(rows.flatMap((row) => (row.sandbox_id && !settled.has(String(row.sandbox_status).toUpperCase()) ? [row.sandbox_id] : [])))];
+	const reasons = new Map<string, {status: string; detail: string | null}>();
+	if (ids.length > 0) {
+		const found = await server.app.getSandboxes(ids).catch(() => []);
+		for (const sandbox of found) if (sandbox) reasons.set(normalizeId(sandbox.id), {status: String(sandbox.status).toUpperCase(), detail: sandbox.status_detail ?? null});
+	}
+	return rows.map((row) => {
+		const reason = row.sandbox_id ? reasons.get(normalizeId(row.sandbox_id)) : undefined;
+		const detail = reason && reason.status === String(row.sandbox_status).toUpperCase() ? reason.detail : null;
+		return {...row, sandbox_status_detail: detail};
+	});
+}
+
+/** Parents first, each followed by its sub-conversations (newest first among siblings, as listed). */
+export function treeOrder(rows: readonly AppConversation[]): AppConversation[] {
+	const keys = new Set(rows.map((row) => normalizeId(row.id)));
+	const children = new Map<string, AppConversation[]>();
+	const tops: AppConversation[] = [];
+	for (const row of rows) {
+		const parent = row.parent_conversation_id ? normalizeId(row.parent_conversation_id) : null;
+		if (parent && keys.has(parent) && parent !== normalizeId(row.id)) children.set(parent, [...(children.get(parent) ?? []), row]);
+		else tops.push(row);
+	}
+	const out: AppConversation[] = [];
+	const placed = new Set<string>();
+	const visit = (row: AppConversation) => {
+		const key = normalizeId(row.id);
+		if (placed.has(key)) return;
+		placed.add(key);
+		out.push(row);
+		for (const child of children.get(key) ?? []) visit(child);
+	};
+	for (const row of tops) visit(row);
+	// Parent ids in a circle: listed rather than lost.
+	for (const row of rows) visit(row);
+	return out;
 }

@@ -8,7 +8,7 @@ import {toJson} from './json-output.js';
 import {clockOf, type Server} from './server.js';
 import {renderTable} from './table.js';
 
-/** `agent-tui sandboxes [--json]`: every sandbox, with its status, spec and age. */
+/** `agent-tui sandboxes [--json]`: every sandbox, with its status and why (`status_detail`), spec and age. */
 export async function runSandboxes(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const sandboxes = await server.app.listSandboxes();
 	// Exposed URLs carry the session key (VS Code's `?tkn=`): scrub each one wherever it appears.
@@ -24,6 +24,8 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 		[
 			{header: 'ID', value: (row) => row.id, max: 36},
 			{header: 'STATUS', value: (row) => sandboxStatusStyle(row.status).label},
+			// Why it is ERROR or still STARTING, in the runtime's words (`status_detail`).
+			{header: 'REASON', value: (row) => row.status_detail?.trim() || missing, max: 48},
 			{header: 'SPEC', value: (row) => row.sandbox_spec_id ?? missing, max: 60, flexible: true},
 			{header: 'AGE', value: (row) => ageOf(row.created_at, now), align: 'right'},
 		],

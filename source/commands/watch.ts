@@ -5,6 +5,7 @@ import {KeyRejectedError} from '../wire/errors.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
+import {SandboxReasonWait} from './sandbox-reason-wait.js';
 import type {Server} from './server.js';
 import {parseStatusFilter, type StatusFilter, unknownStatusWarning} from './status-filter.js';
 
@@ -43,12 +44,20 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		if (!loaded && connection.lastSuccessAt === null) return;
 		if (!loaded) note(io, `watching ${snapshot.conversations.size} conversations; one line per status change (ctrl-c ends)`);
 		loaded = true;
-		for (const transition of detector.observe(snapshot.conversations.values())) {
-			if (filter && !matches(transition, filter)) continue;
+		const seen = detector.observe(snapshot.conversations.values()).filter((transition) => !filter || matches(transition, filter));
+		for (const transition of reasons.take(seen, snapshot, Date.now())) {
 			if (flags.json) printLine(io, toJson(transition, io.secrets));
 			else printText(io, describe(transition));
 		}
+		// A held transition goes out after its wait even when nothing else changes.
+		if (reasons.holding) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
+		else if (recheck) {
+			clearInterval(recheck);
+			recheck = undefined;
+		}
 	};
+	const reasons = new SandboxReasonWait();
+	let recheck: ReturnType<typeof setInterval> | undefined;
 	const unsubscribe = store.subscribe(() => onSnapshot(store.getSnapshot()));
 	const stop = () => finish(0);
 	process.once('SIGINT', stop);
@@ -61,6 +70,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
 		unsubscribe();
+		if (recheck) clearInterval(recheck);
 		await controller.close();
 	}
 }
@@ -71,5 +81,8 @@ function matches(transition: StatusTransition, filter: StatusFilter): boolean {
 
 function describe(transition: StatusTransition): string {
 	const reason = transition.reason ? ` (${transition.reason.replaceAll('_', ' ')})` : '';
-	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${reason}  ${transition.title}`;
+	// The sandbox's own words for why (`ImagePullBackOff`), and whose sub-agent a conversation is.
+	const detail = transition.which === 'sandbox' && transition.sandbox_status_detail ? `: ${transition.sandbox_status_detail}` : '';
+	const parent = transition.parent_conversation_id ? `  (sub-agent of ${transition.parent_conversation_id.slice(0, 8)})` : '';
+	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${detail}${reason}  ${transition.title}${parent}`;
 }

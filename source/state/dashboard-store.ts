@@ -179,6 +179,8 @@ class DashboardModel {
 	/** When the answer that last brought each conversation was asked for (our clock): a change bound. */
 	#answeredAt = new Map<string, number>();
 	#unseen = new Map<string, number>();
+	/** Sandboxes whose list was read again for a status their conversations showed first (the status asked for). */
+	readonly #reasonAsked = new Map<string, string>();
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
 	readonly #spend: SpendWatch;
@@ -548,6 +550,19 @@ class DashboardModel {
 		return String(sandbox.status).toUpperCase() === String(conversation.sandbox_status ?? '').toUpperCase() ? sandbox.status_detail : null;
 	}
 
+	/** Its sandbox shows a status that may have a reason (ERROR, STARTING, UNKNOWN, …) the sandbox list does not show yet. */
+	#sandboxNeedsReason(conversation: AppConversation): boolean {
+		const status = String(conversation.sandbox_status ?? '').toUpperCase();
+		if (!conversation.sandbox_id || ['RUNNING', 'PAUSED', 'MISSING', ''].includes(status)) return false;
+		const key = normalizeId(conversation.sandbox_id);
+		const listed = this.#sandboxes.get(key)?.sandbox.status;
+		if (!this.#sandboxesListed || String(listed ?? '').toUpperCase() === status) return false;
+		// Once per sandbox and status: a sandbox the list never shows must not cost a list per poll.
+		if (this.#reasonAsked.get(key) === status) return false;
+		this.#reasonAsked.set(key, status);
+		return true;
+	}
+
 	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
 		let changed = false;
 		const parents = new Set<string>();
@@ -567,6 +582,8 @@ class DashboardModel {
 
 		this.#refreshParents(parents);
 		if (changed) this.#touch();
+		// A sandbox that went into trouble says why only in the sandbox list: read it now, not a minute later.
+		if (items.some((conversation) => this.#sandboxNeedsReason(conversation))) this.#poller.refreshSandboxes();
 		// The list must not say "paused" while p and r still say "pausing…" until the next
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
 		const confirmed = confirmedByConversations(this.#sandboxes, items);

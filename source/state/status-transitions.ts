@@ -29,6 +29,10 @@ export type StatusTransition = {
 	reason: string | null;
 	/** The cause the queue groups it by (state/causes.ts), or null: what `watch --json` says of it. */
 	cause: CauseJson | null;
+	/** A sub-conversation's parent (a `task` sub-agent's, a planning agent's), or null. */
+	parent_conversation_id: string | null;
+	/** Why its sandbox is as it is (`status_detail`: `ImagePullBackOff`), when the sandbox said; else null. */
+	sandbox_status_detail: string | null;
 };
 
 type Seen = {agent: string | null; sandbox: string};
@@ -56,7 +60,15 @@ export class TransitionDetector {
 			const agent = current.agent ?? previous?.agent ?? null;
 			this.#last.set(row.key, {agent, sandbox: current.sandbox});
 			if (!this.#baselined) continue;
-			const base = {time, id: row.key, title: row.conversation.title ?? '', reason: row.attention[0]?.kind ?? null, cause: causeJson(causeOf(row))};
+			const base = {
+				time,
+				id: row.key,
+				title: row.conversation.title ?? '',
+				reason: row.attention[0]?.kind ?? null,
+				parent_conversation_id: row.conversation.parent_conversation_id ?? null,
+				sandbox_status_detail: row.sandboxDetail ?? null,
+				cause: causeJson(causeOf(row)),
+			};
 			if (!previous) {
 				transitions.push(agent === null ? {...base, which: 'sandbox', from: null, to: current.sandbox} : {...base, which: 'agent', from: null, to: agent});
 				continue;

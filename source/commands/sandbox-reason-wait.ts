@@ -1,0 +1,45 @@
+import {normalizeId} from '../wire/ids.js';
+import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import type {StatusTransition} from '../state/status-transitions.js';
+
+/**
+ * `watch` prints a sandbox's new status with its reason (`error: ImagePullBackOff`). A
+ * conversation's copy of its sandbox's status comes in with the conversation, the reason
+ * (`status_detail`) only with the sandbox list, which the store then reads at once; a transition
+ * into a status that may have a reason (not RUNNING, PAUSED or MISSING) waits until the sandbox
+ * list shows that status, or `maxWaitMs`, and goes out with the reason then known (or null).
+ */
+
+const noReason = new Set(['RUNNING', 'PAUSED', 'MISSING']);
+
+type Held = {transition: StatusTransition; sandboxId: string | null; since: number};
+
+export class SandboxReasonWait {
+	readonly #held: Held[] = [];
+
+	constructor(private readonly maxWaitMs = 20_000) {}
+
+	/** The transitions to print now, in order; the rest are held for their reason. */
+	take(incoming: readonly StatusTransition[], snapshot: DashboardSnapshot, now: number): StatusTransition[] {
+		for (const transition of incoming) {
+			const row = snapshot.conversations.get(transition.id);
+			this.#held.push({transition, sandboxId: row?.conversation.sandbox_id ?? null, since: now});
+		}
+		const ready: StatusTransition[] = [];
+		for (let index = 0; index < this.#held.length; index++) {
+			const held = this.#held[index]!;
+			const status = held.transition.to.toUpperCase();
+			const waits = held.transition.which === 'sandbox' && !noReason.has(status) && held.sandboxId !== null;
+			const sandbox = held.sandboxId === null ? undefined : snapshot.sandboxes.get(normalizeId(held.sandboxId))?.sandbox;
+			const listed = sandbox !== undefined && String(sandbox.status).toUpperCase() === status;
+			if (waits && !listed && now - held.since < this.maxWaitMs) continue;
+			ready.push(listed ? {...held.transition, sandbox_status_detail: sandbox.status_detail ?? null} : held.transition);
+			this.#held.splice(index--, 1);
+		}
+		return ready;
+	}
+
+	get holding(): boolean {
+		return this.#held.length > 0;
+	}
+}
