@@ -29,10 +29,10 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 		if (result.status !== 0 || !/\d+\.\d+\.\d+/.test(result.stdout)) throw new Error(`--version failed: ${result.stderr}`);
 	}
 	const rows: BenchRow[] = [
-		{area: 'start-up', name: `agent-tui --version, built (median of ${versions.length})`, figure: ms(median(versions)), target: '< 150 ms', met: median(versions) < 150},
+		{area: 'start-up', name: `agent-tui --version, built (median of ${versions.length})`, figure: ms(median(versions)), target: '< 80 ms', met: median(versions) < 80},
 	];
 	if (!tmuxAvailable()) {
-		rows.push({area: 'start-up', name: 'first frame with data: tmux is not installed', figure: '—', target: '< 700 ms', met: false});
+		rows.push({area: 'start-up', name: 'first frame with data: tmux is not installed', figure: '—', target: '< 400 ms', met: false});
 		return rows;
 	}
 	const sim = await startSimulator({port: 0, seed: 2, tickMs: 0, conversations: 50});
@@ -58,8 +58,8 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 		area: 'start-up',
 		name: `launch to the first frame showing conversations, built, in tmux (median of ${frames.length}; screen read every 10 ms)`,
 		figure: ms(median(frames)),
-		target: '< 700 ms',
-		met: median(frames) < 700,
+		target: '< 400 ms',
+		met: median(frames) < 400,
 	});
 	return rows;
 }

@@ -62,10 +62,31 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 	const shadow = new FrameDiff();
 	const {wide, leftWidth} = computeLayout(run.columns, run.rows, run.zoomed);
 	let sideBefore: string[] = [];
+	let leftBefore: string[] = [];
 	let bandBytes = 0;
+	// The bytes of the new rows: in each frame, the rows of each pane (the list, the timeline; the
+	// whole width when one pane has it) that were not on screen in the frame before, counted
+	// whole with their colours. No terminal can be sent less than what it has never shown; it
+	// can move what it has (scroll-shift.ts), so this is what a frame costs at best.
+	let newRowBytes = 0;
+	const countNewRows = (lines: readonly string[], before: readonly string[]) => {
+		const shown = new Map<string, number>();
+		for (const line of before) shown.set(line, (shown.get(line) ?? 0) + 1);
+		for (const line of lines) {
+			const left = shown.get(line) ?? 0;
+			if (left > 0) shown.set(line, left - 1);
+			else newRowBytes += Buffer.byteLength(line);
+		}
+	};
 	const countBandScroll = (chunk: string) => {
 		shadow.transform(chunk);
 		const side = shadow.lines.map((line) => (wide ? sliceAnsi(line, leftWidth + 1) : line));
+		if (wide) {
+			const left = shadow.lines.map((line) => sliceAnsi(line, 0, leftWidth + 1));
+			countNewRows(left, leftBefore);
+			leftBefore = left;
+		}
+		countNewRows(side, sideBefore);
 		const shift = findScrollShift(sideBefore, side);
 		for (let row = 0; row < side.length; row++) {
 			const shifted = shift ? shownAfterShift(sideBefore, shift, row) : sideBefore[row];
@@ -128,7 +149,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		// every row differs as in a real stream.
 		const templates = sim.world.events(running.conversation.id).filter((event) => event.kind === 'ObservationEvent' || event.kind === 'ActionEvent' || event.kind === 'MessageEvent');
 		if (templates.length < 3) throw new Error('too few events to copy');
-		const followFrom = {bytes: terminal.bytes, ink: inkBytes, band: bandBytes, frames: inkFrames};
+		const followFrom = {bytes: terminal.bytes, ink: inkBytes, band: bandBytes, frames: inkFrames, newRows: newRowBytes};
 		const started = Date.now();
 		const cpuFrom = process.cpuUsage();
 		let sent = 0;
@@ -148,16 +169,18 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		const repaintBytes = inkBytes - followFrom.ink;
 		const received = store.getSnapshot().timeline?.events.length ?? 0;
 		const band = bandBytes - followFrom.band;
+		const newRows = Math.max(1, newRowBytes - followFrom.newRows);
 		const fps = (inkFrames - followFrom.frames) / seconds;
 		// Side by side, what scrolling the timeline's own columns would have written (terminals without DECSLRM cannot).
-		const bandNote = wide ? `; with the timeline's columns scrolled by the terminal: ${Math.round(band / seconds).toLocaleString('en-US')} B/s, ${times(band / Math.max(1, repaintBytes))}` : '';
+		const bandNote = wide ? `; with the timeline's columns scrolled by the terminal: ${Math.round(band / seconds).toLocaleString('en-US')} B/s, ${times(band / newRows)}` : '';
+		const rate = (bytes: number) => `${Math.round(bytes / seconds).toLocaleString('en-US')} B/s`;
 		rows.push({
 			area: 'traffic',
-			name: `stdout following ${run.rate} events/s, ${size} (${received} events in the log; ${fps.toFixed(1)} frames/s; CPU ${Math.round(cpuShare * 100)}% of a core, simulator included${bandNote})`,
-			figure: `${Math.round(followBytes / seconds).toLocaleString('en-US')} B/s`,
-			target: '< 0.1x full repaints',
-			ratio: `${times(followBytes / Math.max(1, repaintBytes))} of ${Math.round(repaintBytes / seconds).toLocaleString('en-US')} B/s`,
-			met: followBytes < 0.1 * repaintBytes,
+			name: `stdout following ${run.rate} events/s, ${size} (${received} events in the log; ${fps.toFixed(1)} frames/s; full repaints ${rate(repaintBytes)}, ${times(followBytes / Math.max(1, repaintBytes))}; CPU ${Math.round(cpuShare * 100)}% of a core, simulator included${bandNote})`,
+			figure: rate(followBytes),
+			target: 'at most 1.3x the bytes of the new rows',
+			ratio: `${times(followBytes / newRows)} of ${rate(newRows)}`,
+			met: followBytes <= 1.3 * newRows,
 		});
 		return rows;
 	} finally {

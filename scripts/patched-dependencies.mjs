@@ -6,7 +6,7 @@ import {applyPatch, patchFor} from '../source/boundary/source-patches.mjs';
  * Applies source/boundary/source-patches.mjs to the dependencies as Node loads them, the way the
  * bundle has them: `npm test` and `npm run bench` import this first (`--import`), so the tests and
  * the bench run the code that ships. A test file run on its own without it runs the unpatched
- * files, which give the same results, only slower (test/boundary.test.ts checks that).
+ * files, which give the same results, only slower (test/boundary.test.tsx checks that).
  */
 registerHooks({
 	load(url, context, nextLoad) {

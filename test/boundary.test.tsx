@@ -11,7 +11,8 @@ import {useLayoutEffect} from 'react';
 import * as undici from 'undici';
 import stringWidth from 'string-width';
 import widestLine from 'widest-line';
-import {reaches} from '../source/boundary/index.js';
+import fc from 'fast-check';
+import {installRenderSpeedups, reaches} from '../source/boundary/index.js';
 import {inkErasePrefix, inkModeSwitch} from '../source/boundary/ink-frames.js';
 import {useInkInputEmitter} from '../source/boundary/ink-input.js';
 import {guardStdin} from '../source/boundary/ink-stdin.js';
@@ -53,11 +54,16 @@ test('every source patch applies to the installed file, once per edit', () => {
 	}
 });
 
+// (By a variable: yoga types its index only.)
+const yogaLoader = '../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js';
+
 test('npm test runs the patched dependencies, and the patches change no result', async () => {
 	const hooked = process.execArgv.some((argument) => argument.includes('patched-dependencies'));
 	const loaded = [
 		(await import('widest-line')) as {agentTuiSourcePatch?: string},
 		(await import('../node_modules/ink/build/sanitize-ansi.js')) as {agentTuiSourcePatch?: string},
+		(await import('string-width')) as {agentTuiSourcePatch?: string},
+		(await import(yogaLoader)) as {agentTuiSourcePatch?: string},
 	];
 	// Run on its own without the module hook, this file sees the files as installed.
 	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
@@ -71,6 +77,28 @@ test('npm test runs the patched dependencies, and the patches change no result',
 	const {default: sanitizeAnsi} = (await import('../node_modules/ink/build/sanitize-ansi.js')) as {default: (text: string) => string};
 	for (const sample of ['a\u001B[2Kb', '\u001B[31mred\u001B[39m', 'x\u0007y']) assert.equal(sanitizeAnsi(sample), sanitizeAnsi(sample));
 	assert.equal(sanitizeAnsi('a\u001B[2Kb\u0007'), 'ab');
+	if (!hooked) return;
+	// string-width with the glyph table in front (installRenderSpeedups) and without it.
+	const {setFastWidth} = (await import('string-width')) as unknown as {setFastWidth: (measure: ((text: string) => number) | undefined) => ((text: string) => number) | undefined};
+	installRenderSpeedups();
+	const pieces = ['a', 'status', ' ', '│', '…', '▸', '◆', '✓', '漢字', 'é', '👍', '👨\u200D👩\u200D👧', 'e\u0301', '\u200D', '▶\uFE0F', '\t', '\u0007', '🇫🇷', '\uD800', '\u001B[1m', '\u001B[38;5;208m', '\u001B[0m', '\u001B]8;;https://x\u0007', '\u001B[2K', '\u009B31m'];
+	fc.assert(
+		fc.property(fc.array(fc.constantFrom(...pieces), {maxLength: 12}), (parts) => {
+			const text = parts.join('');
+			const fast = stringWidth(text);
+			const table = setFastWidth(undefined);
+			try {
+				assert.equal(fast, stringWidth(text), JSON.stringify(text));
+				assert.equal(stringWidth(text, {ambiguousIsNarrow: false}), stringWidth(text, {ambiguousIsNarrow: false}));
+			} finally {
+				setFastWidth(table);
+			}
+		}),
+		{numRuns: 2000},
+	);
+	const table = setFastWidth(undefined);
+	setFastWidth(table);
+	assert.ok(table, 'the table is in front of string-width');
 });
 
 function InputProbe({seen}: {seen: string[]}) {

@@ -1,3 +1,5 @@
+import * as stringWidthModule from 'string-width';
+import {tableWidth} from '../format/table-width.js';
 import {installFastOutput} from './ink-output.js';
 
 export {warmUpTextMeasures} from './ink-output.js';
@@ -14,9 +16,10 @@ export {warmUpTextMeasures} from './ink-output.js';
  * delivers keys and pastes, a frame is written the way the frame differ expects, undici's files
  * are the classes its index exports, Ink's Output is reproduced byte for byte.
  *
- * No dependency is patched on disk: the package has no install script, and what the bundle, the
- * tests and `npm start` run is node_modules as npm installed it, plus what
- * `installRenderSpeedups()` sets at run time.
+ * No dependency is patched on disk: the package has no install script. The few changes to a
+ * dependency's source are text edits applied as a file is loaded (source-patches.mjs: by the
+ * bundler for dist/, by a module hook for the tests and the bench), each named by file hash;
+ * `installRenderSpeedups()` sets the rest at run time.
  */
 
 export type Reach = {
@@ -85,9 +88,14 @@ export const reaches: readonly Reach[] = [
 
 let installed = false;
 
-/** Puts the run-time speed-ups in place (Ink's Output.get). Idempotent; call it before the first render. */
+/**
+ * Puts the run-time speed-ups in place: Ink's Output.get, and the glyph table in front of
+ * string-width (its `setFastWidth` exists where the source patch is applied: the bundle, and
+ * tests run with the module hook). Idempotent; call it before the first render.
+ */
 export function installRenderSpeedups(): void {
 	if (installed) return;
 	installed = true;
 	installFastOutput();
+	(stringWidthModule as {setFastWidth?: (measure: (text: string) => number) => unknown}).setFastWidth?.(tableWidth);
 }

@@ -43,8 +43,11 @@ const widthOf = (text: string) =>
 
 const ignorable = /^\p{Default_Ignorable_Code_Point}+$/u;
 
+/** Whether Ink drops the character (a standalone invisible one); the glyph table's never are. */
+const isIgnorable = (value: string) => !(value.length === 1 && standaloneWidth(value.charCodeAt(0)) > 0) && ignorable.test(value);
+
 /** Ink's `getStyledChars`: the line's styled characters, standalone invisible characters dropped. */
-const styledCharsOf = (line: string) => styledLines.get(line, () => styledCharsFromTokens(tokenizeLine(line)).filter((character) => !ignorable.test(character.value)));
+const styledCharsOf = (line: string) => styledLines.get(line, () => styledCharsFromTokens(tokenizeLine(line)).filter((character) => !isIgnorable(character.value)));
 
 const blank: Cell = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: []}) as Cell;
 const blankCell = (cell: Cell): Cell => ({...cell, value: ' ', fullWidth: false});

@@ -77,6 +77,62 @@ export const sourcePatches = [
 			},
 		],
 	},
+	{
+		package: 'string-width',
+		version: '8.3.0',
+		file: 'index.js',
+		sha256: 'abc20775da6b552188b098688ebec671e29f5416d6339d3534bb7b016174003e',
+		why: "Every width Ink and its helpers measure (measureText, wrap-ansi, cli-truncate, widest-line) goes through string-width, and any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓) takes its slow path: a grapheme segmenter, Unicode-property expressions and the East Asian width table per cluster, cold on the first frame (about 75 ms of CPU, profiled). setFastWidth lets installRenderSpeedups put the glyph table (format/table-width.ts) in front: a width, or -1 to go on as before, and only with the default options. Its `\\p{RGI_Emoji}` expression, about 20-40 ms to compile, is built on first use instead of at load.",
+		edits: [
+			{
+				find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): built on first use, not at load.',
+					"const rgiEmojiRegex = {test(text) { return (this.built ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(text); }};",
+				].join('\n'),
+			},
+			{
+				find: 'export default function stringWidth(input, options = {}) {\n\tif (typeof input !== \'string\' || input.length === 0) {\n\t\treturn 0;\n\t}\n',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): a faster answer for the usual string,',
+					'// set by installRenderSpeedups(): a width, or -1 to go on with the full measure below.',
+					'let fastWidth;',
+					'',
+					'export function setFastWidth(measure) {',
+					'\tconst previous = fastWidth;',
+					'\tfastWidth = measure;',
+					'\treturn previous;',
+					'}',
+					'',
+					'export default function stringWidth(input, options = {}) {',
+					"\tif (typeof input !== 'string' || input.length === 0) {",
+					'\t\treturn 0;',
+					'\t}',
+					'',
+					'\tif (fastWidth !== undefined && options.ambiguousIsNarrow !== false && options.countAnsiEscapeCodes !== true) {',
+					'\t\tconst width = fastWidth(input);',
+					'\t\tif (width !== -1) {',
+					'\t\t\treturn width;',
+					'\t\t}',
+					'\t}',
+					'',
+				].join('\n'),
+			},
+		],
+	},
+	{
+		package: 'yoga-layout',
+		version: '3.2.1',
+		file: 'dist/binaries/yoga-wasm-base64-esm.js',
+		sha256: '2cfeda49ae87f57bcd4a5fe433940edefc531a69bd0f83e32759fb5837df205c',
+		why: "yoga's loader reads its WebAssembly, a data: URL, with fetch whenever fetch exists: Node then loads and compiles its own copy of undici to decode base64 (about 20 ms of every start-up, profiled). Its own synchronous decoder (wa) is used for a data: URL instead, as it already is where there is no fetch.",
+		edits: [
+			{
+				find: 'function ya(){return w||"function"!=typeof fetch?',
+				replace: 'function ya(){return w||"function"!=typeof fetch||ua(H)?',
+			},
+		],
+	},
 ];
 
 const slashed = (path) => path.replaceAll('\\', '/');
