@@ -19,17 +19,21 @@ export const tmuxSkip = tmuxAvailable() ? false : 'tmux is not installed: the en
 export type DashboardRun = {tmux: TmuxSession; simulator: Simulator};
 
 /** Registers the clean-up once per test file; `launch` starts one simulator and one dashboard. */
-export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns: number, rows: number) => Promise<DashboardRun> {
+/** More for the dashboard's command line: flags after --base-url, variables in its environment. */
+export type LaunchExtras = {args?: readonly string[]; env?: Readonly<Record<string, string>>};
+
+export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns: number, rows: number, extras?: LaunchExtras) => Promise<DashboardRun> {
 	const simulators: Simulator[] = [];
 	const sessions: TmuxSession[] = [];
 	after(async () => {
 		for (const session of sessions) session.kill();
 		await Promise.all(simulators.map((simulator) => simulator.close()));
 	});
-	return async (columns, rows) => {
+	return async (columns, rows, extras = {}) => {
 		const simulator = await startSimulator({port: 0, ...simulatorOptions});
 		simulators.push(simulator);
-		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`].join(' ');
+		const env = Object.entries(extras.env ?? {}).map(([name, value]) => `${name}=${shellQuote(value)}`);
+		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', ...env, cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`, ...(extras.args ?? []).map(shellQuote)].join(' ');
 		const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
 		const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
 		sessions.push(tmux);
