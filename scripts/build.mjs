@@ -3,6 +3,7 @@ import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
 import {buildInputsHash, builtFromHash, stampFile} from './build-inputs.mjs';
 import {sharedBundleOptions} from './bundle-options.mjs';
+import {thirdPartyNotices} from './third-party-notices.mjs';
 
 /**
  * The installed CLI: source/bin.ts and everything it imports (Ink, React, yoga, zod, undici …)
@@ -26,7 +27,7 @@ if (values['if-stale'] && stamped && builtFromHash() === inputs) process.exit(0)
 rmSync(outdir, {recursive: true, force: true});
 mkdirSync(outdir, {recursive: true});
 
-await build({
+const {metafile} = await build({
 	...sharedBundleOptions,
 	entryPoints: {bin: 'source/bin.ts'},
 	outdir,
@@ -34,6 +35,10 @@ await build({
 	// dependencies are a chunk it imports.
 	splitting: true,
 	chunkNames: 'chunks/[name]-[hash]',
+	metafile: true,
 });
+
+// The licences of the libraries inside the bundle travel with it (scripts/third-party-notices.mjs).
+writeFileSync(`${outdir}/THIRD-PARTY-NOTICES.md`, thirdPartyNotices(metafile).text);
 
 if (stamped) writeFileSync(stampFile, `${inputs}\n`);

@@ -1,14 +1,21 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {sharedBundleOptions} from '../scripts/bundle-options.mjs';
+import {freshBuiltCli} from './helpers/built-cli.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * `npm run build` bundles every dependency into dist/, so `npm install -g` of the package must not
- * download them again: `dependencies` may hold only what the bundle leaves external.
+ * What people install: `npm run build` bundles every dependency into dist/, so `npm install -g` of
+ * the package must not download them again (`dependencies` may hold only what the bundle leaves
+ * external), must run nothing at install, and carries its licence and the bundled libraries'.
  */
 
-type Manifest = {dependencies?: Record<string, string>; devDependencies?: Record<string, string>; files?: string[]};
+type Manifest = {license?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; files?: string[]};
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Manifest;
 
 test('dependencies hold only what the bundle leaves external; the rest are devDependencies', () => {
@@ -22,4 +29,29 @@ test('dependencies hold only what the bundle leaves external; the rest are devDe
 	// The libraries the CLI is built from are still declared, for the build and the tests.
 	for (const name of ['ink', 'react', 'zod', 'undici', 'ws', 'meow']) assert.ok(manifest.devDependencies?.[name], `${name} in devDependencies`);
 	assert.deepEqual(manifest.files?.[0], 'dist');
+});
+
+type Packed = {files: Array<{path: string}>};
+
+test('the published package runs nothing at install: no install script, nothing npm would run on install', () => {
+	const scripts = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {scripts?: Record<string, string>}).scripts ?? {};
+	// npm runs these when the package is installed (prepare also for a git or folder install).
+	for (const name of ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare']) assert.equal(scripts[name], undefined, `package.json must not have a ${name} script`);
+	assert.ok(scripts['prepack'], 'the bundle is built when the package is packed, on the publisher’s machine');
+});
+
+test('what npm pack ships: the bundle, its third-party notices, the licence, the readme, and nothing else', () => {
+	freshBuiltCli();
+	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})) as Packed[];
+	const paths = packed!.files.map((file) => file.path).sort();
+	const other = paths.filter((path) => !/^dist\/chunks\/[\w-]+\.js$/.test(path));
+	assert.deepEqual(other, ['LICENSE', 'dist/THIRD-PARTY-NOTICES.md', 'dist/bin.js', 'package.json', 'readme.md']);
+	assert.ok(paths.length > other.length, 'the chunks the bin imports');
+	assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} /);
+	assert.equal(manifest.license, 'MIT');
+	// Every library the bundle is built from is named with its licence text.
+	const notices = readFileSync(join(root, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+	for (const name of ['ink', 'react', 'react-reconciler', 'yoga-layout', 'undici', 'ws', 'zod', 'meow', 'ink-text-input', 'ink-select-input', 'string-width', '@alcalzone/ansi-tokenize', 'diff']) {
+		assert.match(notices, new RegExp(`^## ${name.replace('/', '\\/')} \\d+\\.\\d+\\.\\d+ \\((?:MIT|ISC|BSD-3-Clause|Apache-2\\.0)\\)\\n\\n\\S`, 'm'), `${name} and its licence in the notices`);
+	}
 });
