@@ -64,8 +64,15 @@ test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and th
 	tmux.send('Escape');
 	await tmux.waitFor((text) => filterLine(text) === '', 'the filter cleared');
 
-	// Pasted into the reject reason of the conversation waiting for approval.
+	// Pasted into the reject reason of a conversation waiting for approval.
 	tmux.send('g');
+	screen = await tmux.waitFor((text) => lines(text).findIndex((line) => line.startsWith('›')) === lines(text).findIndex((line) => /^[›\s]\s[▸◆✗◌✓—]/.test(line)), 'the first row selected');
+	for (let row = 0; row < 30 && !selected(screen).includes('◆ waiting'); row++) {
+		const before = selected(screen);
+		tmux.send('j');
+		screen = await tmux.waitFor((text) => selected(text) !== before, 'the next row selected');
+	}
+	assert.match(selected(screen), /◆ waiting/, 'a conversation waiting for approval');
 	tmux.send('x');
 	await tmux.waitFor((text) => /Reject .*\[y\/n\]/.test(text), 'the reject question');
 	tmux.send('y');
