@@ -83,6 +83,10 @@ test('an action goes to the server its row came from, with that server\'s key', 
 	await fleet.controller.pauseSandbox(qualifyKey(normalizeId(sandboxId), 'work'));
 	await waitForSnapshot(fleet.store, (s) => String(s.sandboxes.get(qualifyKey(normalizeId(sandboxId), 'work'))?.sandbox.status) === 'PAUSED', 'work sandbox paused');
 	assert.equal(lab.world.findSandbox(sandboxId)!.status, 'RUNNING', 'lab sandbox untouched');
+	// A side question too: asked of lab's agent only.
+	const asked = {work: work.world.askCount, lab: lab.world.askCount};
+	assert.match(await fleet.controller.askAgent!(qualifyKey(id, 'lab'), 'what now?'), /You asked: "what now\?"/);
+	assert.deepEqual({work: work.world.askCount, lab: lab.world.askCount}, {work: asked.work, lab: asked.lab + 1});
 	await assert.rejects(async () => fleet.controller.approve!(qualifyKey(id, 'elsewhere')), /not a row of any server/);
 });
 

@@ -19,6 +19,7 @@ Usage
   $ agent-tui approve <conversation-id>
   $ agent-tui reject <conversation-id> [--reason TEXT]
   $ agent-tui message <conversation-id> TEXT [--run]
+  $ agent-tui ask <conversation-id> QUESTION [--json]
   $ agent-tui export <conversation-id> [-o FILE]
   $ agent-tui events <conversation-id> [--kind KIND] [--source SOURCE] [--body TEXT]
                      [--desc] [--follow] [--json]
@@ -52,6 +53,10 @@ Commands
   approve         approve the pending actions of a conversation waiting for confirmation
   reject          reject them; --reason TEXT is what the agent is told
   message         send the agent a message; --run also starts it (as m does in the dashboard)
+  ask             ask the agent a side question (as A does in the dashboard): the answer on
+                  stdout; the agent keeps working, its status and history are unchanged.
+                  Needs its sandbox RUNNING (else exit 5; never resumed). Waits up to 600 s
+                  for the model (--timeout D); --json: {"conversation_id", "question", "response"}
   export          the conversation's whole record, running or not: the service's trajectory
                   zip where its agent server has one, else {conversation, source, events}
                   as JSON from the agent server or the app server's stored copy

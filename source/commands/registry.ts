@@ -44,6 +44,12 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		run: async (server, io, args, flags) => (await import('./triage.js')).runMessage(server, io, args[0]!, args[1]!, flags.run),
 	},
 	{
+		name: 'ask',
+		args: ['conversation-id', 'question'],
+		flags: ['json'],
+		run: async (server, io, args, flags) => (await import('./ask.js')).runAsk(server, io, args[0]!, args[1]!, flags),
+	},
+	{
 		name: 'export',
 		args: ['conversation-id'],
 		flags: ['output'],

@@ -8,6 +8,7 @@ import {conversationInfoJson} from './serialize.js';
 import {storedZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
 import {storedForm} from './stored-form.js';
+import {registerAskRoutes} from './ask-routes.js';
 
 /**
  * The agent server of one sandbox, served under `/runtime/<n>` (the path prefix a proxied
@@ -163,6 +164,8 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 		context.response.end(zip);
 		return undefined;
 	});
+
+	registerAskRoutes(router, api, requireConversation);
 
 	router.add('GET', `${api}/:id/events/search`, 'session', (context) => searchEvents(context.world.events(requireConversation(context)), context.query));
 

@@ -45,6 +45,8 @@ export type SimulatorOptions = {
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
 	sandboxTransitionMs?: number;
+	/** How long an `ask_agent` answer takes (default 250 ms, a model call). */
+	askDelayMs?: number;
 	/** The server's clock minus the real one, ms (default 0); see `parseClockOffset` for `-21d`. */
 	clockOffsetMs?: number;
 	/**
@@ -146,6 +148,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const port = await listen(server, options.port ?? 0, host);
 	const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	world.baseUrl = baseUrl;
+	if (options.askDelayMs !== undefined) world.askDelayMs = Math.max(0, options.askDelayMs);
 	if (tickMs > 0) world.timers.every(tickMs, () => world.tick());
 	if (tickMs > 0 && options.fleetShapes) world.timers.after(outageAfterMs, () => providerOutage(world));
 	let closed = false;

@@ -66,6 +66,10 @@ export class World {
 	baseUrl = '';
 	/** The hostile-text fault: agent text and rows carry escape sequences and unknown values. */
 	hostile = false;
+	/** How long an `ask_agent` answer takes (a model call); tests set 0 or hold it longer. */
+	askDelayMs = 250;
+	/** `ask_agent` questions answered so far (none of them leaves a trace in the conversation). */
+	askCount = 0;
 	/**
 	 * An older agent server: no `/interrupt` route (0 = the route exists; 404 or 405 = how the
 	 * server answers it), so a client's fallback to `/pause` can be exercised.

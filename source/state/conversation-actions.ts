@@ -13,7 +13,7 @@ import {pendingActions, type PendingAction} from './timeline-query.js';
  * view can show it as is.
  */
 
-export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage' | 'interrupt' | 'continueRun' | 'searchEvents'>;
+export type ActionClient = Pick<AgentClient, 'respondToConfirmation' | 'sendMessage' | 'interrupt' | 'continueRun' | 'searchEvents' | 'askAgent'>;
 
 /**
  * The conversation's sandbox is not RUNNING, so its agent server is unreachable: nothing to stop
@@ -47,6 +47,12 @@ export type ConversationActions = {
 	/** Lets a stopped agent go on (`/run`); `already-running` when the server says so (409). */
 	continueAgent(key: string): Promise<'started' | 'already-running'>;
 	pendingActions(key: string): Promise<readonly PendingAction[]>;
+	/**
+	 * A side question (`ask_agent`): the agent's answer, as it sent it (unsanitized). Nothing about
+	 * the conversation changes, so nothing is refreshed; a sandbox that is not running is refused
+	 * (never resumed). `signal` abandons the wait.
+	 */
+	askAgent(key: string, question: string, signal?: AbortSignal): Promise<string>;
 };
 
 /** The newest events read to find what waits for confirmation: pending actions are the newest ones. */
@@ -91,5 +97,16 @@ export function createConversationActions(options: ConversationActionsOptions): 
 		},
 		interrupt: (key) => send(key, (client) => client.interrupt(), true),
 		continueAgent: (key) => send(key, (client) => client.continueRun(), true),
+		askAgent: async (key, question, signal) => {
+			if (question.trim().length === 0) throw new Error('an empty question is not sent');
+			const conversation = options.conversation(normalizeId(key));
+			if (!conversation) throw new Error('that conversation is not in the list (yet)');
+			if (!hasAgentServer(conversation)) throw new SandboxNotRunningError(String(conversation.sandbox_status ?? 'MISSING'));
+			try {
+				return await clientFor(conversation, options.appBaseUrl).askAgent(question, signal ? {signal} : {});
+			} catch (error) {
+				throw new Error(publicMessage(error, options.secrets));
+			}
+		},
 	};
 }

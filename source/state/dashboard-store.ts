@@ -40,6 +40,7 @@ import {
 	watchedSandboxIds,
 } from './sandbox-rows.js';
 import {agentStreams} from './agent-stream.js';
+import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {GitClient} from '../wire/git-client.js';
 import {agentBaseUrl} from '../wire/agent-base-url.js';
@@ -153,6 +154,8 @@ class DashboardModel {
 	readonly #publisher: BatchedPublisher<DashboardSnapshot>;
 	readonly #poller: ConversationPoller;
 	readonly #ownsBudget: boolean;
+	/** The agents' last answers for the rows on screen (final-responses.ts), within this budget. */
+	readonly #finalResponses: FinalResponses;
 
 	/** Working rows; shared with the published snapshot until the first change after a flush. */
 	#rows: Map<string, ConversationRow> = new Map();
@@ -201,6 +204,13 @@ class DashboardModel {
 		this.#secrets = options.secrets ?? [];
 		this.#ownsBudget = !(options.budget instanceof RequestBudget);
 		this.budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({now: this.#now, ...options.budget});
+		this.#finalResponses = new FinalResponses({
+			budget: this.budget,
+			conversation: (key) => this.#rows.get(key)?.conversation,
+			client: (conversation) => this.#agentClient(conversation, options.appBaseUrl),
+			onChange: () => this.#touch(),
+			now: () => this.#now(),
+		});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), options.flushMs ?? 100);
 		this.#spend = new SpendWatch({
@@ -238,7 +248,10 @@ class DashboardModel {
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
-			setVisibleConversations: (keys) => this.#poller.setVisible(keys),
+			setVisibleConversations: (keys) => {
+				this.#poller.setVisible(keys);
+				this.#finalResponses.show(keys);
+			},
 			openTimeline: (key) => {
 				this.#openTimeline(key);
 				// Now, not with the next batch: the view moves to the timeline on the same key, and a batch
@@ -339,6 +352,7 @@ class DashboardModel {
 			timeline: null,
 			start: this.#start,
 			notice: null,
+			answers: this.#finalResponses.answers,
 		};
 	}
 
@@ -349,6 +363,8 @@ class DashboardModel {
 
 	readonly #agentClient = (conversation: AppConversation, appBaseUrl: string): AgentClient =>
 		AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1, ...this.#transported});
+
+
 
 	// ---- publishing ---------------------------------------------------------------------------
 
@@ -387,6 +403,7 @@ class DashboardModel {
 			timeline,
 			start: this.#start,
 			notice: this.#notice,
+			answers: this.#finalResponses.answers,
 		};
 		const dataChanged =
 			parts.conversations !== previous.conversations ||
@@ -398,7 +415,8 @@ class DashboardModel {
 			parts.invalidItems !== previous.invalidItems ||
 			parts.timeline !== previous.timeline ||
 			parts.start !== previous.start ||
-			parts.notice !== previous.notice;
+			parts.notice !== previous.notice ||
+			parts.answers !== previous.answers;
 		const connection = this.#connection(previous.connection, dataChanged);
 		if (!dataChanged && connection === previous.connection) return previous;
 		if (parts.conversations !== previous.conversations) this.#poller.setAttention(attentionKeys(parts.conversations));
@@ -581,7 +599,11 @@ class DashboardModel {
 		}
 
 		this.#refreshParents(parents);
-		if (changed) this.#touch();
+		if (changed) {
+			this.#touch();
+			// Rows on screen that changed may have a new last answer.
+			this.#finalResponses.changed();
+		}
 		// A sandbox that went into trouble says why only in the sandbox list: read it now, not a minute later.
 		if (items.some((conversation) => this.#sandboxNeedsReason(conversation))) this.#poller.refreshSandboxes();
 		// The list must not say "paused" while p and r still say "pausing…" until the next
@@ -666,6 +688,7 @@ class DashboardModel {
 			this.#streamActivity.delete(key);
 			this.#lastKnownStatus.delete(key);
 			this.#unseen.delete(key);
+			this.#finalResponses.forget(key);
 			this.#answeredAt.delete(key);
 			this.#spend.forget(key);
 			removed++;
@@ -959,6 +982,7 @@ class DashboardModel {
 		this.#startRun++;
 		this.#startAbort?.abort();
 		this.#poller.close();
+		this.#finalResponses.close();
 		this.#publisher.close();
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();

@@ -224,6 +224,12 @@ export type DashboardSnapshot = {
 	 * connection. Absent for one server. Keys are then qualified by server (state/server-keys.ts).
 	 */
 	servers?: readonly ServerState[];
+	/**
+	 * The agent's last answer (`agent_final_response`) by conversation key, for rows read while on
+	 * screen with their sandbox running (state/final-responses.ts); as the agent wrote it, so the
+	 * view sanitizes it. Absent or missing a key: not read.
+	 */
+	answers?: ReadonlyMap<string, string>;
 };
 
 export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'context' | 'title';
@@ -271,6 +277,11 @@ export interface DashboardController {
 	interrupt?(conversationKey: string): Promise<'interrupt' | 'pause'>;
 	/** Let a stopped agent go on (`/run`); `already-running` is an answer, not a failure. */
 	continueAgent?(conversationKey: string): Promise<'started' | 'already-running'>;
+	/**
+	 * Ask the agent a side question (`ask_agent`): its answer, unsanitized. The conversation's
+	 * status and history stay as they are; a sandbox that is not running is refused, never resumed.
+	 */
+	askAgent?(conversationKey: string, question: string, signal?: AbortSignal): Promise<string>;
 	/** Search the events of these conversations (timeline filter grammar); hits arrive as found. Returns a cancel function. */
 	searchAcross?(conversationKeys: readonly string[], query: string, listener: SearchListener): () => void;
 	/** The files a conversation's agent changed, and their diffs as they are opened (the Changes view). The caller closes it. */

@@ -63,6 +63,8 @@ type Merged = {
 	from: {conversations: unknown[]; sandboxes: unknown[]; servers: unknown[]; specs: unknown[]};
 	servers: readonly ServerState[];
 	specs: DashboardSnapshot['specs'];
+	answers: ReadonlyMap<string, string>;
+	answersFrom: unknown[];
 };
 
 export function createFleet(servers: readonly FleetServer[], options: {flushMs?: number; now?: () => number} = {}): Fleet {
@@ -164,6 +166,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 			timeline,
 			start: idleStart,
 			notice: newestNotice(snapshots, previous?.notice ?? null),
+			answers: parts.answers,
 			servers: states,
 		};
 		if (previous && sameSnapshot(previous, next)) return previous;
@@ -195,7 +198,12 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 				? last.servers
 				: members.map((member, index): ServerState => ({name: member.name, label: member.label, connection: snapshots[index]!.connection, keySource: snapshots[index]!.keySource ?? null}));
 		const specs = last && sameList(last.from.specs, specsFrom) ? last.specs : snapshots.flatMap((snapshot) => snapshot.specs);
-		merged = {conversations, sandboxes, servers, specs, from: {conversations: conversationsFrom, sandboxes: sandboxesFrom, servers: serversFrom, specs: specsFrom}};
+		const answersFrom = snapshots.map((snapshot) => snapshot.answers);
+		const answers =
+			last && sameList(last.answersFrom, answersFrom)
+				? last.answers
+				: new Map(members.flatMap((member, index) => [...(snapshots[index]!.answers ?? new Map<string, string>())].map(([key, text]): [string, string] => [qualifyKey(key, member.name), text])));
+		merged = {conversations, sandboxes, servers, specs, answers, answersFrom, from: {conversations: conversationsFrom, sandboxes: sandboxesFrom, servers: serversFrom, specs: specsFrom}};
 		return merged;
 	}
 
@@ -282,6 +290,9 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 		...(first.nudge ? {nudge: (qualified: string, text: string) => routed(qualified, (own, key) => own.nudge!(key, text))} : {}),
 		...(first.interrupt ? {interrupt: (qualified: string) => routed(qualified, (own, key) => own.interrupt!(key))} : {}),
 		...(first.continueAgent ? {continueAgent: (qualified: string) => routed(qualified, (own, key) => own.continueAgent!(key))} : {}),
+		...(first.askAgent
+			? {askAgent: (qualified: string, question: string, signal?: AbortSignal) => routed(qualified, (own, key) => own.askAgent!(key, question, signal))}
+			: {}),
 		...(first.openChanges ? {openChanges: (qualified: string) => routed(qualified, (own, key) => own.openChanges!(key))} : {}),
 		...(first.searchAcross ? {searchAcross: (keys: readonly string[], query: string, listener: SearchListener) => searchEveryServer(keys, query, listener)} : {}),
 		close: async () => {

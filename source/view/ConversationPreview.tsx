@@ -22,6 +22,8 @@ type Props = {
 	node?: TreeNode | undefined;
 	/** Its parent, when it is a sub-agent and the parent is listed. */
 	parent?: ConversationRow | undefined;
+	/** The agent's last answer (`agent_final_response`), read while its sandbox runs; unsanitized. */
+	answer?: string | undefined;
 };
 
 export const previewRows = 2;
@@ -31,7 +33,7 @@ export const previewRows = 2;
  * branch, sandbox status and model; then why it needs a person (or its id and cost). The list
  * columns are narrow at 80 columns; this is where the full text is.
  */
-function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, parent}: Props) {
+function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, parent, answer}: Props) {
 	if (!row) {
 		return (
 			<Box height={previewRows} flexDirection="column">
@@ -77,7 +79,10 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 	// Never the link whole: its token is hidden here, and `l` copies it on request.
 	const sessionKey = c.session_api_key?.reveal();
 	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url.reveal(), sessionKey ? [sessionKey] : [])}`).join(' · ');
-	const withLinks = linkText ? `${second} · l ${linkText}` : second;
+	// The agent's last answer, one line: first while nothing needs a person, after the reason otherwise.
+	const said = answer?.trim() ? `said: "${sanitizeLine(answer.trim().replaceAll(/\s+/g, ' '))}"` : null;
+	const withAnswer = said ? (staleNote || row.attention.length > 0 ? `${second} · ${said}` : `${said} · ${second}`) : second;
+	const withLinks = linkText ? `${withAnswer} · l ${linkText}` : withAnswer;
 	return (
 		<Box height={previewRows} flexDirection="column">
 			<Text bold wrap="truncate">

@@ -38,6 +38,8 @@ export type ConversationsPaneProps = {
 	links?: readonly ExposedUrl[];
 	/** The all-servers view: the servers' names, for the SERVER column (absent: one server, no column). */
 	serverNames?: readonly string[];
+	/** The agents' last answers by key (`agent_final_response`); the selected one's is in the preview. */
+	answers?: ReadonlyMap<string, string> | undefined;
 	onFilterChange(text: string): void;
 	onFilterDone(): void;
 	onFilterCancel(): void;
@@ -102,7 +104,9 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 					})
 				)}
 			</Box>
-			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} node={window.selectedKey ? props.nodes?.get(window.selectedKey) : undefined} parent={parentOf(rows, selectedRow)} />
+			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} node={window.selectedKey ? props.nodes?.get(window.selectedKey) : undefined} parent={parentOf(rows, selectedRow)}
+				answer={window.selectedKey ? props.answers?.get(window.selectedKey) : undefined}
+			/>
 		</Box>
 	);
 }

@@ -169,6 +169,7 @@ export function Dashboard(props: DashboardProps) {
 			now={serverNow}
 			links={conversationLinks(snapshot, conversations.selectedKey)}
 			serverNames={serverNames}
+			answers={snapshot.answers}
 			onFilterChange={(text) => dispatch({type: 'type-filter', target: 'conversations', text})}
 			onFilterDone={() => dispatch({type: 'stop-editing'})}
 			onFilterCancel={() => {

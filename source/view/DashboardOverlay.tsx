@@ -3,6 +3,7 @@ import type {DashboardController, DashboardSnapshot} from '../state/dashboard-ty
 import type {ChangesSession} from '../state/changes-session.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
+import {AskPanel} from './triage/AskPanel.js';
 import {StartForm} from './start/StartForm.js';
 import {ChangesOverlay} from './changes/ChangesOverlay.js';
 import {awaitingText} from './awaited-key.js';
@@ -86,6 +87,18 @@ export function DashboardOverlay(props: Props) {
 					closeOverlay();
 					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
 				}}
+			/>
+		);
+	} else if (props.overlay.kind === 'ask') {
+		const {conversationKey} = props.overlay;
+		overlay = (
+			<AskPanel
+				key={conversationKey}
+				title={shortTitle(snapshot, conversationKey)}
+				width={width}
+				height={height}
+				ask={(question, signal) => (controller.askAgent ? controller.askAgent(conversationKey, question, signal) : Promise.reject(new Error('asking is not available here')))}
+				onClose={closeOverlay}
 			/>
 		);
 	} else if (props.overlay.kind === 'triage-confirm') {

@@ -78,6 +78,7 @@ export type ActionName =
 	| 'cancel'
 	| 'profiles'
 	| 'allProfiles'
+	| 'ask'
 	| 'changes'
 	| 'nextHunk'
 	| 'previousHunk'
@@ -171,6 +172,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},
 	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline'], hint: 'reject'},
 	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline'], hint: 'message'},
+	{action: 'ask', keys: [char('A')], description: 'Ask the agent a question; it keeps working and its history is unchanged', contexts: ['conversations', 'timeline'], hint: 'ask'},
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkInterrupt', keys: [char('I')], description: 'Stop the agent of every conversation shown (lists them, asks for the count)', contexts: ['conversations']},

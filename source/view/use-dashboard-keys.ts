@@ -1,4 +1,5 @@
 import {useEffect, type Dispatch} from 'react';
+import {canResume} from '../format/sandbox-advice.js';
 import {sandboxKeyOf} from '../state/sandbox-rows.js';
 import {nextNeedingAttention} from '../state/conversation-query.js';
 import {causeGroups} from '../state/causes.js';
@@ -166,7 +167,21 @@ export function useDashboardKeys(args: Args): void {
 		approve: () => act('approve', pane, key()),
 		reject: () => act('reject', pane, key()),
 		nudge: () => act('nudge', pane, key()),
+		ask: () => openAsk(key()),
 	});
+	// A: a side question. Only a running agent can answer; its sandbox is never resumed for it.
+	const openAsk = (key: string | null | undefined) => {
+		if (!controller.askAgent) return notice('Asking an agent is not available here.');
+		if (!key) return notice('Select a conversation first.');
+		const conversation = snapshot.conversations.get(key)?.conversation;
+		if (!conversation) return notice('That conversation is not in the list (yet).');
+		const sandbox = String(conversation.sandbox_status ?? 'MISSING');
+		if (sandbox !== 'RUNNING' || !conversation.conversation_url) {
+			const resume = canResume(sandbox) ? ` ${keyOf('resume')} resumes it (asks first); asking never does.` : '';
+			return notice(`Its sandbox is ${sandbox.toLowerCase()}: only a running agent can answer.${resume}`);
+		}
+		dispatch({type: 'open-overlay', overlay: {kind: 'ask', conversationKey: key}});
+	};
 
 	const search = {
 		search: () => dispatch({type: 'open-overlay', overlay: {kind: 'search'}}),

@@ -48,6 +48,8 @@ export type Overlay =
 	| {kind: 'search'}
 	/** ctrl-p: the config file's profiles. */
 	| {kind: 'profiles'}
+	/** `A`: a side question to a conversation's agent (`ask_agent`) and its answer. */
+	| {kind: 'ask'; conversationKey: string}
 	/** `d`: the files a conversation's agent changed; `file` is the one whose diff is shown, if any. */
 	| {kind: 'changes'; conversationKey: string; file: number | null}
 	/** `!`: what needs you, grouped by cause (state/causes.ts). */
@@ -222,7 +224,7 @@ export function keyContexts(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
-	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search') return ['prompt', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'ask') return ['prompt', 'always'];
 	if (overlay === 'links') return ['links', 'always'];
 	if (overlay === 'queue') return ['queue', 'always'];
 	if (overlay === 'remedy') return ['remedy', 'always'];

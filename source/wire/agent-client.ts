@@ -66,6 +66,9 @@ export type CallOptions = {signal?: AbortSignal};
 type Page<E> = {events: E[]; nextPageId: string | null};
 
 const maxLimit = 100;
+/** The app server proxies `ask_agent` with a 600 s timeout: no answer comes later than that. */
+const askTimeoutMs = 600_000;
+const answerSchema = z.object({response: z.string()});
 const countSchema = z.number().int().nonnegative();
 
 export class AgentClient {
@@ -233,6 +236,32 @@ export class AgentClient {
 
 	async respondToConfirmation(accept: boolean, reason?: string, options: CallOptions = {}): Promise<void> {
 		await this.#post('events/respond_to_confirmation', reason === undefined ? {accept} : {accept, reason}, options);
+	}
+
+	/**
+	 * A side question (`POST …/ask_agent {question}` → `{response}`, SDK openhands-agent-server/
+	 * openhands/agent_server/conversation_router.py and models.py AskAgentRequest/AskAgentResponse):
+	 * a model call over the conversation so far that records no event and leaves the execution
+	 * status as it is (SDK LocalConversation.ask_agent). It takes as long as a model call: the
+	 * answer is waited for up to `timeoutMs` (default 600 s, what the app server's proxy of this
+	 * route allows). Never retried: each try is another model call. The answer is the agent's
+	 * text, unsanitized: callers showing it clean it.
+	 */
+	async askAgent(question: string, options: CallOptions & {timeoutMs?: number} = {}): Promise<string> {
+		const timeoutMs = options.timeoutMs ?? askTimeoutMs;
+		const path = `${this.#path}/ask_agent`;
+		const raw = await this.#http.json({method: 'POST', path, body: {question}, signal: options.signal, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs, bodyDeadlineMs: timeoutMs, deadlineMs: timeoutMs, retry: false});
+		return this.#validate(answerSchema, raw, 'ask_agent answer').response;
+	}
+
+	/**
+	 * The agent's last answer (`GET …/agent_final_response` → `{response}`): the text of its last
+	 * FinishAction or agent message, `""` while it has none (SDK conversation_router.py,
+	 * AgentResponseResult). Reads only; unsanitized.
+	 */
+	async finalResponse(options: CallOptions = {}): Promise<string> {
+		const raw = await this.#http.json({path: `${this.#path}/agent_final_response`, signal: options.signal});
+		return this.#validate(answerSchema, raw, 'agent_final_response answer').response;
 	}
 
 	/** A user message. The server's `run` defaults to false (the agent would not start), so we send true unless told. */

@@ -46,6 +46,11 @@ export type RequestOptions = {
 	maxBytes?: number;
 	/** Retry transient failures. Defaults to true for GET and false otherwise. */
 	retry?: boolean;
+	/**
+	 * The longest this call may take, retries included, instead of the process's (`--timeout`): a
+	 * request that waits on a model call (`ask_agent`) may take minutes by design.
+	 */
+	deadlineMs?: number;
 };
 
 export type RetryInfo = {attempt: number; delayMs: number; reason: string; url: string};
@@ -120,13 +125,14 @@ export class HttpClient {
 		const maxRetries = this.#options.maxRetries ?? defaults.maxRetries;
 		const url = buildUrl(this.baseUrl, options.path, options.query);
 		const started = Date.now();
+		const deadlineMs = options.deadlineMs ?? requestDeadlineMs;
 		for (let attempt = 0; ; attempt++) {
 			try {
 				await this.#transport.pace(url.origin, options.signal).catch(() => {
 					throw cancelled(method, url, options.signal);
 				});
 				// No single try may outlast what is left of the call's deadline.
-				const left = Math.max(1000, requestDeadlineMs - (Date.now() - started));
+				const left = Math.max(1000, deadlineMs - (Date.now() - started));
 				const bounded = {
 					...options,
 					headersTimeoutMs: Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, left),
@@ -142,8 +148,8 @@ export class HttpClient {
 				let delayMs = retry && attempt < maxRetries ? retryDelay(error, attempt) : undefined;
 				// Another try that could not finish inside the call's deadline is not worth starting. (A
 				// 429 is an answer, not a stalled server: its waits have their own cap.)
-				const margin = Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000, requestDeadlineMs / 4);
-				if (delayMs !== undefined && !(error instanceof RateLimitedError) && Date.now() - started + delayMs + margin > requestDeadlineMs) delayMs = undefined;
+				const margin = Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000, deadlineMs / 4);
+				if (delayMs !== undefined && !(error instanceof RateLimitedError) && Date.now() - started + delayMs + margin > deadlineMs) delayMs = undefined;
 				if (delayMs === undefined) throw error;
 				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
 				await sleep(delayMs, options.signal).catch(() => {
