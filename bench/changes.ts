@@ -77,6 +77,7 @@ export async function benchChanges(sizes: Sizes): Promise<BenchRow[]> {
 }
 
 function gitRequests(byRoute: Record<string, number>) {
-	const sum = (...names: string[]) => names.reduce((total, name) => total + (byRoute[`GET /runtime/:n/api/git/${name}`] ?? 0), 0);
+	// Through the app server's proxy or to the agent server directly: either is one request.
+	const sum = (...names: string[]) => names.reduce((total, name) => total + (byRoute[`GET /runtime/:n/api/git/${name}`] ?? 0) + (byRoute[`GET /api/v1/app-conversations/:id/git/${name}`] ?? 0), 0);
 	return {list: sum('changes', 'changes/:path'), files: sum('diff', 'diff/:path')};
 }

@@ -10,23 +10,29 @@ import type {SimConversation} from '../source/simulator/world-types.js';
 import {runCli, type CliRun} from './helpers/built-cli.js';
 
 /**
- * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes in
- * both forms (a newer server's query form, and an older server's path form only, reached by the
- * fallback): the list is exactly what changed, and the patch, applied by real git onto the
- * original files, gives the modified files byte for byte.
+ * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes: the
+ * app server's proxy (the bearer key alone), and, on an app server without it, the agent server's
+ * routes in both forms (a newer server's query form, and an older server's path form only,
+ * reached by the fallback): the list is exactly what changed, and the patch, applied by real git
+ * onto the original files, gives the modified files byte for byte.
  */
 
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-changes-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
+let proxied: Simulator;
 let newer: Simulator;
 let older: Simulator;
 before(async () => {
-	[newer, older] = await Promise.all([startSimulator({port: 0, tickMs: 0, seed: 1}), startSimulator({port: 0, tickMs: 0, seed: 1})]);
+	const start = () => startSimulator({port: 0, tickMs: 0, seed: 1});
+	[proxied, newer, older] = await Promise.all([start(), start(), start()]);
+	// App servers before the git proxy (2026-06): the agent server is asked, in its newer or older form.
+	newer.faults.appGitRoutes(false);
+	older.faults.appGitRoutes(false);
 	older.faults.gitQueryRoutes(false);
 });
 after(async () => {
-	await Promise.all([newer.close(), older.close()]);
+	await Promise.all([proxied.close(), newer.close(), older.close()]);
 });
 
 function cli(sim: Simulator, args: string[]): Promise<CliRun<Buffer>> {
@@ -43,10 +49,17 @@ function running(sim: Simulator, withRepository = true): SimConversation {
 
 function routeCounts(sim: Simulator) {
 	const count = (pattern: string) => sim.stats.byRoute[`GET /runtime/:n/api/git/${pattern}`] ?? 0;
-	return {queryChanges: count('changes'), pathChanges: count('changes/:path'), queryDiff: count('diff'), pathDiff: count('diff/:path')};
+	const proxy = (what: string) => sim.stats.byRoute[`GET /api/v1/app-conversations/:id/git/${what}`] ?? 0;
+	return {queryChanges: count('changes'), pathChanges: count('changes/:path'), queryDiff: count('diff'), pathDiff: count('diff/:path'), proxyChanges: proxy('changes'), proxyDiff: proxy('diff')};
 }
 
-for (const [form, sim] of [['query form', () => newer], ['path form (older server)', () => older]] as const) {
+const forms = [
+	['app server proxy', () => proxied],
+	['query form', () => newer],
+	['path form (older server)', () => older],
+] as const;
+
+for (const [form, sim] of forms) {
 	describe(`changes over the ${form}`, () => {
 		test('--json lists exactly the changed files, as the server does', async () => {
 			const conversation = running(sim());
@@ -58,7 +71,11 @@ for (const [form, sim] of [['query form', () => newer], ['path form (older serve
 			assert.deepEqual(listed, expected);
 			assert.ok(listed.some((file) => file.path.includes(' ') && /[^\x00-\x7f]/.test(file.path)), 'a path with a space and non-ASCII letters');
 			const counts = routeCounts(sim());
-			if (form === 'query form') {
+			if (form === 'app server proxy') {
+				assert.equal(counts.proxyChanges - before.proxyChanges, 1, 'the proxy answered');
+				assert.equal(counts.queryChanges + counts.pathChanges - before.queryChanges - before.pathChanges, 0, 'the agent server was not asked');
+			} else if (form === 'query form') {
+				assert.equal(counts.proxyChanges - before.proxyChanges, 1, 'the missing proxy was tried once');
 				assert.equal(counts.queryChanges - before.queryChanges, 1);
 				assert.equal(counts.pathChanges - before.pathChanges, 0);
 			} else {

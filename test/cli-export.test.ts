@@ -84,7 +84,25 @@ test('no trajectory download (404): every event as JSON from the agent server, k
 	}
 });
 
-test('a stopped conversation: the stored copy, and its sandbox is not resumed', async () => {
+test('a stopped conversation: the app server\'s /download zip (it answers while PAUSED), and its sandbox is not resumed', async () => {
+	const conversation = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'PAUSED' && sim.world.events(row).length > 0)!;
+	assert.ok(conversation, 'a paused conversation with history');
+	const file = join(dir, 'stopped.zip');
+	const {server, io, err} = harness();
+	assert.equal(await runExport(server, io, conversation.id, file), 0);
+	const zip = readFileSync(file);
+	assert.equal(zip.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
+	assert.equal(zip.readUInt16LE(zip.length - 22 + 10), sim.world.events(conversation).length + 1, 'metadata plus every stored event');
+	assert.match(err(), /the service's trajectory \(zip, \d+ bytes from the app server's stored copy\) written to/);
+	assert.equal(sim.stats.byRoute['GET /api/v1/app-conversations/:id/download'], 1);
+	assert.equal(sim.world.findSandbox(conversation.sandboxId)?.status, 'PAUSED');
+	assert.equal(sim.stats.byRoute['POST /api/v1/sandboxes/:id/resume'] ?? 0, 0, 'nothing resumed');
+	await server.close();
+});
+
+test('a stopped conversation on an app server without /download: every event as JSON from the stored copy, nothing resumed', async (t) => {
+	sim.faults.appDownload(false);
+	t.after(() => sim.faults.appDownload(true));
 	const conversation = sim.world.conversationList().find((row) => sim.world.findSandbox(row.sandboxId)?.status === 'PAUSED' && sim.world.events(row).length > 0)!;
 	assert.ok(conversation, 'a paused conversation with history');
 	const sandbox = sim.world.findSandbox(conversation.sandboxId)!;

@@ -27,13 +27,17 @@ after(async () => {
 const tmuxQuery = (session: TmuxSession, ...args: string[]) => execFileSync('tmux', ['-L', session.socket, ...args], {encoding: 'utf8'}).trim();
 
 for (const [columns, rows, routes] of [
-	[80, 24, 'query'],
+	[80, 24, 'proxy'],
 	[160, 48, 'path'],
 ] as const) {
 	test(`Changes at ${columns}x${rows} (${routes} routes): page a 5,000-line diff; a file holding ESC ] 0 ; leaves the title alone`, {skip, timeout: 120_000}, async () => {
 		const sim: Simulator = await startSimulator({port: 0, seed: 1, tickMs: 0});
 		cleanups.push(() => sim.close());
-		if (routes === 'path') sim.faults.gitQueryRoutes(false);
+		// An app server before the git proxy, and an agent server with the older path form only: both fallbacks.
+		if (routes === 'path') {
+			sim.faults.appGitRoutes(false);
+			sim.faults.gitQueryRoutes(false);
+		}
 		const control = `printf '\\033]2;SHELL-TITLE\\033\\\\'; printf 'CONTROL-DONE\\n'; sleep 1`;
 		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, cliCommand(), `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
 		const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(`sleep 0.3; ${control}; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
@@ -90,8 +94,8 @@ for (const [columns, rows, routes] of [
 		await tmux.waitFor((text) => text.includes('EXIT=0'), 'a clean exit', 20_000);
 		assert.equal(tmuxQuery(tmux, 'display-message', '-p', '-t', 'app', '#{pane_title}'), 'SHELL-TITLE');
 		const counts = sim.stats.byRoute;
-		const form = routes === 'query' ? '' : '/:path';
-		assert.equal(counts[`GET /runtime/:n/api/git/changes${form}`], 1, 'one request for the list');
-		assert.equal(counts[`GET /runtime/:n/api/git/diff${form}`], 2, 'one per file opened');
+		const route = (what: string) => (routes === 'proxy' ? `GET /api/v1/app-conversations/:id/git/${what}` : `GET /runtime/:n/api/git/${what}/:path`);
+		assert.equal(counts[route('changes')], 1, 'one request for the list');
+		assert.equal(counts[route('diff')], 2, 'one per file opened');
 	});
 }

@@ -29,9 +29,11 @@ after(async () => {
 	await closeHttpAgent();
 });
 
+/** Git requests, through the app server's proxy (the way now) or to an agent server directly. */
 function gitRequests() {
 	const byRoute = sim.stats.byRoute;
-	const sum = (...names: string[]) => names.reduce((total, name) => total + (byRoute[`GET /runtime/:n/api/git/${name}`] ?? 0), 0);
+	const sum = (...names: string[]) =>
+		names.reduce((total, name) => total + (byRoute[`GET /runtime/:n/api/git/${name}`] ?? 0) + (byRoute[`GET /api/v1/app-conversations/:id/git/${name}`] ?? 0), 0);
 	return {list: sum('changes', 'changes/:path'), files: sum('diff', 'diff/:path')};
 }
 

@@ -2,8 +2,9 @@ import {computeFileDiff} from '../format/file-diff.js';
 import {gitPatch, gitStat, type PatchFile} from '../format/git-patch.js';
 import {redactSecrets, replaceKnownSecrets} from '../format/redact.js';
 import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
+import {ConversationGit, findRepository, type GitReader} from '../wire/conversation-git.js';
 import {GitClient} from '../wire/git-client.js';
-import {diffPathFor, repoDirFor, workspaceRoot} from '../wire/git-paths.js';
+import {diffPathFor, repoDirCandidates} from '../wire/git-paths.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {type GitChange, statusLetter} from '../wire/schemas/git.js';
 import {agentFor, findConversation} from './conversation-lookup.js';
@@ -15,7 +16,11 @@ import type {Server} from './server.js';
 
 /**
  * `agent-tui changes <conversation-id> [--json | --patch | --stat]`: what the conversation's agent
- * changed in its repository, read from the agent server's git endpoints (docs/service-behaviour.md §3.1).
+ * changed in its repository (docs/service-behaviour.md §3.1), read through the app server's git
+ * proxy with the bearer key, or from the agent server where the app server has none. The
+ * repository is found as the web UI finds it (wire/git-paths.ts): the sandbox's or its spec's
+ * working directory, grouped by conversation or not, then the repository's name; each layout is
+ * asked in turn until one has changes.
  * Without a flag, one `status<TAB>path` line per file (git's --name-status); `--json` the list as
  * the server gave it; `--stat` and `--patch` fetch each file's two texts (one request per file)
  * and print git's --stat, or a patch `git apply` takes onto the original files. The patch goes out
@@ -27,17 +32,20 @@ export async function runChanges(server: Server, io: Io, id: string, flags: Comm
 	if (modes.length > 1) throw new UsageError(`--${modes.join(', --')}: choose one`);
 	const conversation = await findConversation(server, io, id);
 	const git = gitFor(server, conversation);
-	const repoDir = repoDirFor(conversation.selected_repository);
-	const {changes, invalid} = await git.changes(repoDir);
+	const candidates = repoDirCandidates({conversationId: conversation.id, selectedRepository: conversation.selected_repository, ...(await workspaceOf(server, conversation))});
+	const found = await findRepository(git, candidates);
+	const {repoDir} = found;
+	const {changes, invalid} = found.list;
 	if (invalid.length > 0) note(io, `${invalid.length} entr${invalid.length === 1 ? 'y' : 'ies'} of the server's list could not be read and are left out`);
+	const empty = () => note(io, emptyReason(conversation, found.tried));
 
 	if (flags.json) {
 		printLine(io, toJson(changes, io.secrets));
-		if (changes.length === 0) note(io, emptyReason(repoDir));
+		if (changes.length === 0) empty();
 		return 0;
 	}
 	if (changes.length === 0) {
-		note(io, emptyReason(repoDir));
+		empty();
 		return 0;
 	}
 	if (!flags.patch && !flags.stat) {
@@ -59,23 +67,36 @@ export async function runChanges(server: Server, io: Io, id: string, flags: Comm
 	return 0;
 }
 
-function gitFor(server: Server, conversation: AppConversation): GitClient {
+function gitFor(server: Server, conversation: AppConversation): ConversationGit {
 	if (conversation.sandbox_status !== 'RUNNING') {
 		throw new UnavailableError(
 			`conversation ${conversation.id}: its sandbox is ${conversation.sandbox_status ?? 'MISSING'}, so its files cannot be read; nothing was resumed` +
 				(conversation.sandbox_status === 'PAUSED' && conversation.sandbox_id ? ` (resume it first: agent-tui resume ${conversation.sandbox_id})` : ''),
 		);
 	}
-	const agent = agentFor(server, conversation);
-	return new GitClient({baseUrl: agent.baseUrl, sessionApiKey: agent.sessionApiKey, ...(server.transport ? {transport: server.transport} : {})});
+	const agent = () => {
+		if (!conversation.conversation_url) return null;
+		const client = agentFor(server, conversation);
+		return new GitClient({baseUrl: client.baseUrl, sessionApiKey: client.sessionApiKey, ...(server.transport ? {transport: server.transport} : {})});
+	};
+	return new ConversationGit({conversationId: conversation.id, app: server.app, agent});
 }
 
-function emptyReason(repoDir: string): string {
-	return repoDir === workspaceRoot ? `no git repository in ${workspaceRoot}` : `no changes in ${repoDir}`;
+/** The sandbox's and its spec's working directories (two look-ups; a failed one leaves the default). */
+async function workspaceOf(server: Server, conversation: AppConversation): Promise<{sandboxWorkingDir: string | null; specWorkingDir: string | null}> {
+	const sandbox = conversation.sandbox_id ? ((await server.app.getSandboxes([conversation.sandbox_id]).catch(() => []))[0] ?? null) : null;
+	const spec = sandbox?.sandbox_spec_id ? ((await server.app.getSandboxSpecs([sandbox.sandbox_spec_id]).catch(() => []))[0] ?? null) : null;
+	return {sandboxWorkingDir: sandbox?.working_dir ?? null, specWorkingDir: spec?.working_dir ?? null};
+}
+
+function emptyReason(conversation: AppConversation, tried: readonly string[]): string {
+	const [first, ...others] = tried;
+	const where = `${first ?? ''}${others.length > 0 ? ` (nor in ${others.join(', ')})` : ''}`;
+	return conversation.selected_repository ? `no changes in ${where}` : `no git repository in ${where}`;
 }
 
 /** Each file's two texts, a few requests at a time, in the list's order. */
-async function fetchTexts(git: GitClient, repoDir: string, changes: readonly GitChange[]): Promise<PatchFile[]> {
+async function fetchTexts(git: GitReader, repoDir: string, changes: readonly GitChange[]): Promise<PatchFile[]> {
 	const files: PatchFile[] = new Array(changes.length);
 	let next = 0;
 	const worker = async () => {

@@ -15,9 +15,11 @@ import type {Server} from './server.js';
 
 /**
  * `agent-tui export <conversation-id> [-o FILE]`: the conversation's whole record, running or
- * not. Where its agent server runs and has the trajectory download, that zip as the server
- * sends it; otherwise every event as JSON from whichever history answers: the agent server
- * while the sandbox runs, the app server's stored copy when it does not (never resumed for this).
+ * not, as a zip where a server has one: while the sandbox runs, the agent server's trajectory
+ * download (the newest); while it does not, the app server's `/app-conversations/{id}/download`
+ * (its stored copy; it answers while PAUSED and wakes nothing). Where neither has it, every event
+ * as JSON from whichever history answers: the agent server while the sandbox runs, the app
+ * server's stored copy when it does not (never resumed for this).
  */
 
 export type HistorySource = 'agent-server' | 'app-server';
@@ -27,7 +29,7 @@ export async function runExport(server: Server, io: Io, id: string, output: stri
 	const toFile = output !== undefined && output !== '-';
 	if (!toFile && io.stdout.isTTY) throw new UsageError('export writes a file (a zip, or JSON): give -o FILE or redirect stdout');
 	const running = hasAgentServer(conversation);
-	const trajectory = running ? await agentFor(server, conversation).downloadTrajectory() : null;
+	const trajectory = running ? await agentFor(server, conversation).downloadTrajectory() : await server.app.downloadConversation(conversation.id);
 	const sink = toFile ? createWriteStream(output, {mode: 0o600}) : (io.stdout as Writable);
 	try {
 		if (trajectory) {
@@ -36,7 +38,8 @@ export async function runExport(server: Server, io: Io, id: string, output: stri
 				bytes += chunk.length;
 				await write(sink, chunk);
 			}
-			note(io, `${label(conversation)}: the service's trajectory (zip, ${bytes} bytes)${toFile ? ` written to ${output}` : ''}`);
+			const from = running ? '' : " from the app server's stored copy";
+			note(io, `${label(conversation)}: the service's trajectory (zip, ${bytes} bytes${from})${toFile ? ` written to ${output}` : ''}`);
 		} else {
 			const source: HistorySource = running ? 'agent-server' : 'app-server';
 			const count = await writeEvents(sink, conversation, source, historyOf(server, conversation, source), io.secrets);

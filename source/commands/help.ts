@@ -57,9 +57,10 @@ Commands
                   stdout; the agent keeps working, its status and history are unchanged.
                   Needs its sandbox RUNNING (else exit 5; never resumed). Waits up to 600 s
                   for the model (--timeout D); --json: {"conversation_id", "question", "response"}
-  export          the conversation's whole record, running or not: the service's trajectory
-                  zip where its agent server has one, else {conversation, source, events}
-                  as JSON from the agent server or the app server's stored copy
+  export          the conversation's whole record, running or not: the trajectory zip
+                  (from its agent server while it runs, else the app server's download,
+                  which answers while paused), else {conversation, source, events} as
+                  JSON from the agent server or the app server's stored copy
       -o FILE           write to FILE (mode 0600) instead of stdout
   events          the events of a conversation (hex or dashed id, or the short id
                   the table shows), oldest first; running or not: the app server's
@@ -81,7 +82,8 @@ Commands
                   until ctrl-c, naming which status changed (agent or sandbox);
                   --status keeps changes into those statuses (sandbox:S for a sandbox's)
   changes         the files the conversation's agent changed in its repository
-                  (status<TAB>path, like git --name-status); its sandbox must be RUNNING
+                  (status<TAB>path, like git --name-status), through the app server
+                  (or its agent server); its sandbox must be RUNNING
       --json            [{"status": "ADDED|DELETED|UPDATED|MOVED", "path": ...}]
       --stat            added and removed lines per file, like git diff --stat
       --patch           a patch in git's format: \`git apply\` on the original files gives

@@ -33,6 +33,10 @@ export type FaultSwitches = {
 	newEventRoutes(mode: NewEventRoutes): void;
 	/** Off: the git routes' query form answers 404, as on an older agent server (the path form still works). */
 	gitQueryRoutes(on: boolean): void;
+	/** Off: the app server has no git proxy (`/app-conversations/{id}/git/…` answer FastAPI's 404), as before 2026-06. */
+	appGitRoutes(on: boolean): void;
+	/** Off: the app server has no `/app-conversations/{id}/download` (404). */
+	appDownload(on: boolean): void;
 	/**
 	 * On: the app server's stored copy of events stops taking new ones (its webhook lags behind the
 	 * agent servers), so a client that trusts it as the newest loses events. Off: caught up.
@@ -107,6 +111,12 @@ export class FaultState {
 		gitQueryRoutes: (on) => {
 			this.world.gitQueryRoutes = on;
 		},
+		appGitRoutes: (on) => {
+			this.world.appGitRoutes = on;
+		},
+		appDownload: (on) => {
+			this.world.appDownload = on;
+		},
 		storedCopyLags: (on) => {
 			this.world.storedCopyHeld = on ? new Map(this.world.conversationList().map((conversation) => [conversation.id, this.world.events(conversation).length])) : null;
 		},
@@ -123,6 +133,8 @@ export class FaultState {
 			this.world.interruptMissing = 0;
 			this.world.noTrajectory = false;
 			this.world.gitQueryRoutes = true;
+			this.world.appGitRoutes = true;
+			this.world.appDownload = true;
 			this.world.storedCopyHeld = null;
 		},
 	};
@@ -230,6 +242,14 @@ export class FaultState {
 			s.gitQueryRoutes(body.gitQueryRoutes);
 			applied.push('gitQueryRoutes');
 		}
+		if (typeof body.appGitRoutes === 'boolean') {
+			s.appGitRoutes(body.appGitRoutes);
+			applied.push('appGitRoutes');
+		}
+		if (typeof body.appDownload === 'boolean') {
+			s.appDownload(body.appDownload);
+			applied.push('appDownload');
+		}
 		if (typeof body.storedCopyLags === 'boolean') {
 			s.storedCopyLags(body.storedCopyLags);
 			applied.push('storedCopyLags');
@@ -256,6 +276,8 @@ export class FaultState {
 			noTrajectory: this.world.noTrajectory,
 			newEventRoutes: this.newEventRoutes,
 			gitQueryRoutes: this.world.gitQueryRoutes,
+			appGitRoutes: this.world.appGitRoutes,
+			appDownload: this.world.appDownload,
 			storedCopyLags: this.world.storedCopyHeld !== null,
 		};
 	}

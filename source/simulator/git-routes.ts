@@ -29,10 +29,6 @@ export function sandboxWorkspaces(world: World, sandbox: SimSandbox | null): Wor
 	return found;
 }
 
-function workspaces(context: RouteContext): Workspace[] {
-	return sandboxWorkspaces(context.world, context.sandbox);
-}
-
 function checkedPath(path: string | null | undefined): string {
 	if (!path) throw new HttpError(422, {detail: [{type: 'missing', loc: ['query', 'path'], msg: 'Field required', input: null}]});
 	// What `git -C <path>` refuses, in the server's words: a 400 with a detail.
@@ -40,16 +36,17 @@ function checkedPath(path: string | null | undefined): string {
 	return path.replace(/\/+$/, '') || '/';
 }
 
-function changes(context: RouteContext, path: string | null | undefined) {
+/** The files changed in the repository at `path` of a sandbox; `[]` where there is none (not a git repository). */
+export function gitChanges(world: World, sandbox: SimSandbox | null, path: string | null | undefined) {
 	const dir = checkedPath(path);
-	// Not a git repository (the bare /workspace/project of a conversation without one): `[]`.
-	const workspace = workspaces(context).find((candidate) => candidate.repoDir === dir);
+	const workspace = sandboxWorkspaces(world, sandbox).find((candidate) => candidate.repoDir === dir);
 	return workspace ? workspace.files.map((file) => ({status: file.status, path: file.path})) : [];
 }
 
-function diff(context: RouteContext, path: string | null | undefined) {
+/** One file's original and modified text; both null for a file no repository of the sandbox changed. */
+export function gitDiff(world: World, sandbox: SimSandbox | null, path: string | null | undefined) {
 	const filePath = checkedPath(path);
-	for (const workspace of workspaces(context)) {
+	for (const workspace of sandboxWorkspaces(world, sandbox)) {
 		if (!filePath.startsWith(`${workspace.repoDir}/`)) continue;
 		const relative = filePath.slice(workspace.repoDir.length + 1);
 		const file = workspace.files.find((candidate) => candidate.path === relative);
@@ -57,6 +54,9 @@ function diff(context: RouteContext, path: string | null | undefined) {
 	}
 	return {original: null, modified: null};
 }
+
+const changes = (context: RouteContext, path: string | null | undefined) => gitChanges(context.world, context.sandbox, path);
+const diff = (context: RouteContext, path: string | null | undefined) => gitDiff(context.world, context.sandbox, path);
 
 export function registerGitRoutes(router: Router): void {
 	const queryForm = (handler: (context: RouteContext, path: string | null) => unknown) => (context: RouteContext) => {

@@ -4,6 +4,7 @@ import {registerAgentRoutes} from './agent-routes.js';
 import {registerGitRoutes} from './git-routes.js';
 import {registerAppEventRoutes} from './app-event-routes.js';
 import {registerAppRoutes} from './app-routes.js';
+import {registerAppProxyRoutes} from './app-proxy-routes.js';
 import {SocketHub} from './event-socket.js';
 import {FaultState, type FaultSwitches} from './faults.js';
 import {createRequestHandler} from './http-handler.js';
@@ -131,6 +132,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const router = new Router();
 	registerStartRoutes(router);
 	registerAppRoutes(router);
+	registerAppProxyRoutes(router);
 	registerAppEventRoutes(router);
 	registerSandboxRoutes(router);
 	registerV0Routes(router);

@@ -79,6 +79,10 @@ export class World {
 	noTrajectory = false;
 	/** Agent servers answer the newer query form of the git routes; off, only the older path form (a fault switch). */
 	gitQueryRoutes = true;
+	/** The app server proxies the git routes (`/app-conversations/{id}/git/…`); off, an older app server without them. */
+	appGitRoutes = true;
+	/** The app server has `/app-conversations/{id}/download`; off, an older one without it. */
+	appDownload = true;
 	/**
 	 * The app server's copy of the events lags (its webhook is behind): while set, that copy holds
 	 * only as many events of each conversation as it had when the lag began (a fault switch).

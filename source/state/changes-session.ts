@@ -1,16 +1,20 @@
 import {computeFileDiff, type FileDiff} from '../format/file-diff.js';
 import {agentBaseUrl, hasAgentServer} from '../wire/agent-base-url.js';
+import {ConversationGit, findRepository, type GitProxy, type GitRoute} from '../wire/conversation-git.js';
 import {GitClient} from '../wire/git-client.js';
-import {diffPathFor, repoDirFor, workspaceRoot} from '../wire/git-paths.js';
+import {diffPathFor, repoDirCandidates, type WorkspaceFacts} from '../wire/git-paths.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {GitChangeStatus} from '../wire/schemas/git.js';
 import {publicMessage} from './redact.js';
 
 /**
- * The Changes view's data for one conversation: the list of files its agent changed (one request
- * when opened) and, for each file the user opens, its two texts (one request per file, never one
- * per file up front) turned into display rows by format/file-diff.ts. A file's diff is computed
- * once and kept until `refresh()`. A conversation whose sandbox is not RUNNING gets no request at
+ * The Changes view's data for one conversation: the list of files its agent changed and, for each
+ * file the user opens, its two texts (one request per file, never one per file up front) turned
+ * into display rows by format/file-diff.ts. A file's diff is computed once and kept until
+ * `refresh()`. The repository is found as the web UI finds it (git-paths.ts: the sandbox's or its
+ * spec's working directory, grouped or not, then the repository's name; a request per layout tried
+ * until one has changes), read through the app server's proxy and, where it has none, the agent
+ * server (conversation-git.ts). A conversation whose sandbox is not RUNNING gets no request at
  * all: the view says so and offers the resume key; nothing here resumes anything.
  */
 
@@ -34,8 +38,12 @@ export type ChangesSnapshot = {
 	error: string | null;
 	/** Entries of the server's list that could not be read (left out). */
 	invalid: number;
-	/** Requests sent so far: the list, then one per file opened. */
+	/** Requests sent so far: the list (one per place looked), then one per file opened. */
 	requests: number;
+	/** Which server answered: the app server's proxy or the agent server (null until one has). */
+	route?: GitRoute | null;
+	/** The directories looked in before `repoDir` (each answered no changes). */
+	looked?: readonly string[];
 };
 
 export type GitSource = Pick<GitClient, 'changes' | 'diff'>;
@@ -46,12 +54,24 @@ export type ChangesSessionOptions = {
 	conversation(): AppConversation | undefined;
 	appBaseUrl: string;
 	secrets: readonly string[];
+	/** The app server's git proxy (AppClient): read with the bearer key; without it, the agent server alone. */
+	app?: GitProxy | null;
+	/** Where its workspace is: the sandbox's and its spec's working_dir, whether the sandbox is shared. */
+	workspace?: (conversation: AppConversation) => Omit<WorkspaceFacts, 'conversationId' | 'selectedRepository'>;
+	/** Its agent server's git routes (null when it has none reachable); default: a GitClient with the session key. */
+	agentGit?: (conversation: AppConversation, appBaseUrl: string) => GitClient | null;
 	/** Tests and the bench may pass their own client. */
 	client?: (conversation: AppConversation, appBaseUrl: string) => GitSource;
 };
 
-function defaultClient(conversation: AppConversation, appBaseUrl: string): GitSource {
-	return new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url!, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1});
+export function agentGit(conversation: AppConversation, appBaseUrl: string): GitClient | null {
+	if (!conversation.conversation_url) return null;
+	return new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1});
+}
+
+function defaultClient(options: ChangesSessionOptions) {
+	return (conversation: AppConversation, appBaseUrl: string): GitSource & {route?: GitRoute | null} =>
+		new ConversationGit({conversationId: String(conversation.id), app: options.app ?? null, agent: () => (options.agentGit ?? agentGit)(conversation, appBaseUrl)});
 }
 
 export class ChangesSession {
@@ -67,7 +87,7 @@ export class ChangesSession {
 		const conversation = options.conversation();
 		this.#snapshot = {
 			conversationKey: options.conversationKey,
-			repoDir: repoDirFor(conversation?.selected_repository),
+			repoDir: this.#candidates(conversation)[0] ?? '',
 			state: 'loading',
 			sandboxStatus: null,
 			files: [],
@@ -116,9 +136,16 @@ export class ChangesSession {
 		this.#listeners.clear();
 	}
 
+	/** The repository directories to try for this conversation, most likely first. */
+	#candidates(conversation: AppConversation | undefined): string[] {
+		if (!conversation) return [];
+		return repoDirCandidates({conversationId: String(conversation.id), selectedRepository: conversation.selected_repository, ...this.#options.workspace?.(conversation)});
+	}
+
 	async #load(signal: AbortSignal): Promise<void> {
 		const conversation = this.#options.conversation();
-		const repoDir = repoDirFor(conversation?.selected_repository);
+		const candidates = this.#candidates(conversation);
+		const repoDir = candidates[0] ?? '';
 		if (!conversation) {
 			this.#update({state: 'error', repoDir, files: [], error: 'that conversation is not in the list (yet)'});
 			return;
@@ -129,15 +156,16 @@ export class ChangesSession {
 			return;
 		}
 		this.#update({state: 'loading', repoDir, sandboxStatus: null, error: null});
-		const client = (this.#options.client ?? defaultClient)(conversation, this.#options.appBaseUrl);
-		this.#update({requests: this.#snapshot.requests + 1});
+		const client = (this.#options.client ?? defaultClient(this.#options))(conversation, this.#options.appBaseUrl);
 		try {
-			const list = await client.changes(repoDir, {signal});
+			const found = await findRepository(client, candidates, {signal});
+			this.#update({requests: this.#snapshot.requests + found.tried.length});
 			if (signal.aborted || this.#closed) return;
 			this.#client = client;
-			const files = list.changes.map((change): ChangedFile => ({status: change.status, path: change.path, diff: {state: 'idle'}}));
-			const state: ChangesState = files.length === 0 && repoDir === workspaceRoot ? 'no-repository' : 'ready';
-			this.#update({state, files, invalid: list.invalid.length});
+			const files = found.list.changes.map((change): ChangedFile => ({status: change.status, path: change.path, diff: {state: 'idle'}}));
+			const state: ChangesState = files.length === 0 && !conversation.selected_repository ? 'no-repository' : 'ready';
+			const route = (client as {route?: GitRoute | null}).route ?? null;
+			this.#update({state, repoDir: found.repoDir, files, invalid: found.list.invalid.length, route, looked: found.tried.filter((dir) => dir !== found.repoDir)});
 		} catch (error) {
 			if (signal.aborted || this.#closed) return;
 			this.#update({state: 'error', files: [], error: publicMessage(error, this.#options.secrets)});

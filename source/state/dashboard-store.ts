@@ -49,6 +49,7 @@ import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
+import type {GitProxy} from '../wire/conversation-git.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
 import {type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
@@ -68,7 +69,8 @@ import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './t
 
 /** What the store needs of the AppClient (tests may pass a stand-in). */
 export type DashboardClient = PollerClient &
-	StartClient & {
+	StartClient &
+	Partial<GitProxy> & {
 		pauseSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
 		resumeSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
 		/** The app server's stored copy of the events (AppClient has it); without it, stopped conversations show none. */
@@ -301,8 +303,13 @@ class DashboardModel {
 				appBaseUrl: options.appBaseUrl,
 				secrets: this.#secrets,
 				conversation: (key) => this.#rows.get(key)?.conversation,
-				client: (conversation, appBaseUrl) =>
-					new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url!, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported}),
+				// Through the app server's git proxy (the bearer key), the agent server where it has none.
+				app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+				workspace: (conversation) => this.#workspaceOf(conversation),
+				agentGit: (conversation, appBaseUrl) =>
+					conversation.conversation_url
+						? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported})
+						: null,
 			}),
 			startConversation: (request) => this.#startConversation(request),
 			resetStart: () => {
@@ -555,6 +562,13 @@ class DashboardModel {
 			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
 			unseenEvents: this.#unseen.get(key) ?? 0,
 		});
+	}
+
+	/** Where a conversation's workspace is, as far as the sandbox and spec lists say (git-paths.ts). */
+	#workspaceOf(conversation: AppConversation): {sandboxWorkingDir: string | null; specWorkingDir: string | null; sharedSandbox: boolean} {
+		const row = conversation.sandbox_id ? this.#sandboxes.get(normalizeId(conversation.sandbox_id)) : undefined;
+		const spec = row?.sandbox.sandbox_spec_id ? this.#specs.find((candidate) => candidate.id === row.sandbox.sandbox_spec_id) : undefined;
+		return {sandboxWorkingDir: row?.sandbox.working_dir ?? null, specWorkingDir: spec?.working_dir ?? null, sharedSandbox: (row?.conversationKeys.length ?? 0) > 1};
 	}
 
 	/**

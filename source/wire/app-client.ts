@@ -3,7 +3,7 @@ import type {z} from 'zod';
 import {lookupAligned} from './batch-lookup.js';
 import {CallScope} from './call-scope.js';
 import {checkCreateRequest} from './create-check.js';
-import {ProtocolError} from './errors.js';
+import {ApiError, NotApiError, NotFoundError, ProtocolError} from './errors.js';
 import {HttpClient, type QueryValue, type RequestOptions, type RetryInfo} from './http.js';
 import {isUuidLike, normalizeId} from './ids.js';
 import {collect, uniqueById, walkPages} from './paging.js';
@@ -22,6 +22,8 @@ import {
 	type V0StartResponse,
 } from './schemas/app.js';
 import {describeIssues, parsePage, type InvalidItem, type Page} from './schemas/common.js';
+import {type ChangeList, parseChanges, parseDiff} from './git-client.js';
+import type {GitDiff} from './schemas/git.js';
 import type {CreateRequest} from './schemas/create-request.js';
 import {Secret} from './secret.js';
 import type {Transport} from './transport.js';
@@ -225,6 +227,45 @@ export class AppClient {
 			signal: options.signal,
 		});
 		return expectOne(sendMessageResultSchema, raw, `POST ${path}`);
+	}
+
+	// ---- a conversation's sandbox, through the app server ------------------------------------
+
+	/**
+	 * The files changed in the repository at `path` in the conversation's sandbox, through the app
+	 * server's proxy (`GET /app-conversations/{id}/git/changes?path=&ref=`, bearer key; app_server
+	 * app_conversation_router.py, 2026-06). Its sandbox must be RUNNING: 409 while PAUSED, 404
+	 * "not reachable" otherwise. An older app server has no such route (a bare 404).
+	 */
+	async gitChanges(conversationId: string, path: string, call: CallOptions & {ref?: string} = {}): Promise<ChangeList> {
+		const where = `${conversationsPath}/{id}/git/changes`;
+		return parseChanges(await this.#json({path: `${this.#conversationPath(conversationId)}/git/changes`, query: {path, ref: call.ref}, signal: call.signal}), where, 'the app server');
+	}
+
+	/** One file's original and modified text, through the same proxy (`…/git/diff?path=&ref=`). */
+	async gitDiff(conversationId: string, path: string, call: CallOptions & {ref?: string} = {}): Promise<GitDiff> {
+		const where = `${conversationsPath}/{id}/git/diff`;
+		return parseDiff(await this.#json({path: `${this.#conversationPath(conversationId)}/git/diff`, query: {path, ref: call.ref}, signal: call.signal}), where, 'the app server');
+	}
+
+	/**
+	 * The conversation's trajectory as a zip, from the app server's stored copy
+	 * (`GET /app-conversations/{id}/download`): works whatever its sandbox's status, PAUSED
+	 * included, and never wakes it. The bytes as they arrive; null where this server has no such
+	 * route (an older one: 404 or 405, or the hosted web page for a path it does not know).
+	 */
+	async downloadConversation(conversationId: string, call: CallOptions = {}): Promise<AsyncIterable<Uint8Array> | null> {
+		if (this.#scope.closed) throw new ApiError('the client is closed');
+		try {
+			return await this.#http.stream({method: 'GET', path: `${this.#conversationPath(conversationId)}/download`, signal: call.signal, headersTimeoutMs: streamHeadersTimeoutMs});
+		} catch (error) {
+			if ((error instanceof NotFoundError && error.bare) || error instanceof NotApiError || (error instanceof ApiError && error.status === 405)) return null;
+			throw error;
+		}
+	}
+
+	#conversationPath(conversationId: string): string {
+		return `${conversationsPath}/${encodeURIComponent(normalizeId(conversationId))}`;
 	}
 
 	// ---- sandboxes -----------------------------------------------------------------------

@@ -22,6 +22,18 @@ export class KeyRejectedError extends ApiError {
 
 export class NotFoundError extends ApiError {
 	override name = 'NotFoundError';
+	constructor(
+		message: string,
+		status?: number,
+		url?: string,
+		/**
+		 * The server said only FastAPI's "Not Found" (or nothing): no route at that path, as
+		 * opposed to a route that answered "no such conversation". An older server lacks the route.
+		 */
+		readonly bare = false,
+	) {
+		super(message, status, url);
+	}
 }
 
 /** 400/409/410 and other refusals the server explains in words. */

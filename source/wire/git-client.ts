@@ -56,18 +56,12 @@ export class GitClient {
 
 	/** The files changed in the git repository at `repoDir`; `[]` when it is not a repository. */
 	async changes(repoDir: string, options: {signal?: AbortSignal} = {}): Promise<ChangeList> {
-		const raw = await this.#get('changes', repoDir, options.signal);
-		const {items, invalid} = parseEach(gitChangeSchema, raw);
-		if (invalid.some((item) => item.index === -1)) throw this.#unexpected('changes', 'expected a JSON array');
-		return {changes: items.map((item) => ({status: item.status, path: item.path})), invalid};
+		return parseChanges(await this.#get('changes', repoDir, options.signal), '/api/git/changes', 'the agent server');
 	}
 
 	/** The whole original and modified text of one file (`<repo dir>/<relative path>`). */
 	async diff(filePath: string, options: {signal?: AbortSignal} = {}): Promise<GitDiff> {
-		const raw = await this.#get('diff', filePath, options.signal);
-		const result = gitDiffSchema.safeParse(raw ?? {});
-		if (!result.success) throw this.#unexpected('diff', describeIssues(result.error));
-		return {original: result.data.original, modified: result.data.modified};
+		return parseDiff(await this.#get('diff', filePath, options.signal), '/api/git/diff', 'the agent server');
 	}
 
 	async #get(what: 'changes' | 'diff', path: string, signal: AbortSignal | undefined): Promise<unknown> {
@@ -86,9 +80,20 @@ export class GitClient {
 		return raw;
 	}
 
-	#unexpected(what: string, detail: string): ProtocolError {
-		return new ProtocolError(`/api/git/${what}: unexpected answer from the agent server: ${detail}`, 200, `/api/git/${what}`);
-	}
+}
+
+/** A changes answer, item by item: `[{status, path}]`; anything but an array is a ProtocolError. */
+export function parseChanges(raw: unknown, where: string, from: string): ChangeList {
+	const {items, invalid} = parseEach(gitChangeSchema, raw);
+	if (invalid.some((item) => item.index === -1)) throw new ProtocolError(`${where}: unexpected answer from ${from}: expected a JSON array`, 200, where);
+	return {changes: items.map((item) => ({status: item.status, path: item.path})), invalid};
+}
+
+/** A diff answer: `{original, modified}`, each text or null. */
+export function parseDiff(raw: unknown, where: string, from: string): GitDiff {
+	const result = gitDiffSchema.safeParse(raw ?? {});
+	if (!result.success) throw new ProtocolError(`${where}: unexpected answer from ${from}: ${describeIssues(result.error)}`, 200, where);
+	return {original: result.data.original, modified: result.data.modified};
 }
 
 /** An older server has no query route: FastAPI answers 404, or 405 when another method matches. */

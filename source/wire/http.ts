@@ -348,7 +348,10 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 			url.pathname,
 		);
 	}
-	if (status === 404) throw new NotFoundError(`${where}: not found${words && words !== 'Not Found' ? ` (${words})` : ''}`, status, url.pathname);
+	if (status === 404) {
+		const bare = !words || words === 'Not Found';
+		throw new NotFoundError(`${where}: not found${bare ? '' : ` (${words})`}`, status, url.pathname, bare);
+	}
 	if (status === 422) {
 		const detail = Array.isArray((body as {detail?: unknown})?.detail)
 			? ((body as {detail: unknown[]}).detail.flatMap((entry) => {

@@ -161,7 +161,7 @@ function ListBody({snapshot, selected, width, height}: {snapshot: ChangesSnapsho
 				</Box>
 			);
 		case 'no-repository':
-			return message(`no git repository in ${workspaceRoot}`, width, 'yellow');
+			return message(`no git repository in ${sanitizeLine(snapshot.repoDir)}${lookedToo(snapshot)}`, width, 'yellow');
 		case 'error':
 			return (
 				<Box flexDirection="column">
@@ -172,7 +172,7 @@ function ListBody({snapshot, selected, width, height}: {snapshot: ChangesSnapsho
 		default:
 			break;
 	}
-	if (snapshot.files.length === 0) return message(`No changes in ${sanitizeLine(snapshot.repoDir)}.`, width);
+	if (snapshot.files.length === 0) return message(`No changes in ${sanitizeLine(snapshot.repoDir)}${lookedToo(snapshot)}.`, width);
 	const rows = Math.max(1, height - 1);
 	const offset = Math.max(0, Math.min(selected - Math.floor(rows / 2), snapshot.files.length - rows));
 	const countWidth = 14;
@@ -240,4 +240,10 @@ function DiffBody({file, index, count, top, width, height}: DiffProps) {
 			{body}
 		</Box>
 	);
+}
+
+/** The other layouts looked in (grouped or not, the default folder), so an empty answer says where it looked. */
+function lookedToo(snapshot: ChangesSnapshot): string {
+	const others = snapshot.looked ?? [];
+	return others.length === 0 ? '' : ` (nor in ${others.map((dir) => sanitizeLine(dir)).join(', ')})`;
 }
