@@ -4,7 +4,7 @@ import diagnostics from 'node:diagnostics_channel';
 import type {createDashboard, CreateDashboardOptions} from '../source/state/dashboard-store.js';
 import type {Simulator, SimulatorOptions} from '../source/simulator/server.js';
 import {dashboardOnSimulator, fastPolling} from './helpers/sim-dashboard.js';
-import {waitForSnapshot} from './helpers/store-wait.js';
+import {causesRead, waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * The dashboard store against the real simulator over HTTP and WebSocket (port 0, no ticking:
@@ -115,7 +115,8 @@ test('a burst of refreshes and actions never exceeds 10/s or 100/min', async (t)
 
 test('429: one shared backoff honouring Retry-After, then recovery', async (t) => {
 	const {sim, store, budget} = await setup(t, {conversations: 30});
-	await waitFor(store, (s) => s.conversations.size === 30, 'conversations');
+	// Every row's own reads done (an errored one's cause), so the one 429 goes to a poll.
+	await waitFor(store, (s) => s.conversations.size === 30 && causesRead(s), 'conversations');
 	sim.faults.rateLimit({count: 1, retryAfterSeconds: 2});
 	const limitedFrom = Date.now();
 	await waitFor(store, (s) => s.connection.health === 'stale', 'stale after 429', 5000);

@@ -6,7 +6,7 @@ import type {DashboardSnapshot, ShownRange} from '../source/state/dashboard-type
 import type {Simulator} from '../source/simulator/server.js';
 import {findObservationFor, forgottenEvents, selectTimelineEvents} from '../source/state/timeline-query.js';
 import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
-import {waitForSnapshot} from './helpers/store-wait.js';
+import {causesRead, waitForSnapshot} from './helpers/store-wait.js';
 
 /**
  * The timeline of a conversation whose sandbox is not running, against the simulator over real
@@ -23,7 +23,8 @@ async function setup(t: TestContext, options: Partial<CreateDashboardOptions> = 
 	const dashboard = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, sandboxTransitionMs: 50, startTaskPhaseMs: 20}, {
 		dashboard: (sim) => ({serverLabel: 'simulator', secrets: [sim.apiKey], ...options}),
 	});
-	const loaded = await waitFor(dashboard.store, (s) => s.conversations.size >= 24, 'the conversations');
+	// And the errored rows' causes read: this file counts the requests that opening a timeline sends.
+	const loaded = await waitFor(dashboard.store, (s) => s.conversations.size >= 24 && causesRead(s), 'the conversations');
 	return {...dashboard, loaded};
 }
 

@@ -6,7 +6,9 @@ import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
 import {conversationCause} from './conversation-cause.js';
-import {readConversations} from './conversations.js';
+import {errorCauses, readConversations} from './conversations.js';
+import {errorCauseJson} from '../wire/error-classification.js';
+import {normalizeId} from '../wire/ids.js';
 import {requestDeadline} from './deadline.js';
 import {exitCodeFor, ExitCode, UsageError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
@@ -38,7 +40,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const results = await Promise.all(profiles.map(({name}) => readProfile(name, io, warn)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now)})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
 	else for (const line of profileConversationTable(rows, io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;
@@ -59,9 +61,11 @@ async function readProfile(name: string, io: Io, warn: Warn): Promise<ProfileRes
 		addSecret(io, config.apiKey);
 		server = await openServer(config, profileIo(io, name));
 		const conversations = await readConversations(server);
+		// Why the errored ones failed, from each server.
+		const causes = await errorCauses(server, profileIo(io, name), conversations);
 		// Ages by each server's own clock.
 		const now = clockOf(server).now();
-		return {profile: name, rows: conversations.map((conversation) => ({profile: name, conversation, now}))};
+		return {profile: name, rows: conversations.map((conversation) => ({profile: name, conversation, now, cause: causes.get(normalizeId(conversation.id)) ?? null}))};
 	} catch (error) {
 		if (error instanceof KeyRejectedError) error.message += `; the key sent is profile "${name}"'s`;
 		return {profile: name, error};

@@ -1,4 +1,6 @@
+import {causeShort} from '../format/error-cause.js';
 import {formatCost, missing} from '../format/numbers.js';
+import type {ErrorCause} from '../wire/error-classification.js';
 import {executionStatusStyle, sandboxStatusStyle} from '../format/status-style.js';
 import {formatAgeSince} from '../format/time.js';
 import {normalizeId} from '../wire/ids.js';
@@ -19,20 +21,20 @@ export function ageOf(iso: string | null | undefined, now: number): string {
 	return formatAgeSince(iso, now);
 }
 
-export function conversationTable(rows: readonly AppConversation[], now: number, width?: number): string[] {
-	return renderTable(rows, columnsOf((row) => row, () => now, rows), width);
+export function conversationTable(rows: readonly AppConversation[], now: number, width?: number, causes?: ReadonlyMap<string, ErrorCause | null>): string[] {
+	return renderTable(rows, columnsOf((row) => row, () => now, (row) => causes?.get(normalizeId(row.id)), rows), width);
 }
 
-/** A row of the all-profiles table: the conversation, the profile it came from, and now by that server's clock. */
-export type ProfileConversation = {profile: string; conversation: AppConversation; now: number};
+/** A row of the all-profiles table: the conversation, the profile it came from, now by that server's clock, and why it failed if it did. */
+export type ProfileConversation = {profile: string; conversation: AppConversation; now: number; cause?: ErrorCause | null};
 
 /** `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own server's clock. */
 export function profileConversationTable(rows: readonly ProfileConversation[], width?: number): string[] {
 	const server: Column<ProfileConversation> = {header: 'SERVER', value: (row) => row.profile, max: 16};
-	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now, rows)], width);
+	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now, (row) => row.cause, rows)], width);
 }
 
-function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number, rows: readonly T[] = []): Array<Column<T>> {
+function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number, cause: (row: T) => ErrorCause | null | undefined, rows: readonly T[] = []): Array<Column<T>> {
 	const parents = new Set(rows.map((row) => normalizeId(conversation(row).id)));
 	return [
 		{header: 'ID', value: (row) => shortId(conversation(row).id)},
@@ -40,7 +42,8 @@ function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) =
 		// With its reason when the sandbox gave one: `✗ error: ImagePullBackOff`.
 		{header: 'SANDBOX', value: (row) => sandboxCell(conversation(row)), max: 56},
 		// Null unless the sandbox runs: shown as such rather than left blank.
-		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? executionStatusStyle(conversation(row).execution_status).label : missing)},
+		// An errored agent says why, when its error event says (`✗ error · quota: raise the budget`).
+		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? agentCell(conversation(row), cause(row)) : missing), max: 48},
 		// A sub-conversation under its parent (`└ `), or marked when its parent is not in the list (`↳ `).
 		{header: 'TITLE', value: (row) => subAgentMark(conversation(row), parents) + (conversation(row).title ?? '(untitled)'), max: 60, flexible: true},
 		{header: 'REPO', value: (row) => conversation(row).selected_repository ?? missing, max: 40},
@@ -59,4 +62,9 @@ function subAgentMark(conversation: AppConversation, listed: ReadonlySet<string>
 	const parent = conversation.parent_conversation_id;
 	if (!parent) return '';
 	return listed.has(normalizeId(parent)) ? '└ ' : '↳ ';
+}
+
+function agentCell(row: AppConversation, cause: ErrorCause | null | undefined): string {
+	const label = executionStatusStyle(row.execution_status).label;
+	return cause ? `${label} · ${causeShort(cause)}` : label;
 }

@@ -1,3 +1,6 @@
+import {readErrorCause} from '../state/error-causes.js';
+import {type ErrorCause, type ErrorCauseJson, errorCauseJson} from '../wire/error-classification.js';
+import {KeyRejectedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {conversationCause} from './conversation-cause.js';
@@ -22,13 +25,14 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	if (warning) note(io, warning);
 	const all = await readConversations(server);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
+	const causes = await errorCauses(server, io, rows);
 	if (flags.json) {
-		// Each row as the server sent it, plus the cause the dashboard's queue groups it by.
+		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
 		const now = clockOf(server).now();
-		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now)})), io.secrets));
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now), error_cause: causeJsonOf(causes, conversation)})), io.secrets));
 	}
 	else {
-		for (const line of conversationTable(treeOrder(rows), clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+		for (const line of conversationTable(treeOrder(rows), clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
 		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
 	}
 	return 0;
@@ -89,4 +93,31 @@ export function treeOrder(rows: readonly AppConversation[]): AppConversation[] {
 	// Parent ids in a circle: listed rather than lost.
 	for (const row of rows) visit(row);
 	return out;
+}
+
+/**
+ * Why each errored conversation failed: its newest ConversationErrorEvent from the app server's
+ * stored copy (one request each, under the server's budget; state/error-causes.ts). A read that
+ * fails leaves that row's cause unknown and says so once; the list is printed anyway.
+ */
+export async function errorCauses(server: Server, io: Io, rows: readonly AppConversation[]): Promise<Map<string, ErrorCause | null>> {
+	const causes = new Map<string, ErrorCause | null>();
+	let failed = 0;
+	for (const row of rows) {
+		if (String(row.execution_status ?? '').toLowerCase() !== 'error') continue;
+		try {
+			causes.set(normalizeId(row.id), await server.pace(`error-cause:${row.id}`)((signal) => readErrorCause(server.app.storedEvents, row.id, signal)));
+		} catch (error) {
+			if (error instanceof KeyRejectedError) throw error;
+			failed++;
+		}
+	}
+	if (failed > 0) note(io, `the cause of ${failed} errored conversation${failed === 1 ? '' : 's'} could not be read`);
+	return causes;
+}
+
+/** The `error_cause` of a row in the JSON: the cause, or null (not in error, none, or not readable). */
+export function causeJsonOf(causes: ReadonlyMap<string, ErrorCause | null>, row: AppConversation): ErrorCauseJson | null {
+	const cause = causes.get(normalizeId(row.id));
+	return cause ? errorCauseJson(cause) : null;
 }

@@ -1,6 +1,8 @@
 import {createDashboard} from '../state/dashboard-store.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
-import {TransitionDetector, type StatusTransition} from '../state/status-transitions.js';
+import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} from '../state/status-transitions.js';
+import {causeLong} from '../format/error-cause.js';
+import type {ErrorCauseJson} from '../wire/error-classification.js';
 import {KeyRejectedError} from '../wire/errors.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
@@ -46,14 +48,28 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		loaded = true;
 		const seen = detector.observe(snapshot.conversations.values()).filter((transition) => !filter || matches(transition, filter));
 		for (const transition of reasons.take(seen, snapshot, Date.now())) {
-			if (flags.json) printLine(io, toJson(transition, io.secrets));
-			else printText(io, describe(transition));
+			// An agent that went into error is reported with why: its cause is one request away.
+			if (awaitsCause(transition)) held.push({transition, since: Date.now()});
+			else print(transition);
 		}
+		release(snapshot, false);
 		// A held transition goes out after its wait even when nothing else changes.
-		if (reasons.holding) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
+		if (reasons.holding || held.length > 0) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
 		else if (recheck) {
 			clearInterval(recheck);
 			recheck = undefined;
+		}
+	};
+	const print = (transition: StatusTransition) => (flags.json ? printLine(io, toJson(transition, io.secrets)) : printText(io, describe(transition)));
+	/** Transitions into error waiting for their cause (at most `causeWaitMs`), in the order seen. */
+	const held: Array<{transition: StatusTransition; since: number}> = [];
+	const release = (snapshot: DashboardSnapshot, all: boolean) => {
+		while (held.length > 0) {
+			const {transition, since} = held[0]!;
+			const row = snapshot.conversations.get(transition.id);
+			if (row?.errorCause === undefined && !all && Date.now() - since < causeWaitMs) break;
+			held.shift();
+			print(withErrorCause(transition, row));
 		}
 	};
 	const reasons = new SandboxReasonWait();
@@ -67,6 +83,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		if (keyRejected) throw new KeyRejectedError(keyRejected, 401);
 		return code;
 	} finally {
+		release(store.getSnapshot(), true);
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
 		unsubscribe();
@@ -79,10 +96,29 @@ function matches(transition: StatusTransition, filter: StatusFilter): boolean {
 	return transition.which === 'agent' ? filter.agent.has(transition.to) : filter.sandbox.has(transition.to.toUpperCase());
 }
 
+/** How long a transition into error waits for its cause before it is printed without one. */
+const causeWaitMs = 10_000;
+
 function describe(transition: StatusTransition): string {
 	const reason = transition.reason ? ` (${transition.reason.replaceAll('_', ' ')})` : '';
 	// The sandbox's own words for why (`ImagePullBackOff`), and whose sub-agent a conversation is.
 	const detail = transition.which === 'sandbox' && transition.sandbox_status_detail ? `: ${transition.sandbox_status_detail}` : '';
+	// Into error: the error's own words and class (`: rate limit · retryable: LLMRateLimitError: …`).
+	const why = transition.error_cause ? `: ${causeWords(transition.error_cause)}` : '';
 	const parent = transition.parent_conversation_id ? `  (sub-agent of ${transition.parent_conversation_id.slice(0, 8)})` : '';
-	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${detail}${reason}  ${transition.title}${parent}`;
+	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${detail}${why}${reason}  ${transition.title}${parent}`;
+}
+
+/** `rate limit · retryable: LLMRateLimitError: …`, from the JSON form of a cause. */
+function causeWords(cause: ErrorCauseJson): string {
+	const {classification} = cause;
+	return causeLong({
+		eventKind: cause.event_kind,
+		eventId: cause.event_id,
+		timestamp: cause.timestamp,
+		code: cause.code,
+		toolName: cause.tool_name,
+		detail: cause.detail,
+		classification: classification ? {kind: classification.kind, reportedKind: classification.reported_kind, retryable: classification.retryable, userAction: classification.user_action, errorId: classification.error_id} : null,
+	}, 120);
 }

@@ -1,3 +1,4 @@
+import type {ErrorCause} from '../wire/error-classification.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 import {isKnown, sandboxStatuses} from '../wire/statuses.js';
@@ -45,6 +46,8 @@ export type AttentionInput = {
 	repeatThreshold?: number;
 	/** Spending without progress (state/spend-progress.ts), when found. */
 	spending?: {since: number; spent: number} | null;
+	/** Why it is in error, when known (state/error-causes.ts); carried on the `error` reason. */
+	errorCause?: ErrorCause | null;
 };
 
 /** Rank of each reason kind; lower is more urgent. Rows without reasons rank after all of them. */
@@ -120,7 +123,7 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	// handles nothing. Marked, so the view can say it is the last known status.
 	const known = input.executionStatusLastKnown ? {lastKnown: true} : {};
 	if (execution === 'waiting_for_confirmation') reasons.push({kind: 'waiting_for_confirmation', since, ...known});
-	if (execution === 'error') reasons.push({kind: 'error', since, ...known});
+	if (execution === 'error') reasons.push({kind: 'error', since, ...known, ...(input.errorCause === undefined ? {} : {cause: input.errorCause})});
 	if (execution === 'stuck') reasons.push({kind: 'stuck', since, ...known});
 	if (input.spending) reasons.push({kind: 'spending', since: input.spending.since, spent: input.spending.spent});
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
@@ -259,6 +262,14 @@ export function sameAttention(a: readonly AttentionReason[], b: readonly Attenti
 			case 'spending': {
 				const other = y as typeof x;
 				if (x.since !== other.since || x.spent !== other.spent) return false;
+				break;
+			}
+
+			case 'error': {
+				const other = y as typeof x;
+				if (x.since !== other.since || Boolean(x.lastKnown) !== Boolean(other.lastKnown)) return false;
+				// The same error event is the same cause (undefined: not known yet, null: none).
+				if ((x.cause === undefined ? undefined : (x.cause?.eventId ?? null)) !== (other.cause === undefined ? undefined : (other.cause?.eventId ?? null))) return false;
 				break;
 			}
 

@@ -20,6 +20,10 @@ import {contextFraction} from './usage-metrics.js';
  *   server:lab              the all-servers view: rows of that profile (a prefix is enough)
  *   cause:error:rate_limit  the queue's groups (causes.ts): a key or its prefix (`cause:error`,
  *                           `cause:sandbox:error`, `cause:spending`), `cause:retryable`
+ *   error:rate_limit        in error, and the cause's classification kind (auth, quota, rate_limit,
+ *                           config, transient, agent_action, internal, unknown) or its code
+ *                           (`error:MaxBudget`) starts with the value; `error:none` = in error with
+ *                           no classification known (an older server, or not read yet)
  *   anything else           title, repository or id contains the word; "quoted words" stay together
  * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
  */
@@ -31,19 +35,22 @@ export type ConversationFilter = {
 	sandboxStatuses: string[];
 	repos: string[];
 	servers: string[];
+	/** `error:` values: a classification kind or an error code (prefix), or `none`. */
+	errorKinds: string[];
 	words: string[];
 	/** The filter line normalised (trimmed); the memo key. */
 	text: string;
 };
 
 export const parseConversationFilter = cachedParser((text): ConversationFilter => {
-	const filter: ConversationFilter = {statuses: [], causes: [], sandboxStatuses: [], repos: [], servers: [], words: [], text};
+	const filter: ConversationFilter = {statuses: [], causes: [], sandboxStatuses: [], repos: [], servers: [], errorKinds: [], words: [], text};
 	for (const {token, field, values} of filterTokens(text)) {
 		if (field === 'status' || field === 'state' || field === 'agent') filter.statuses.push(...values);
 		else if (field === 'cause') filter.causes.push(...values);
 		else if (field === 'sandbox') filter.sandboxStatuses.push(...values);
 		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
 		else if (field === 'server' || field === 'profile') filter.servers.push(...values);
+		else if (field === 'error') filter.errorKinds.push(...values);
 		else filter.words.push(token.toLowerCase());
 	}
 
@@ -62,7 +69,16 @@ export function unknownFilterStatuses(filter: ConversationFilter): string[] {
 }
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
-	return filter.statuses.length + filter.causes.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.words.length === 0;
+	return filter.statuses.length + filter.causes.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.errorKinds.length + filter.words.length === 0;
+}
+
+/** In error, with a cause whose classification kind or code starts with one of `wanted` (`none`: no classification known). */
+function errorMatches(wanted: readonly string[], row: ConversationRow): boolean {
+	if ((row.agentStatus ?? '').toLowerCase() !== 'error') return false;
+	const cause = row.errorCause ?? null;
+	const kind = cause?.classification?.kind ?? null;
+	const code = cause?.code?.toLowerCase() ?? null;
+	return wanted.some((entry) => (entry === 'none' ? kind === null : (kind !== null && kind.startsWith(entry)) || (code !== null && code.startsWith(entry))));
 }
 
 /** `waiting` matches `waiting_for_confirmation`; exact raw values (known or not) always match. */
@@ -82,6 +98,7 @@ export function rowMatches(row: ConversationRow, filter: ConversationFilter): bo
 	const repo = (conversation.selected_repository ?? '').toLowerCase();
 	if (filter.repos.length > 0 && !filter.repos.some((wanted) => repo.includes(wanted))) return false;
 	if (filter.servers.length > 0 && !filter.servers.some((wanted) => row.server?.name.toLowerCase().startsWith(wanted))) return false;
+	if (filter.errorKinds.length > 0 && !errorMatches(filter.errorKinds, row)) return false;
 	if (filter.words.length > 0) {
 		const haystack = `${(conversation.title ?? '').toLowerCase()}\n${repo}\n${row.key}\n${String(conversation.id).toLowerCase()}`;
 		for (const word of filter.words) if (!haystack.includes(word)) return false;

@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import type {ErrorCause} from '../wire/error-classification.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import {secretValue} from '../wire/secret.js';
@@ -51,6 +52,8 @@ export type RowFacts = {
 	sandboxStatusSince?: number | null;
 	/** The agent's last execution status seen (kept while the server sends none: sandbox stopped). */
 	lastKnownStatus?: string | null;
+	/** Why it is in error, when known (state/error-causes.ts); undefined while unknown. */
+	errorCause?: ErrorCause | null;
 	unseenEvents: number;
 	/** Its sandbox's `status_detail`, when the sandbox list has it for the status this conversation shows. */
 	sandboxDetail?: string | null;
@@ -101,9 +104,11 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		sandboxDetail,
 		subAgent: facts.subAgent ?? null,
 		spending: facts.spending ?? null,
+		...(facts.errorCause === undefined ? {} : {errorCause: facts.errorCause}),
 	});
 	const costPerHour = facts.costPerHour ?? null;
 	const sessionStart = facts.sessionStart ?? null;
+	const errorCause = agentStatus === 'error' ? facts.errorCause : undefined;
 	if (
 		previous &&
 		sameData &&
@@ -114,6 +119,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		(previous.sandboxDetail ?? null) === sandboxDetail &&
 		(previous.costPerHour ?? null) === costPerHour &&
 		sameStart(previous.sessionStart ?? null, sessionStart) &&
+		previous.errorCause === errorCause &&
 		sameAttention(previous.attention, attention)
 	) {
 		return previous;
@@ -130,6 +136,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		...(sandboxDetail === null ? {} : {sandboxDetail}),
 		costPerHour,
 		sessionStart: previous && sameStart(previous.sessionStart ?? null, sessionStart) ? (previous.sessionStart ?? null) : sessionStart,
+		...(errorCause === undefined ? {} : {errorCause}),
 	};
 }
 

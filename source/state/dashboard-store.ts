@@ -6,6 +6,7 @@ import {costPerHour, roundRate} from './spend.js';
 import {type ProbeClient, SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
+import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
 import {
 	type AnswerTiming,
 	ConversationPoller,
@@ -52,7 +53,7 @@ import {createChangesOpener} from './changes-session.js';
 import type {GitProxy} from '../wire/conversation-git.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
-import {type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
+import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 
 /**
@@ -194,6 +195,8 @@ class DashboardModel {
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
+	/** Why errored conversations failed (state/error-causes.ts). */
+	readonly #errorCauses: ErrorCauses;
 
 	constructor(options: CreateDashboardOptions) {
 		this.#options = options;
@@ -247,6 +250,7 @@ class DashboardModel {
 				},
 			},
 		});
+		this.#errorCauses = new ErrorCauses({reader: (conversation) => this.#causeReader(conversation), onChange: (key) => this.#refreshRow(key), now: this.#now});
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
@@ -371,7 +375,21 @@ class DashboardModel {
 	readonly #agentClient = (conversation: AppConversation, appBaseUrl: string): AgentClient =>
 		AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1, ...this.#transported});
 
-
+	/**
+	 * How to read an errored conversation's cause: its agent server while the sandbox runs (that
+	 * server's own limits, not the app server's budget), else the stored copy, behind what a person
+	 * looks at in the app server's budget. Without either, it stays unknown.
+	 */
+	#causeReader(conversation: AppConversation): ReadCause {
+		const conversationId = String(conversation.id);
+		if (historySource(conversation) === 'agent-server') {
+			const client = this.#agentClient(conversation, this.#options.appBaseUrl);
+			return (signal) => readAgentErrorCause(client, signal);
+		}
+		const stored = this.#client.storedEvents;
+		if (!stored) return () => Promise.resolve(null);
+		return (signal) => this.budget.schedule(`error-cause:${normalizeId(conversationId)}`, (budgetSignal) => readErrorCause(stored, conversationId, AbortSignal.any([signal, budgetSignal])), 'background');
+	}
 
 	// ---- publishing ---------------------------------------------------------------------------
 
@@ -545,13 +563,17 @@ class DashboardModel {
 		const now = this.#serverNow();
 		this.#spend.observe(key, conversation, live ? String(live) : null);
 		const rate = costPerHour(this.#spend.history.samples(key), now, {createdAt: parseTime(conversation.created_at)});
+		const status = this.#lastKnownStatus.get(key) ?? null;
+		// In error: why. Read once per error (a later error has a later updated_at).
+		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
 			costPerHour: roundRate(rate),
 			spending: this.#spend.verdict(key),
 			sessionStart: this.#sessionStart(conversation),
-			lastKnownStatus: this.#lastKnownStatus.get(key) ?? null,
+			lastKnownStatus: status,
+			...(errorCause === undefined ? {} : {errorCause}),
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
@@ -705,6 +727,7 @@ class DashboardModel {
 			this.#finalResponses.forget(key);
 			this.#answeredAt.delete(key);
 			this.#spend.forget(key);
+			this.#errorCauses.forget(key);
 			removed++;
 		}
 
@@ -996,7 +1019,7 @@ class DashboardModel {
 		this.#startRun++;
 		this.#startAbort?.abort();
 		this.#poller.close();
-		this.#finalResponses.close();
+		this.#errorCauses.close();
 		this.#publisher.close();
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();

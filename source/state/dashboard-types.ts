@@ -1,3 +1,4 @@
+import type {ErrorCause} from '../wire/error-classification.js';
 import type {HistoryEndStatus} from './history-pager.js';
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
@@ -48,7 +49,8 @@ export type ConnectionState = {
 export type AttentionReason =
 	/** `lastKnown`: the agent's last status seen before its sandbox stopped, not a live one. */
 	| {kind: 'waiting_for_confirmation'; since: number | null; lastKnown?: boolean}
-	| {kind: 'error'; since: number | null; lastKnown?: boolean}
+	/** `cause`: why, when known (the newest ConversationErrorEvent; state/error-causes.ts). */
+	| {kind: 'error'; since: number | null; lastKnown?: boolean; cause?: ErrorCause | null}
 	| {kind: 'stuck'; since: number | null; lastKnown?: boolean}
 	/**
 	 * Its sandbox is in trouble: ERROR, MISSING lately, STARTING with a reason, or a status that
@@ -84,6 +86,12 @@ export type ConversationRow = {
 	agentStatusLastKnown: boolean;
 	/** Attention reasons, most urgent first; empty when nothing needs a person. */
 	attention: AttentionReason[];
+	/**
+	 * Why the agent stopped with an error (its newest ConversationErrorEvent, with the SDK's
+	 * classification when the server sends one): null when it has none, undefined while not
+	 * known (not read yet, or the agent is not in error). Read through wire/error-classification.ts.
+	 */
+	errorCause?: ErrorCause | null;
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
 	lastActivityAt: number | null;
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */

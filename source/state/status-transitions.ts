@@ -1,3 +1,4 @@
+import {type ErrorCauseJson, errorCauseJson} from '../wire/error-classification.js';
 import {causeJson, causeOf, type CauseJson} from './causes.js';
 import type {ConversationRow} from './dashboard-types.js';
 
@@ -33,6 +34,12 @@ export type StatusTransition = {
 	parent_conversation_id: string | null;
 	/** Why its sandbox is as it is (`status_detail`: `ImagePullBackOff`), when the sandbox said; else null. */
 	sandbox_status_detail: string | null;
+	/**
+	 * On a change of the agent's status to `error`: why, as its newest ConversationErrorEvent says
+	 * (with the SDK's classification on newer servers); null when it has none or it could not be
+	 * read. Absent on other transitions, and while it is not known yet (`row.errorCause`).
+	 */
+	error_cause?: ErrorCauseJson | null;
 };
 
 type Seen = {agent: string | null; sandbox: string};
@@ -70,13 +77,30 @@ export class TransitionDetector {
 				cause: causeJson(causeOf(row)),
 			};
 			if (!previous) {
-				transitions.push(agent === null ? {...base, which: 'sandbox', from: null, to: current.sandbox} : {...base, which: 'agent', from: null, to: agent});
+				transitions.push(agent === null ? {...base, which: 'sandbox', from: null, to: current.sandbox} : {...base, which: 'agent', from: null, to: agent, ...causeField(row, agent)});
 				continue;
 			}
 			if (previous.sandbox !== current.sandbox) transitions.push({...base, which: 'sandbox', from: previous.sandbox, to: current.sandbox});
-			if (agent !== null && previous.agent !== agent) transitions.push({...base, which: 'agent', from: previous.agent, to: agent});
+			if (agent !== null && previous.agent !== agent) transitions.push({...base, which: 'agent', from: previous.agent, to: agent, ...causeField(row, agent)});
 		}
 		this.#baselined = true;
 		return transitions;
 	}
+}
+
+/** `error_cause` for a transition into error, once the row knows it (else nothing: the caller may wait for it). */
+function causeField(row: ConversationRow, to: string): {error_cause?: ErrorCauseJson | null} {
+	if (to !== 'error' || row.errorCause === undefined) return {};
+	return {error_cause: row.errorCause ? errorCauseJson(row.errorCause) : null};
+}
+
+/** Whether a transition waits for its cause: into error, cause not known yet. */
+export function awaitsCause(transition: StatusTransition): boolean {
+	return transition.which === 'agent' && transition.to === 'error' && transition.error_cause === undefined;
+}
+
+/** A held transition into error, completed from the row as it is now: its error's cause, and the queue's cause of the row. */
+export function withErrorCause(transition: StatusTransition, row: ConversationRow | undefined): StatusTransition {
+	if (!row) return {...transition, error_cause: null};
+	return {...transition, cause: causeJson(causeOf(row)), error_cause: row.errorCause ? errorCauseJson(row.errorCause) : null};
 }

@@ -1,5 +1,6 @@
 import type {AttentionReason} from '../state/dashboard-types.js';
 import {formatCost} from '../format/numbers.js';
+import {causeLong, causeShort, failureKindWords} from '../format/error-cause.js';
 import {formatAge} from '../format/time.js';
 
 /**
@@ -14,7 +15,8 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'waiting_for_confirmation':
 			return `approve?${since}`;
 		case 'error':
-			return `error${since}`;
+			// The cause, when known, is what a person decides on: `error 4m · rate limit · retryable`.
+			return reason.cause ? `error${since} · ${causeShort(reason.cause)}` : `error${since}`;
 		case 'stuck':
 			return `stuck${since}`;
 		case 'sandbox_error':
@@ -40,7 +42,7 @@ export function attentionLong(reason: AttentionReason, now: number): string {
 		case 'waiting_for_confirmation':
 			return `waiting for you to approve an action${since}${last}`;
 		case 'error':
-			return `the agent stopped with an error${since}${last}`;
+			return `the agent stopped with an error${since}${last}${reason.cause ? `: ${causeLong(reason.cause)}` : ''}`;
 		case 'stuck':
 			return `the agent is stuck${since}${last}`;
 		case 'sandbox_error':
@@ -74,4 +76,19 @@ function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}
 		default:
 			return `its sandbox reports ${reason.status}, a status this client does not know${why}: its agent was at work`;
 	}
+}
+
+/**
+ * The list badge's words, longest first, for a row with `room` cells to spare: with the time and
+ * the cause, without the time, without the cause, and the kind alone.
+ */
+export function attentionVariants(reason: AttentionReason, now: number): string[] {
+	const variants = [attentionShort(reason, now), attentionShort(reason, null)];
+	if (reason.kind === 'error' && reason.cause) {
+		// Narrow rows: the status column already says error; the kind of failure is what is left to say.
+		const kind = reason.cause.classification ? failureKindWords(reason.cause.classification) : null;
+		const bare = {...reason, cause: undefined};
+		variants.push(...(kind ? [kind] : []), attentionShort(bare, now), attentionShort(bare, null));
+	}
+	return variants;
 }

@@ -5,7 +5,7 @@ import {cellWidth, truncateToWidth} from '../format/width.js';
 import {parseTime} from '../state/attention.js';
 import type {TreeNode} from '../state/conversation-tree.js';
 import type {AttentionReason, ConversationRow} from '../state/dashboard-types.js';
-import {attentionShort} from './attention-text.js';
+import {attentionShort, attentionVariants} from './attention-text.js';
 import {cellLeft, cellRight} from './cells.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
 import {agentStatusLook} from './status-look.js';
@@ -139,7 +139,8 @@ function reasonBadge(forms: readonly string[], room: number, cuttable = false): 
 
 /** A reason's badge texts, longest first: with its time, without, and for a raised parent `↓approve?`. */
 function badgeForms(reason: AttentionReason, now: number): string[] {
-	const forms = [attentionShort(reason, now), attentionShort(reason, null)];
+	// An error's forms say its cause while there is room (`error 4m · rate limit · retryable`), then the cause alone.
+	const forms = attentionVariants(reason, now);
 	if (reason.kind === 'sub_agent') forms.push(`↓${attentionShort(reason.reason, null)}`);
 	return forms.map((form) => sanitizeLine(form));
 }

@@ -150,7 +150,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'back', keys: [named('escape')], description: 'Clear the filter', contexts: ['conversations', 'sandboxes']},
 	{action: 'back', keys: [named('escape')], description: 'Clear the filter, then back to the list', contexts: ['timeline'], hint: 'back'},
 	{action: 'back', keys: [named('escape')], description: 'Back to the timeline', contexts: ['details'], hint: 'back'},
-	{action: 'filter', keys: [char('/')], description: 'Filter: status:error (agent) sandbox:paused (sandbox) repo:owner/name text', contexts: ['conversations'], hint: 'filter'},
+	{action: 'filter', keys: [char('/')], description: 'Filter: status:error (agent) sandbox:paused (sandbox) error:rate_limit (cause) repo:owner/name text', contexts: ['conversations'], hint: 'filter'},
 	{action: 'filter', keys: [char('/')], description: 'Filter: kind:ActionEvent source:agent text', contexts: ['timeline'], hint: 'filter'},
 	{action: 'applyFilter', keys: [named('return')], description: 'Keep the filter and return to the list', contexts: ['filter'], hint: 'done'},
 	{action: 'back', keys: [named('escape')], description: 'Clear the filter and close it', contexts: ['filter'], hint: 'clear'},

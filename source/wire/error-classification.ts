@@ -106,3 +106,29 @@ export function lastErrorCause(events: readonly LoggedEvent[], options: {agentEr
 	}
 	return null;
 }
+
+/** A cause as headless JSON prints it: the wire's own field names (snake_case), nothing renamed. */
+export type ErrorCauseJson = {
+	event_kind: ErrorCause['eventKind'];
+	event_id: string;
+	timestamp: string;
+	code: string | null;
+	tool_name: string | null;
+	detail: string;
+	classification: {kind: FailureKind; reported_kind: string | null; retryable: boolean | null; user_action: FailureAction; error_id: string | null} | null;
+};
+
+export function errorCauseJson(cause: ErrorCause): ErrorCauseJson {
+	const {classification} = cause;
+	return {
+		event_kind: cause.eventKind,
+		event_id: cause.eventId,
+		timestamp: cause.timestamp,
+		code: cause.code,
+		tool_name: cause.toolName,
+		detail: cause.detail,
+		classification: classification
+			? {kind: classification.kind, reported_kind: classification.reportedKind, retryable: classification.retryable, user_action: classification.userAction, error_id: classification.errorId}
+			: null,
+	};
+}

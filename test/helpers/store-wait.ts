@@ -22,3 +22,13 @@ export function waitForSnapshot(store: DashboardStore, predicate: (snapshot: Das
 		check();
 	});
 }
+
+/**
+ * No errored row waits for its cause any more (the store reads each once, state/error-causes.ts):
+ * a test that counts requests or injects a one-shot fault waits for this, so those reads are not
+ * in flight at that moment.
+ */
+export function causesRead(snapshot: DashboardSnapshot): boolean {
+	for (const row of snapshot.conversations.values()) if (row.agentStatus === 'error' && row.errorCause === undefined) return false;
+	return true;
+}

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, before, test} from 'node:test';
+import {setStatus} from '../source/simulator/agent-runtime.js';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import type {SimConversation} from '../source/simulator/world-types.js';
+import {closeHttpAgent} from '../source/wire/http.js';
+import {cliArgs, runCli} from './helpers/built-cli.js';
+import {eventually} from './helpers/eventually.js';
+
+/**
+ * Why it failed, in the headless output (issue 21.3): `conversations --json` gives each row an
+ * `error_cause` (null unless it is in error), its text form says the cause in the AGENT column, and
+ * `watch --json` reports a change into error with its cause. Fields are added, none renamed.
+ */
+
+const home = mkdtempSync(join(tmpdir(), 'agent-tui-causes-'));
+let sim: Simulator;
+before(async () => {
+	sim = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 30});
+});
+after(async () => {
+	await sim.close();
+	await closeHttpAgent();
+	rmSync(home, {recursive: true, force: true});
+});
+
+const live = (scenario: string) => sim.world.conversationList().find((row) => row.scenario === scenario && sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING')!;
+
+function errOut(conversation: SimConversation, code: string, detail: string, classification: Record<string, unknown>): void {
+	sim.world.appendEvent(conversation, {kind: 'ConversationErrorEvent', source: 'environment', code, detail, classification} as never);
+	setStatus(sim.world, conversation, 'error');
+}
+
+type Row = {id: string; title: string; execution_status: string | null; error_cause: null | {event_kind: string; code: string; detail: string; classification: {kind: string; retryable: boolean; user_action: string} | null}};
+
+test('conversations --json: every row gains error_cause; errored ones carry the classification', {timeout: 60_000}, async () => {
+	errOut(live('coding'), 'LLMAuthenticationError', 'litellm.AuthenticationError: invalid x-api-key', {kind: 'auth', retryable: false, user_action: 'settings'});
+	const run = await runCli(['conversations', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	assert.equal(run.code, 0, run.stderr);
+	const rows = JSON.parse(run.stdout) as Row[];
+	assert.ok(rows.every((row) => 'error_cause' in row), 'the field on every row');
+	const errored = rows.filter((row) => row.execution_status === 'error');
+	assert.ok(errored.length >= 2, 'the seeded crash and the one made here');
+	assert.ok(errored.every((row) => row.error_cause?.event_kind === 'ConversationErrorEvent' && row.error_cause.classification !== null), JSON.stringify(errored));
+	const auth = errored.find((row) => row.error_cause?.code === 'LLMAuthenticationError')!;
+	assert.deepEqual(auth.error_cause!.classification, {kind: 'auth', reported_kind: null, retryable: false, user_action: 'settings', error_id: null});
+	assert.ok(rows.filter((row) => row.execution_status !== 'error').every((row) => row.error_cause === null));
+	// The existing fields are all still there, unrenamed.
+	for (const field of ['id', 'title', 'sandbox_status', 'execution_status', 'selected_repository', 'created_at', 'updated_at']) assert.ok(field in auth, field);
+
+	const text = await runCli(['conversations', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	assert.match(text.stdout, /✗ error · auth: check the LLM key/);
+});
+
+test('watch --json: a change into error carries its cause', {timeout: 90_000}, async (t) => {
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey}});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	t.after(() => child.kill('SIGKILL'));
+	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 40_000, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
+	await until(() => stderr.includes('watching'), 'the baseline');
+	errOut(live('condensing'), 'MaxBudgetReached', 'Current total cost ($10.04) exceeds the maximum budget per task ($10.00).', {kind: 'quota', retryable: false, user_action: 'settings'});
+	type Line = {which: string; to: string; reason: string | null; cause: unknown; error_cause?: Row['error_cause']};
+	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	await until(() => lines().some((line) => line.to === 'error'), 'the transition into error');
+	const line = lines().find((entry) => entry.to === 'error')!;
+	assert.equal(line.which, 'agent');
+	assert.equal(line.reason, 'error');
+	assert.equal(line.error_cause?.code, 'MaxBudgetReached');
+	assert.equal(line.error_cause?.classification?.kind, 'quota');
+	// The queue's cause of the row (state/causes.ts) is the error's class too, not 'unread'.
+	assert.match(JSON.stringify(line.cause), /quota/);
+	child.kill('SIGINT');
+});
