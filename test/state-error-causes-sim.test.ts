@@ -51,8 +51,9 @@ test('errored rows say why, the preview says the error, error:<kind> filters, on
 	assert.equal(errorReason?.kind === 'error' && errorReason.cause?.code, 'LLMRateLimitError');
 	// The list: the reason with its cause where there is room, the kind of failure where there is little.
 	const wide = conversationCells(rateRow, conversationColumns(160), Date.now());
-	assert.match(wide.reason, /^! error \S+ · rate limit · retryable · $/);
-	assert.equal(conversationCells(row(keys[1]!), conversationColumns(160), Date.now()).reason.replace(/error \S+ ·/, 'error ·'), '! error · quota: raise the budget · ');
+	assert.match(wide.reason, /^! error( \S+)? · rate limit · retryable · $/);
+	assert.equal(conversationCells(row(keys[1]!), conversationColumns(200), Date.now()).reason.replace(/error \S+ ·/, 'error ·'), '! error · quota: raise the budget · ');
+	assert.equal(conversationCells(row(keys[1]!), conversationColumns(160), Date.now()).reason, '! quota: raise the budget · ');
 	assert.equal(conversationCells(rateRow, conversationColumns(80), Date.now()).reason, '! rate limit · ');
 	// The preview: the error itself, with its classification.
 	const long = attentionLong(errorReason!, Date.now());

@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {causeLong, causeShort, classificationWords} from '../source/format/error-cause.js';
 import {eventSummary} from '../source/format/event-summary.js';
-import {errorCauseOf, lastErrorCause, readClassification} from '../source/wire/error-classification.js';
+import {lastErrorCause} from '../source/state/error-causes.js';
+import {errorCauseOf, readClassification} from '../source/wire/error-classification.js';
 import {parseEvent, parseEventLater} from '../source/wire/schemas/events.js';
 import {wire} from './helpers/event-fixtures.js';
 

@@ -1,4 +1,4 @@
-import {actionKindName, contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
+import {actionKindName, contentText, eventKindName, isUnfamiliarAction, observationIsError, observationText, unknownObservationKind} from '../wire/event-fields.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import {readClassification} from '../wire/error-classification.js';
 import {classificationWords} from './error-cause.js';
@@ -6,8 +6,8 @@ import {type DetailDocument, DetailDocumentBuilder} from './event-detail-documen
 import {kindLabel} from './event-kind-label.js';
 import {describeAction, eventSummary, invalidCallArguments, terminalExitCode} from './event-summary.js';
 import {lineCounts, patchFileWords, readPatch} from './apply-patch.js';
-import {type Action, isUnfamiliarAction} from '../wire/schemas/actions.js';
-import {type Observation, unknownObservationKind} from '../wire/schemas/observations.js';
+import type {Action} from '../wire/schemas/actions.js';
+import type {Observation} from '../wire/schemas/observations.js';
 import {countLines, plural, statsCost} from './event-values.js';
 import {formatCost} from './numbers.js';
 import {prettyJson, prettyJsonString} from './json.js';

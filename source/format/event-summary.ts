@@ -1,5 +1,5 @@
-import {contentText, eventKindName, observationIsError, observationText} from '../wire/event-fields.js';
-import {type Action, isUnfamiliarAction} from '../wire/schemas/actions.js';
+import {contentText, eventKindName, isUnfamiliarAction, observationIsError, observationText} from '../wire/event-fields.js';
+import type {Action} from '../wire/schemas/actions.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import type {Observation} from '../wire/schemas/observations.js';
 import {readClassification} from '../wire/error-classification.js';

@@ -1,7 +1,7 @@
 import type {AgentClient} from '../wire/agent-client.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {type ErrorCause, errorCauseOf} from '../wire/error-classification.js';
-import type {WireEvent} from '../wire/schemas/events.js';
+import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 import type {StoredEventClient} from '../wire/stored-events.js';
 
 /**
@@ -152,4 +152,19 @@ export class ErrorCauses {
 		entry.retryAt = result.retryAt ?? 0;
 		if (result.state === 'known') this.#options.onChange(key);
 	}
+}
+
+/**
+ * Why a conversation stopped with an error, from its events (newest first): its newest
+ * ConversationErrorEvent, which is what ends a run in `error`. Agent errors are answers to single
+ * tool calls the agent recovers from, so they are not the cause unless `agentErrors` is set.
+ * Walks back from the end and stops at the first match; validates only error events.
+ */
+export function lastErrorCause(events: readonly LoggedEvent[], options: {agentErrors?: boolean} = {}): ErrorCause | null {
+	for (let index = events.length - 1; index >= 0; index--) {
+		const logged = events[index]!;
+		const event = settleIf(logged, 'ConversationErrorEvent') ?? (options.agentErrors ? settleIf(logged, 'AgentErrorEvent') : undefined);
+		if (event) return errorCauseOf(event);
+	}
+	return null;
 }

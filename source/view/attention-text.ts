@@ -80,7 +80,8 @@ function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}
 
 /**
  * The list badge's words, longest first, for a row with `room` cells to spare: with the time and
- * the cause, without the time, without the cause, and the kind alone.
+ * the cause, without the time; for an error then the cause alone (the status column already says
+ * error), the kind of failure alone, and the error without its cause.
  */
 export function attentionVariants(reason: AttentionReason, now: number): string[] {
 	const variants = [attentionShort(reason, now), attentionShort(reason, null)];
@@ -88,7 +89,7 @@ export function attentionVariants(reason: AttentionReason, now: number): string[
 		// Narrow rows: the status column already says error; the kind of failure is what is left to say.
 		const kind = reason.cause.classification ? failureKindWords(reason.cause.classification) : null;
 		const bare = {...reason, cause: undefined};
-		variants.push(...(kind ? [kind] : []), attentionShort(bare, now), attentionShort(bare, null));
+		variants.push(causeShort(reason.cause), ...(kind ? [kind] : []), attentionShort(bare, now), attentionShort(bare, null));
 	}
 	return variants;
 }

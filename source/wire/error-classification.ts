@@ -1,5 +1,4 @@
-import type {LoggedEvent, WireEvent} from './schemas/events.js';
-import {settleIf} from './schemas/events.js';
+import type {WireEvent} from './schemas/events.js';
 
 /**
  * Why an agent failed, as the SDK classifies it (openhands-sdk/openhands/sdk/event/
@@ -9,8 +8,9 @@ import {settleIf} from './schemas/events.js';
  * (retryable, retry), `LLMAuthenticationError` to auth (settings), a malformed tool call to
  * agent_action (retryable, retry).
  *
- * Pure reads of parsed events, no zod: the format, state and command layers (the list's reason,
- * its `error:<kind>` filter, the headless JSON, cause grouping) all read a cause through here.
+ * Pure reads of parsed events, no zod (format/ reads them): the format, state and command layers
+ * (the list's reason, its `error:<kind>` filter, the headless JSON, cause grouping) all read a
+ * cause through here; state/error-causes.ts finds the cause in a log (`lastErrorCause`).
  */
 
 export const failureKinds = ['auth', 'quota', 'rate_limit', 'config', 'transient', 'agent_action', 'internal', 'unknown'] as const;
@@ -88,21 +88,6 @@ export function errorCauseOf(event: WireEvent): ErrorCause | null {
 			detail: event.error,
 			classification: readClassification(event.classification),
 		};
-	}
-	return null;
-}
-
-/**
- * Why a conversation stopped with an error, from its events (newest first): its newest
- * ConversationErrorEvent, which is what ends a run in `error`. Agent errors are answers to single
- * tool calls the agent recovers from, so they are not the cause unless `agentErrors` is set.
- * Walks back from the end and stops at the first match; validates only error events.
- */
-export function lastErrorCause(events: readonly LoggedEvent[], options: {agentErrors?: boolean} = {}): ErrorCause | null {
-	for (let index = events.length - 1; index >= 0; index--) {
-		const logged = events[index]!;
-		const event = settleIf(logged, 'ConversationErrorEvent') ?? (options.agentErrors ? settleIf(logged, 'AgentErrorEvent') : undefined);
-		if (event) return errorCauseOf(event);
 	}
 	return null;
 }

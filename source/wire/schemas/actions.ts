@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {unknownActionKind} from '../event-fields.js';
 import {optionalString} from './common.js';
 
 /**
@@ -124,12 +125,6 @@ export type UnknownAction = {
 	raw: Record<string, unknown>;
 };
 
-export const unknownActionKind = 'unknown action kind';
-
-/** An action of a kind this client has no schema for: valid, shown by its tool name and its own fields. */
-export function isUnfamiliarAction(action: Action): action is UnknownAction & {problem: typeof unknownActionKind} {
-	return action.kind === 'UnknownAction' && action.problem === unknownActionKind;
-}
 
 export type Action = KnownAction | UnknownAction;
 

@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {contentSchema} from './content.js';
+import {unknownObservationKind} from '../event-fields.js';
 import {optionalString} from './common.js';
 
 /**
@@ -111,7 +112,6 @@ export type UnknownObservation = {
 	raw: Record<string, unknown>;
 };
 
-export const unknownObservationKind = 'unknown observation kind';
 
 export type Observation = KnownObservation | UnknownObservation;
 
