@@ -12,10 +12,13 @@ export const disableBracketedPaste = '\u001B[?2004l';
 /** Pops the kitty keyboard protocol's mode, if Ink pushed one (ignored by terminals without it). */
 export const popKeyboardMode = '\u001B[<u';
 
-/** Ink's own test for CI (`is-in-ci`): set and not `0`/`false`. Ink draws nothing in CI until exit. */
+/**
+ * Ink's own test for CI (`is-in-ci` 2): `CI` or `CONTINUOUS_INTEGRATION` set and not `0` or
+ * `false`. Ink draws nothing in CI until exit.
+ */
 export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-	const value = env['CI'];
-	return value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
+	const set = (value: string | undefined) => value !== undefined && value !== '0' && value !== 'false';
+	return set(env['CI']) || set(env['CONTINUOUS_INTEGRATION']);
 }
 
 /** Whether Ink draws live frames here, and so takes the alternate screen: a TTY outside CI (Ink's `interactive`). */
