@@ -82,6 +82,10 @@ async function flow(columns: number, rows: number): Promise<string[]> {
 	tmux.send('Enter');
 	screen = await tmux.waitFor((text) => /\/ kind:ActionEvent/.test(text) && /action/.test(text) && !text.includes('enter keep'), 'actions only');
 	captures.push(screen);
+	// Its newest calls are the invalid ones its loop ended on (answered by agent errors): the first
+	// action, a test run, is one with an observation.
+	tmux.send('g');
+	await tmux.waitFor((text) => /\$ npm test/.test(selected(text)), 'the first action, a test run');
 	tmux.send('Enter');
 	await tmux.waitFor((text) => text.includes('ActionEvent ·') && text.includes('esc back'), 'the action details');
 	// At 24 rows the observation sits below the thought and reasoning: jump to the end, as a reader would.
