@@ -16,7 +16,8 @@ import {HttpClient} from '../source/wire/http.js';
 import {parseEvent, parseEvents} from '../source/wire/schemas/events.js';
 import {conversationRow, fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
 import {message, terminalAction, terminalObservation} from './helpers/event-fixtures.js';
-import {press, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {eventually} from './helpers/eventually.js';
+import {press, renderSized, waitForFrame} from './helpers/ink.js';
 import {KeyHarness, TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
@@ -243,7 +244,9 @@ test('41. resize to 40x10 during an event flood: no crash; the layout is recompu
 		view.resize(columns, rows);
 		const frame = await waitForFrame(view.lastFrame, (text) => text.split('\n').length <= rows && text.split('\n').every((line) => stringWidth(line) <= columns));
 		fits(frame, columns);
-		await settle(50);
+		// The flood goes on between two resizes: two more batches drawn into this size.
+		const before = flooded;
+		await eventually(() => flooded, 'the flood to go on', {until: (count) => count >= before + 100});
 	}
 	clearInterval(flood);
 	assert.ok(flooded > 100, `${flooded} events during the resizes`);

@@ -8,7 +8,7 @@ import {osc52Copy} from '../source/view/clipboard.js';
 import {planAgentControl} from '../source/view/triage/agent-control-plan.js';
 import {sandboxSchema} from '../source/wire/schemas/app.js';
 import {type ConversationSeed, fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
-import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 
 /**
  * `i` stops one agent and `c` lets it continue, each behind a y/n question naming the
@@ -134,8 +134,8 @@ test('a conversation whose sandbox is paused: i and c refuse, name r, and resume
 	let frame = await press(rendered, 'i', (text) => text.includes('Press r to resume'));
 	assert.match(frame, /its sandbox is paused, so nothing to stop\. Press r to resume the sandbox\./);
 	assert.doesNotMatch(frame, /\[y\/n\]/);
+	// The refusals are drawn after their keys were handled: a call would have been made by then.
 	frame = await press(rendered, 'c', (text) => text.includes('cannot continue until the sandbox runs'));
-	await settle();
 	assert.deepEqual(calls, {interrupt: [], continueAgent: []});
 	assert.equal(control.calls.filter((call) => call.method === 'resumeSandbox').length, 0, 'never resumed by itself');
 	// The positive half: r is what resumes, and it asks first.
@@ -197,13 +197,11 @@ test('I: the working agents of the filtered set, a typed count, then one interru
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Fix the flaky'));
 	let frame = await press(rendered, 'I', (text) => text.includes('Type 3 or interrupt'));
 	assert.match(frame, /Stop the agents of 3 conversations shown; their sandboxes keep running \(2 skipped/);
-	rendered.stdin.write('2');
-	await settle();
+	await press(rendered, '2', (text) => text.includes('Type 3 or interrupt to confirm: 2'));
 	rendered.stdin.write(keys.enter);
-	await settle();
+	// Keys are read in order: the backspace's echo proves the enter before it was read, and left the question open.
+	await press(rendered, '\u007F', (text) => /Type 3 or interrupt to confirm:\s*$/m.test(text));
 	assert.deepEqual(calls.interrupt, [], 'a wrong count does nothing');
-	rendered.stdin.write('\u007F');
-	await settle();
 	await press(rendered, '3', (text) => text.includes('Type 3 or interrupt to confirm: 3'));
 	frame = await press(rendered, keys.enter, (text) => text.includes('3 of 3 done'));
 	assert.deepEqual([...calls.interrupt].sort(), [hexId(1), hexId(2), hexId(5)]);

@@ -4,16 +4,12 @@ import {cellWidth} from '../source/format/width.js';
 import {eventDetails} from '../source/format/event-details.js';
 import {EventDetails} from '../source/view/details/EventDetails.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
-import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {keys, press as pressOnly, renderSized, waitForFrame} from './helpers/ink.js';
 import {message, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
 import {KeyHarness} from './helpers/pane-harness.js';
 
-async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
-	const frame = await pressOnly(...args);
-	// Handlers register in effects, just after their frame is written.
-	await settle(25);
-	return frame;
-}
+/** Press and wait for the frame (waitForFrame then lets React run the effects where handlers register). */
+const press = pressOnly;
 
 function mount(event: WireEvent, events: readonly WireEvent[], size: {columns: number; rows: number}, onBack = () => {}, document = eventDetails) {
 	const view = renderSized(
@@ -26,9 +22,7 @@ function mount(event: WireEvent, events: readonly WireEvent[], size: {columns: n
 }
 
 async function ready(view: ReturnType<typeof mount>, text: string): Promise<string> {
-	const frame = await waitForFrame(view.lastFrame, (value) => value.includes(text));
-	await settle(25);
-	return frame;
+	return waitForFrame(view.lastFrame, (value) => value.includes(text));
 }
 
 function assertFits(frame: string, width: number, height: number): void {

@@ -7,15 +7,11 @@ import type {StartProgress} from '../source/state/dashboard-types.js';
 import {StartForm} from '../source/view/start/StartForm.js';
 import type {StartRequest} from '../source/view/start/start-form-state.js';
 import {startTaskSchema} from '../source/wire/schemas/app.js';
-import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {keys, press as pressOnly, renderSized, waitForFrame} from './helpers/ink.js';
 import {KeyHarness} from './helpers/pane-harness.js';
 
-async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
-	const frame = await pressOnly(...args);
-	// Handlers (and the text inputs' own useInput) register in effects, just after their frame.
-	await settle(25);
-	return frame;
-}
+/** Press and wait for the frame (waitForFrame then lets React run the effects where handlers register). */
+const press = pressOnly;
 
 /** The store's `start` slice and the controller calls the form makes, as the state layer would see them. */
 class FakeStart {
@@ -71,7 +67,6 @@ async function mount(columns = 90, rows = 20) {
 	const fake = new FakeStart();
 	const view = renderSized(<Form fake={fake} width={columns} height={rows} />, {columns, rows: rows + 1});
 	await waitForFrame(view.lastFrame, (text) => text.includes('Start a conversation'));
-	await settle(25);
 	return {fake, view};
 }
 
@@ -91,9 +86,7 @@ async function focusButton(view: Awaited<ReturnType<typeof mount>>['view'], labe
 
 async function type(view: Awaited<ReturnType<typeof mount>>['view'], text: string, expect: string): Promise<string> {
 	view.stdin.write(text);
-	const frame = await waitForFrame(view.lastFrame, (value) => value.includes(expect));
-	await settle(25);
-	return frame;
+	return waitForFrame(view.lastFrame, (value) => value.includes(expect));
 }
 
 test('typing a message, a repository and a plugin, then start: the request goes to the controller and phases stream until READY', async (t) => {
@@ -136,8 +129,8 @@ test('typing a message, a repository and a plugin, then start: the request goes 
 	fake.phase('READY', {app_conversation_id: 'abc'});
 	fake.set({conversationKey: 'abc'});
 	await waitForFrame(view.lastFrame, (text) => text.includes('✓ [8/8] READY'));
+	// Opened from the effect of the render that showed READY; the effects of that render have run.
 	await waitForFrame(() => fake.opened.join(','), (value) => value === 'abc');
-	await settle(30);
 	assert.deepEqual(fake.opened, ['abc'], 'the conversation opens exactly once');
 });
 
@@ -170,7 +163,6 @@ test('a pasted launch link fills the plugins, and nothing starts until "trust" i
 	assert.equal(fake.requests.length, 0);
 	view.stdin.write('trust');
 	await waitForFrame(view.lastFrame, (text) => /: trust/.test(text));
-	await settle(25);
 	await press(view, keys.enter, () => fake.requests.length === 1);
 	assert.deepEqual(fake.requests[0], {
 		message: '/city-weather:now Tokyo',
@@ -214,7 +206,6 @@ test('a failed start shows its error in place; enter returns to the form with th
 	assert.match(frame, /✗ ERROR/);
 	assert.match(frame, /Start failed: Sandbox limit reached: pause one first/);
 	assert.deepEqual(fake.opened, []);
-	await settle(25);
 	frame = await press(view, keys.enter, (text) => text.includes('Do the thing') && text.includes('[start]'));
 	assert.equal(fake.resets, 1);
 	view.stdin.write(keys.escape);

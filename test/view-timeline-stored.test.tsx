@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {ShownRange, TimelineState} from '../source/state/dashboard-types.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
-import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {eventually} from './helpers/eventually.js';
+import {keys, press as pressOnly, renderSized, waitForFrame} from './helpers/ink.js';
 import {message, resetFixtureClock} from './helpers/event-fixtures.js';
 import {TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {cellWidth} from '../source/format/width.js';
@@ -65,11 +66,8 @@ function mount(history: PagedHistory, columns = 80, rows = 16) {
 	return renderSized(<TimelineHarness source={history.source} width={columns} height={rows} onLoadOlder={history.loadOlder} onPin={history.pin} />, {columns, rows: rows + 2});
 }
 
-async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
-	const frame = await pressOnly(...args);
-	await settle(25);
-	return frame;
-}
+/** Press and wait for the frame (waitForFrame then lets React run the effects where handlers register). */
+const press = pressOnly;
 
 test('stored history: the header leads with the mark and says the counts cover loaded events', async (t) => {
 	const history = new PagedHistory(storedHistory(250));
@@ -99,7 +97,8 @@ test('the first screen asks for no older page; scrolling to the oldest row does,
 	const view = mount(history);
 	t.after(() => view.unmount());
 	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 249'));
-	await settle(100);
+	// A key read after the first screen is handled after everything that screen set off.
+	await press(view, 'k', (text) => /stored note 248/.test(selectedLine(text)), 'the selection one row up');
 	assert.equal(history.requests, 0, 'the newest page is all the first screen needs');
 	// Up a page at a time until the window shows the oldest loaded event (stored note 150).
 	for (let step = 0; step < 8 && history.requests === 0; step++) await press(view, keys.pageUp, () => true);
@@ -121,14 +120,12 @@ test('g reads on to the first event and selects it; the oldest row on screen is 
 	assert.equal(history.requests, 4, 'one request per older page, none after the first event');
 	assert.match(selectedLine(top), /stored note 000/);
 	assert.doesNotMatch(top, /older on scroll|loaded events/);
-	await settle(50);
-	assert.equal(history.pins.at(-1)?.oldest.id, history.all[0]!.id, 'the oldest row on screen is pinned');
+	await eventually(() => history.pins.at(-1)?.oldest.id, 'the oldest row on screen pinned', {until: (id) => id === history.all[0]!.id});
 	// And the newest on screen: a 16-row pane less its header shows 15.
 	assert.equal(history.pins.at(-1)?.newest.id, history.all[14]!.id, 'and so is the newest row on screen');
 	await press(view, 'f', (text) => text.includes('following'));
 	await waitForFrame(view.lastFrame, (text) => text.includes('stored note 449'));
-	await settle(50);
-	assert.equal(history.pins.at(-1), null, 'following: nothing pinned');
+	await eventually(() => history.pins.at(-1), 'following: nothing pinned', {until: (range) => range === null});
 });
 
 /**
@@ -183,9 +180,7 @@ test('a window whose newest end was dropped: newer pages as the user scrolls dow
 	await waitForFrame(view.lastFrame, (text) => text.includes('stored note'));
 	await press(view, 'g', (text) => text.includes('stored note 000'));
 	history.dropNewest();
-	await settle(50);
-	const header = withoutColour(view.lastFrame() ?? '');
-	assert.match(header, /loaded events · newer on scroll down · G newest/);
+	await waitForFrame(view.lastFrame, (text) => /loaded events · newer on scroll down · G newest/.test(withoutColour(text)), {message: 'the header says newer events are not loaded'});
 	const atTop = history.newerRequests;
 	// At the top nothing newer is asked for; paging down to the newest held event asks for the next page.
 	await press(view, keys.pageDown, () => true);

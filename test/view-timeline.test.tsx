@@ -1,15 +1,15 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {TimelineState} from '../source/state/dashboard-types.js';
-import type {WireEvent} from '../source/wire/schemas/events.js';
-import {keys, press as pressOnly, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import type {LoggedEvent} from '../source/wire/schemas/events.js';
+import {keys, press as pressOnly, renderSized, waitForFrame} from './helpers/ink.js';
 import {message, sampleRun, stateUpdate, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
 import {TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {cellWidth} from '../source/format/width.js';
 import {World} from '../source/simulator/world.js';
-import {parseEvent} from '../source/wire/schemas/events.js';
+import {parseEvent, parseEventLater} from '../source/wire/schemas/events.js';
 
-function timelineOf(events: readonly WireEvent[], change: Partial<TimelineState> = {}): TimelineState {
+function timelineOf(events: readonly LoggedEvent[], change: Partial<TimelineState> = {}): TimelineState {
 	return {
 		conversationKey: 'c0ffee00c0ffee00c0ffee00c0ffee00',
 		events,
@@ -29,15 +29,8 @@ function assertFits(frame: string, width: number): void {
 	for (const line of frame.split('\n')) assert.ok(cellWidth(line) <= width, `line wider than ${width}: ${JSON.stringify(line)}`);
 }
 
-/**
- * Press, wait for the frame, then let React flush effects: handlers (ours and Ink's useInput in
- * text fields) register in effects, which run just after the frame they belong to is written.
- */
-async function press(...args: Parameters<typeof pressOnly>): Promise<string> {
-	const frame = await pressOnly(...args);
-	await settle(25);
-	return frame;
-}
+/** Press and wait for the frame (waitForFrame then lets React run the effects where handlers register). */
+const press = pressOnly;
 
 /** Our own colours (SGR) are allowed through; nothing else from the data may be. */
 const withoutColour = (frame: string) => frame.replaceAll(/\u001B\[[\d;]*m/g, '');
@@ -78,7 +71,6 @@ test('scrolling up pauses follow and counts new events; f resumes and jumps to t
 	const view = mount(source);
 	t.after(() => view.unmount());
 	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
-	await settle(25);
 	let frame = await press(view, 'k', (text) => text.includes('paused'));
 	assert.match(selectedLine(frame), /All tests pass now\./);
 	const more = [message('assistant', 'One more thing'), stateUpdate('execution_status', 'running')];
@@ -111,7 +103,6 @@ test('following marks the newest row in the gutter only; a paused cursor is the 
 	const coloured = () => view.stdout.frames.at(-1) ?? '';
 	const rowOf = (frame: string, text: string) => frame.split('\n').find((line) => line.includes(text)) ?? '';
 	await waitForFrame(view.lastFrame, (text) => text.includes('following') && text.includes('execution_status → finished'));
-	await settle(25);
 	let frame = coloured();
 	const newest = rowOf(frame, 'execution_status → finished');
 	assert.match(newest, /^\u001B\[1m\u001B\[36m›/, 'a bold cyan mark in the gutter');
@@ -126,7 +117,6 @@ test('the filter line takes kind:, source: and words; the kind picker offers the
 	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
 	t.after(() => view.unmount());
 	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
-	await settle(25);
 	let frame = await press(view, '/', (text) => text.includes('pick a kind'));
 	view.stdin.write('source:agent ');
 	frame = await waitForFrame(view.lastFrame, (text) => /\/ source:agent/.test(text) && text.includes('4 matches'));
@@ -163,7 +153,6 @@ test('enter opens the details of the selected event in place; esc returns to the
 	const view = mount(new TimelineSource(timelineOf(events)), 80, 20);
 	t.after(() => view.unmount());
 	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
-	await settle(25);
 	await press(view, 'k', (text) => selectedLine(text).includes('$ pytest -q'));
 	let frame = await press(view, keys.enter, (text) => text.includes('arguments'));
 	assert.match(frame, /tool +terminal \(TerminalAction\)/);
@@ -203,23 +192,26 @@ test('hostile event text is shown escaped: nothing reaches the terminal as a con
 	assert.ok(!raw.includes('\r'), 'a carriage return reached the output');
 });
 
-test('100,000 events: only the visible rows render and keys stay instant', async (t) => {
-	const events: WireEvent[] = [];
+test('100,000 events: only the visible rows render; the rest are never even validated', async (t) => {
+	const events: LoggedEvent[] = [];
 	for (let index = 0; index < 50_000; index++) {
 		const action = terminalAction(`step ${index}`);
-		events.push(action, terminalObservation(action, `ok ${index}`, 0));
+		// As a live stream holds them (parseEventLater): validated when a row first needs one. How
+		// many were is what the view rendered, whatever the machine's speed.
+		for (const event of [action, terminalObservation(action, `ok ${index}`, 0)]) events.push(parseEventLater(JSON.parse(JSON.stringify(event))));
 	}
+	const validated = () => events.filter((event) => event.kind === 'PendingEvent' && event.settled !== undefined).length;
 
 	const source = new TimelineSource(timelineOf(events));
 	let started = performance.now();
 	const view = mount(source, 100, 30);
 	t.after(() => view.unmount());
-	let frame = await waitForFrame(view.lastFrame, (text) => text.includes('100,000 events'));
+	let frame = await waitForFrame(view.lastFrame, (text) => text.includes('100,000 events'), {timeoutMs: 60_000});
 	const firstRender = performance.now() - started;
-	await settle(25);
 	assert.match(frame, /ok 49999/);
 	assert.doesNotMatch(frame, /step 0\b/);
 	assert.ok(frame.split('\n').length <= 32, `frame has ${frame.split('\n').length} lines`);
+	const opened = validated();
 	started = performance.now();
 	frame = await press(view, 'g', (text) => text.includes('$ step 0'));
 	const jump = performance.now() - started;
@@ -234,13 +226,11 @@ test('100,000 events: only the visible rows render and keys stay instant', async
 	source.update({events: [...events, message('assistant', 'still here')]});
 	frame = await waitForFrame(view.lastFrame, (text) => text.includes('1 new'));
 	const append = performance.now() - started;
-	t.diagnostic(`first render ${firstRender.toFixed(0)} ms, jump ${jump.toFixed(0)} ms, page ${paging.toFixed(0)} ms, append ${append.toFixed(0)} ms`);
-	assert.ok(firstRender < 2000, `first render took ${firstRender.toFixed(0)} ms`);
-	// Rendering every row instead of the visible ones takes seconds here; these bounds catch that
-	// and leave room for a loaded machine (an append once took 316 ms against a 300 ms bound).
-	// The speed itself is measured by `npm run bench`, not by this test.
-	assert.ok(jump < 1000 && paging < 1000 && append < 1000, 'keys and appends must stay fast');
-	await settle(20);
+	t.diagnostic(`first render ${firstRender.toFixed(0)} ms, jump ${jump.toFixed(0)} ms, page ${paging.toFixed(0)} ms, append ${append.toFixed(0)} ms; ${opened} events validated to open, ${validated()} after g, 5 pages and an append`);
+	// Seven screens of about 28 rows were shown (each row may read its answer too): a view that
+	// rendered every row would have validated all 100,000. Time is the bench's to measure.
+	assert.ok(opened > 0 && opened <= 2 * 30, `opening validated ${opened} events`);
+	assert.ok(validated() <= 7 * 2 * 30, `${validated()} of 100,000 events validated`);
 });
 
 test('every conversation of the simulator (hostile text on) renders within the pane', async (t) => {
@@ -274,7 +264,9 @@ test('Down Down Down in one read moves three rows in the kind picker, as in the 
 	const kinds = frame.split('\n').flatMap((line) => /^(?:❯ | {2})([A-Z]\w+)\s*$/.exec(line)?.slice(1) ?? []);
 	const first = picked(frame);
 	assert.ok(first && kinds.length >= 4, frame);
-	frame = await press(view, keys.down + keys.down + keys.down, (text) => picked(text) !== first);
-	await settle(100);
-	assert.equal(picked(view.lastFrame()), kinds[kinds.indexOf(first) + 3], view.lastFrame());
+	const third = kinds[kinds.indexOf(first) + 3];
+	frame = await press(view, keys.down + keys.down + keys.down, (text) => picked(text) === third, `three rows down: ${third}`);
+	// And no further: an up, read after them, lands on the second.
+	frame = await press(view, keys.up, (text) => picked(text) !== third, 'one row up');
+	assert.equal(picked(frame), kinds[kinds.indexOf(first) + 2], frame);
 });

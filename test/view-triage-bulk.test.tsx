@@ -5,7 +5,7 @@ import type {DashboardSnapshot, SandboxRow} from '../source/state/dashboard-type
 import {Dashboard} from '../source/view/Dashboard.js';
 import {confirmationMatches, planBulk} from '../source/view/triage/bulk-plan.js';
 import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController, sandboxRow} from './helpers/dashboard-fixture.js';
-import {keys, press, renderSized, settle, waitForFrame} from './helpers/ink.js';
+import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 
 function mount(snapshot: DashboardSnapshot = fixtureSnapshot(), size = {columns: 80, rows: 24}) {
 	const store = fixtureStore(snapshot);
@@ -95,15 +95,15 @@ test('P over a filter: shows how many and which, needs the typed count, then rep
 	assert.match(frame, /sb-0008 +running +Bump dependencies/);
 	assert.doesNotMatch(frame, /sb-0001/, 'a conversation outside the filter is not touched');
 
-	// A bare enter, or the wrong word, does nothing.
+	// A bare enter, or the wrong word, does nothing. Keys are read in order: the next key's echo
+	// proves the enter before it was read (and left the question open).
 	rendered.stdin.write(keys.enter);
-	await settle(100);
 	await press(rendered, 'yes', (text) => text.includes('confirm: yes'));
 	rendered.stdin.write(keys.enter);
-	await settle(100);
+	await press(rendered, '\u007F', (text) => text.includes('confirm: ye\n'));
 	assert.equal(controller.calls.filter((call) => call.method === 'pauseSandbox').length, 0);
 
-	for (const left of ['ye', 'y', '']) await press(rendered, '\u007F', (text) => text.includes(`confirm: ${left}\n`) || text.includes(`confirm:${left ? ` ${left}` : ''}\n`));
+	for (const left of ['y', '']) await press(rendered, '\u007F', (text) => text.includes(`confirm: ${left}\n`) || text.includes(`confirm:${left ? ` ${left}` : ''}\n`));
 	await press(rendered, '2', (text) => text.includes('confirm: 2'));
 	await press(rendered, keys.enter, (text) => text.includes('0 of 2 done'));
 	assert.deepEqual(
@@ -153,6 +153,7 @@ test('P before the sandbox list has arrived says it is loading, then plans over 
 	assert.match(frame, /1 skipped/);
 	// Planned once: a later change of the list does not move what the user is confirming.
 	store.update(() => ({sandboxes: withSandbox(full, 'sb-0001', {status: 'PAUSED'})}));
-	await settle(150);
-	assert.match(rendered.lastFrame() ?? '', /Pause 7 sandboxes/);
+	// The change is drawn (the row says paused), the plan is not redone.
+	frame = await waitForFrame(rendered.lastFrame, (text) => /sb-0001 +paused/.test(text));
+	assert.match(frame, /Pause 7 sandboxes/);
 });

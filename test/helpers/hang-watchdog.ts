@@ -31,8 +31,10 @@ const timer = setInterval(() => {
 	clearInterval(timer);
 	writeSync(2, '\\nhang-watchdog: the event loop of ' + workerData.file + ' has been blocked for ' + Math.round(blocked / 1000) + ' s (a loop that never yields?): ending the process\\n');
 	process.kill(workerData.pid, 'SIGTERM');
-	// A SIGTERM listener cannot run while the loop is blocked: then it takes SIGKILL.
-	setTimeout(() => process.kill(workerData.pid, 'SIGKILL'), 2000).unref();
+	// Ink (signal-exit) listens for SIGTERM, and a listener cannot run while the loop is blocked:
+	// then it takes SIGKILL. A blocking wait here, since nothing else keeps this thread alive.
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+	process.kill(workerData.pid, 'SIGKILL');
 }, 500);
 `;
 

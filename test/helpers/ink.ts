@@ -107,10 +107,6 @@ export async function press(
 	return waitForFrame(rendered.lastFrame, predicate, message ? {message} : {});
 }
 
-/** Wait a little without expecting a change (to check something did NOT happen). */
-export function settle(ms = 60): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export const keys = {
 	up: '\u001B[A',
