@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {createServer} from 'node:http';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -184,26 +183,19 @@ describe('start', {concurrency: true}, () => {
 		assert.match(run.stderr, /--message/);
 	});
 
-	test('an old server without stream-start: the V0 call, with its deprecation warning', async () => {
-		const id = 'abcdef0123456789abcdef0123456789';
-		const seen: string[] = [];
-		const old = createServer((request, response) => {
-			seen.push(`${request.method} ${request.url}`);
-			const ok = request.method === 'POST' && request.url === '/api/conversations';
-			response.writeHead(ok ? 200 : 404, {'content-type': 'application/json'});
-			response.end(JSON.stringify(ok ? {status: 'ok', conversation_id: id} : {detail: 'Not Found'}));
-		});
-		await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
-		try {
-			const {port} = old.address() as {port: number};
-			const run = await cli({baseUrl: `http://127.0.0.1:${port}`, apiKey: 'old-key'}, ['start', '--message', 'hi', '--repo', 'acme/api']);
-			assert.equal(run.code, 0, run.stderr);
-			assert.equal(run.stdout.trim(), id);
-			assert.match(run.stderr, /no V1 stream-start endpoint/);
-			assert.match(run.stderr, /deprecated/);
-			assert.deepEqual(seen, ['POST /api/v1/app-conversations/stream-start', 'POST /api/conversations']);
-		} finally {
-			await new Promise<void>((resolve) => old.close(() => resolve()));
-		}
+	test('a V1 server without stream-start: the plain create and its task, polled; never the removed V0 call', async (t) => {
+		// A simulator of its own: the other start tests run beside this one.
+		const older = await startSimulator({port: 0, tickMs: 0, seed: 6, conversations: 3, startTaskPhaseMs: 100});
+		t.after(() => older.close());
+		older.faults.noStreamStart(true);
+		const run = await cli(older, ['start', '--message', 'hi', '--repo', 'acme/api']);
+		assert.equal(run.code, 0, run.stderr);
+		const id = run.stdout.trim();
+		assert.match(id, /^[0-9a-f]{32}$/);
+		assert.ok(older.world.findConversation(id), 'the conversation exists');
+		assert.match(run.stderr, /no \/api\/v1\/app-conversations\/stream-start; starting with POST/);
+		assert.match(run.stderr, /start: READY/);
+		assert.equal(older.stats.byRoute['POST /api/v1/app-conversations'], 1);
+		assert.equal(older.stats.byRoute['POST /api/conversations'] ?? 0, 0, 'never the V0 call');
 	});
 });

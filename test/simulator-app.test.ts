@@ -215,16 +215,13 @@ test('send-message, PATCH and DELETE follow the sandbox state', async (t) => {
 	assert.equal((await app(sim, `/api/v1/app-conversations/${victim.id}`, {method: 'DELETE'})).status, 404);
 });
 
-test('V0: create returns the id at once; the list pages with a cursor', async (t) => {
+test('V0: the start is gone (405, as on the service since 2026-04-19); the list pages with a cursor', async (t) => {
 	const sim = await startTestSimulator(t);
 	const created = await app(sim, '/api/conversations', {method: 'POST', json: {initial_user_msg: 'Add a health endpoint', repository: 'acme/api'}});
-	assert.equal(created.body.status, 'ok');
-	assert.match(created.body.conversation_id, /^[0-9a-f]{32}$/);
-	const [row] = await appConversations(sim, [created.body.conversation_id]);
-	assert.equal(row.selected_repository, 'acme/api');
+	assert.equal(created.status, 405);
 	const list = await app(sim, '/api/conversations');
 	assert.equal(list.body.results.length, 20);
-	assert.equal(list.body.results[0].conversation_id, created.body.conversation_id);
+	assert.equal(list.body.results[0].conversation_id, sim.world.conversationList()[0]!.id);
 	const next = await app(sim, `/api/conversations?page_id=${encodeURIComponent(list.body.next_page_id)}`);
 	assert.equal(next.body.results[0].conversation_id, sim.world.conversationList()[20]!.id);
 	assert.equal((await app(sim, '/api/conversations/0123456789abcdef0123456789abcdef')).text, 'null');

@@ -282,16 +282,28 @@ test('send-message reaches a running conversation; a paused one is refused in th
 	assert.match(refused.message, /not running/);
 });
 
-test('V0 start warns that it is deprecated and returns a conversation the V1 API knows', async (t) => {
-	const sim = await startSim(t);
+test('a V1 server without stream-start: the plain create, its task polled to READY, each phase once; the V0 start is gone', async (t) => {
+	const sim = await startSim(t, {startTaskPhaseMs: 300});
+	sim.faults.noStreamStart(true);
 	const warnings: string[] = [];
 	const client = clientFor(sim, {onWarning: (message) => warnings.push(message)});
-	const answer = await client.startV0({message: 'old style', repository: 'acme/widgets'});
-	assert.equal(answer.status, 'ok');
-	assert.ok(answer.conversation_id);
-	assert.deepEqual(warnings, ['the V0 start call is deprecated (removal scheduled 2026-04-01); prefer V1']);
-	const [conversation] = await client.getConversations([answer.conversation_id]);
+	const seen = await drain(client.streamStart(createRequestFor({message: 'old style', repository: 'acme/widgets'})));
+	assert.equal(seen[0]?.status, 'WORKING', 'the create\'s first task');
+	assert.equal(seen.at(-1)?.status, 'READY');
+	assert.equal(new Set(seen.map((task) => task.id)).size, 1, 'one task, polled');
+	assert.deepEqual(
+		seen.map((task) => task.status),
+		[...new Set(seen.map((task) => task.status))],
+		'each phase reported once',
+	);
+	assert.equal(sim.stats.byRoute['POST /api/v1/app-conversations'], 1, 'created once');
+	assert.equal(sim.stats.byRoute['POST /api/conversations'] ?? 0, 0, 'never the V0 call');
+	assert.match(warnings.join('\n'), /no \/api\/v1\/app-conversations\/stream-start; starting with POST/);
+	const [conversation] = await client.getConversations([seen.at(-1)!.app_conversation_id!]);
 	assert.equal(conversation?.selected_repository, 'acme/widgets');
+	// The V0 start was removed from the service (2026-04-19): the simulator has no such route either.
+	const v0 = await fetch(`${sim.baseUrl}/api/conversations`, {method: 'POST', headers: {authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json'}, body: '{"initial_user_msg":"hi"}'});
+	assert.equal(v0.status, 405);
 });
 
 test('typed errors from the simulator: key rejected, not found, validation, rate limited, server, network, not-the-API', async (t) => {

@@ -1,5 +1,4 @@
 import {setTimeout as sleep} from 'node:timers/promises';
-import {NotFoundError} from '../wire/errors.js';
 import {startTaskError, type StartTask} from '../wire/schemas/app.js';
 import {describeIssues} from '../wire/schemas/common.js';
 import {createRequestFor, createRequestSchema, parsePluginFlag, type CreateRequest, type PluginSpec} from '../wire/schemas/create-request.js';
@@ -17,18 +16,16 @@ import type {Server} from './server.js';
  * `agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SPEC]... [--wait] [--json]`.
  *
  * Streams the start task's phases (stderr lines, or NDJSON snapshots on stdout with --json), then
- * prints the new conversation id on stdout. ERROR ends with its detail and exit code 6. A server
- * without stream-start (404) gets the deprecated V0 call instead, with a warning.
+ * prints the new conversation id on stdout. ERROR ends with its detail and exit code 6. A V1
+ * server without stream-start is started with the plain create and its task polled (the client
+ * does it, with a warning); the V0 start call is gone from the service (2026-04-19) and not used.
  * With --wait it then follows the conversation like `events --follow` (event lines on stderr,
  * so stdout stays the id; with --json, NDJSON events on stdout) and exits 0 when it finished,
  * 6 when it ended in error, stuck, or lost its sandbox.
  */
 export async function runStart(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const request = buildRequest(flags);
-	const conversationId = await startV1(server, io, request, flags.json).catch(async (error: unknown) => {
-		if (!(error instanceof NoStreamStartError)) throw error;
-		return startV0(server, io, request, flags);
-	});
+	const conversationId = await startV1(server, io, request, flags.json);
 	if (!flags.json) printText(io, conversationId);
 	if (!flags.wait) return 0;
 
@@ -61,8 +58,6 @@ function buildRequest(flags: CommandFlags): CreateRequest {
 	return checked.data;
 }
 
-class NoStreamStartError extends Error {}
-
 async function startV1(server: Server, io: Io, request: CreateRequest, json: boolean): Promise<string> {
 	let last: StartTask | null = null;
 	const show = (task: StartTask) => {
@@ -76,8 +71,6 @@ async function startV1(server: Server, io: Io, request: CreateRequest, json: boo
 			if (task.status === 'READY' || task.status === 'ERROR') break;
 		}
 	} catch (error) {
-		// An old server has no stream-start: only a 404 before any phase means that.
-		if (error instanceof NotFoundError && last === null) throw new NoStreamStartError();
 		// A stream that broke after the task existed: the task itself knows how it ended.
 		if (last === null) throw error;
 		note(io, `the start stream broke off (${(error as Error).message}); checking the task`);
@@ -112,19 +105,6 @@ function phaseText(task: StartTask, previous: StartTask | null): string {
 		task.status === 'READY' && task.app_conversation_id ? `conversation ${task.app_conversation_id}` : null,
 	].filter(Boolean);
 	return details.length > 0 ? `${task.status} (${details.join(', ')})` : task.status;
-}
-
-async function startV0(server: Server, io: Io, request: CreateRequest, flags: CommandFlags): Promise<string> {
-	if (request.plugins?.length) {
-		throw new UsageError('this server has no V1 stream-start endpoint, and the V0 start call it offers cannot attach plugins');
-	}
-	// The client adds its own deprecation warning (onWarning) when the V0 call is made.
-	note(io, 'this server has no V1 stream-start endpoint (404); falling back to the V0 start call');
-	const message = request.initial_message?.content[0]?.text ?? '';
-	const answer = await server.app.startV0({message, repository: request.selected_repository});
-	if (flags.json) printLine(io, toJson(answer, io.secrets));
-	if (!answer.conversation_id) throw new StartFailedError(`start failed: ${answer.message ?? answer.status}`);
-	return String(answer.conversation_id);
 }
 
 /** A conversation can take a moment to appear in look-ups after its start task is READY. */

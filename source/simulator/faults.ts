@@ -37,6 +37,8 @@ export type FaultSwitches = {
 	appGitRoutes(on: boolean): void;
 	/** Off: the app server has no `/app-conversations/{id}/download` (404). */
 	appDownload(on: boolean): void;
+	/** On: no `POST /app-conversations/stream-start` (a bare 404), as on a V1 server from before it. */
+	noStreamStart(on: boolean): void;
 	/**
 	 * On: the app server's stored copy of events stops taking new ones (its webhook lags behind the
 	 * agent servers), so a client that trusts it as the newest loses events. Off: caught up.
@@ -117,6 +119,9 @@ export class FaultState {
 		appDownload: (on) => {
 			this.world.appDownload = on;
 		},
+		noStreamStart: (on) => {
+			this.world.noStreamStart = on;
+		},
 		storedCopyLags: (on) => {
 			this.world.storedCopyHeld = on ? new Map(this.world.conversationList().map((conversation) => [conversation.id, this.world.events(conversation).length])) : null;
 		},
@@ -135,6 +140,7 @@ export class FaultState {
 			this.world.gitQueryRoutes = true;
 			this.world.appGitRoutes = true;
 			this.world.appDownload = true;
+			this.world.noStreamStart = false;
 			this.world.storedCopyHeld = null;
 		},
 	};
@@ -250,6 +256,10 @@ export class FaultState {
 			s.appDownload(body.appDownload);
 			applied.push('appDownload');
 		}
+		if (typeof body.noStreamStart === 'boolean') {
+			s.noStreamStart(body.noStreamStart);
+			applied.push('noStreamStart');
+		}
 		if (typeof body.storedCopyLags === 'boolean') {
 			s.storedCopyLags(body.storedCopyLags);
 			applied.push('storedCopyLags');
@@ -278,6 +288,7 @@ export class FaultState {
 			gitQueryRoutes: this.world.gitQueryRoutes,
 			appGitRoutes: this.world.appGitRoutes,
 			appDownload: this.world.appDownload,
+			noStreamStart: this.world.noStreamStart,
 			storedCopyLags: this.world.storedCopyHeld !== null,
 		};
 	}

@@ -1,7 +1,7 @@
 import {isUuidLike, normalizeId} from '../wire/ids.js';
 import {parseUtcQuery} from './clock.js';
 import {validateCreateRequest} from './create-request.js';
-import {enumQuery, HttpError, intQuery, offsetPage, offsetPageId, readJson, requireObjectBody, validationError} from './http-util.js';
+import {enumQuery, HttpError, intQuery, notFound, offsetPage, offsetPageId, readJson, requireObjectBody, validationError} from './http-util.js';
 import type {Router} from './router.js';
 import {startTaskJson} from './serialize.js';
 import {createStartTask} from './start-tasks.js';
@@ -48,6 +48,8 @@ export function registerStartRoutes(router: Router): void {
 	 * right after the first element, like an early failure on the real service.
 	 */
 	router.add('POST', `${base}/stream-start`, 'bearer', async ({world, request, response}) => {
+		// An older V1 server (the noStreamStart fault): the route is not there, FastAPI's bare 404.
+		if (world.noStreamStart) throw notFound();
 		const body = validateCreateRequest(requireObjectBody(await readJson(request)));
 		const task = createStartTask(world, body);
 		response.writeHead(200, {'content-type': 'application/json', 'cache-control': 'no-cache'});

@@ -1,13 +1,13 @@
 import {isUuidLike} from '../wire/ids.js';
-import {intQuery, readJson, requireObjectBody, validationError} from './http-util.js';
+import {intQuery} from './http-util.js';
 import type {Router} from './router.js';
-import {enforceCap} from './sandbox-lifecycle.js';
 import {v0ConversationJson} from './serialize.js';
-import {createConversation} from './start-tasks.js';
 
 /**
- * The deprecated V0 API (docs/service-behaviour.md §1.5): start returns the
- * conversation id at once; the list pages with a base64 cursor.
+ * What is left of the V0 API (docs/service-behaviour.md §1.5): the list, paging with a base64
+ * cursor, and the look-up that answers 200 `null` for an unknown id. The V0 start,
+ * `POST /api/conversations`, was removed from the service on 2026-04-19: here, as there, it is
+ * not routed (the path answers 405, as FastAPI does where another method matches).
  */
 
 function decodeCursor(pageId: string | null): number {
@@ -26,26 +26,6 @@ function encodeCursor(offset: number): string {
 }
 
 export function registerV0Routes(router: Router): void {
-	router.add('POST', '/api/conversations', 'bearer', async ({world, request}) => {
-		const body = requireObjectBody(await readJson(request));
-		if (body.initial_user_msg !== undefined && body.initial_user_msg !== null && typeof body.initial_user_msg !== 'string') {
-			throw validationError([{type: 'string_type', loc: ['body', 'initial_user_msg'], msg: 'Input should be a valid string', input: body.initial_user_msg}]);
-		}
-		enforceCap(world, null);
-		const sandbox = world.addSandbox({specId: world.specs[0]!.id, status: 'RUNNING', createdAt: world.now()});
-		const text = typeof body.initial_user_msg === 'string' && body.initial_user_msg !== '' ? body.initial_user_msg : null;
-		const conversation = createConversation(
-			world,
-			{
-				initial_message: text ? {role: 'user', content: [{type: 'text', text}]} : undefined,
-				selected_repository: typeof body.repository === 'string' ? body.repository : undefined,
-				trigger: 'gui',
-			},
-			sandbox,
-		);
-		return {status: 'ok', conversation_id: conversation.id, conversation_status: 'RUNNING'};
-	});
-
 	router.add('GET', '/api/conversations', 'bearer', ({world, query}) => {
 		const limit = intQuery(query, 'limit', {fallback: 20, min: 1, max: 100});
 		const offset = decodeCursor(query.get('page_id'));

@@ -83,6 +83,8 @@ export class World {
 	appGitRoutes = true;
 	/** The app server has `/app-conversations/{id}/download`; off, an older one without it. */
 	appDownload = true;
+	/** A V1 app server older than `POST /app-conversations/stream-start` (a fault switch). */
+	noStreamStart = false;
 	/**
 	 * The app server's copy of the events lags (its webhook is behind): while set, that copy holds
 	 * only as many events of each conversation as it had when the lag began (a fault switch).

@@ -6,6 +6,7 @@ import {checkCreateRequest} from './create-check.js';
 import {ApiError, NotApiError, NotFoundError, ProtocolError} from './errors.js';
 import {HttpClient, type QueryValue, type RequestOptions, type RetryInfo} from './http.js';
 import {isUuidLike, normalizeId} from './ids.js';
+import {sleep} from './abortable-sleep.js';
 import {collect, uniqueById, walkPages} from './paging.js';
 import {
 	appConversationSchema,
@@ -14,12 +15,10 @@ import {
 	sendMessageResultSchema,
 	startTaskSchema,
 	successSchema,
-	v0StartResponseSchema,
 	type AppConversation,
 	type Sandbox,
 	type SandboxSpec,
 	type StartTask,
-	type V0StartResponse,
 } from './schemas/app.js';
 import {describeIssues, parsePage, type InvalidItem, type Page} from './schemas/common.js';
 import {type ChangeList, parseChanges, parseDiff} from './git-client.js';
@@ -101,6 +100,8 @@ const maxSandboxIds = 100;
 const streamIdleTimeoutMs = 10 * 60_000;
 /** The server may hold the headers until the task exists. */
 const streamHeadersTimeoutMs = 60_000;
+/** How often a start task is read where the server cannot stream its phases. */
+const startPollMs = 1000;
 
 export class AppClient {
 	readonly baseUrl: string;
@@ -143,23 +144,52 @@ export class AppClient {
 	 * POST /app-conversations/stream-start: every start-task snapshot as the server writes it,
 	 * ending with READY or ERROR. A truncated stream is a ProtocolError that says how far it got;
 	 * the task may still be starting (poll it with getStartTasks).
+	 *
+	 * A V1 server older than stream-start (its route missing: a bare 404, or 405 where another
+	 * method matches the path) had nothing sent to it that could start anything: the plain
+	 * `POST /app-conversations` starts the conversation then, and its task is polled every second
+	 * until READY or ERROR, each change yielded as a snapshot. (The V0 `POST /api/conversations`
+	 * is not a fallback: the service removed it on 2026-04-19.)
 	 */
 	async *streamStart(request: CreateRequest, call: CallOptions = {}): AsyncGenerator<StartTask> {
 		const body = checkCreateRequest(request);
 		const path = `${conversationsPath}/stream-start`;
 		const {signal, release} = this.#scope.enter(call.signal);
 		try {
-			const chunks = await this.#http.stream({
-				method: 'POST',
-				path,
-				body,
-				signal,
-				headersTimeoutMs: streamHeadersTimeoutMs,
-				bodyTimeoutMs: streamIdleTimeoutMs,
-			});
+			let chunks: AsyncIterable<Uint8Array>;
+			try {
+				chunks = await this.#http.stream({
+					method: 'POST',
+					path,
+					body,
+					signal,
+					headersTimeoutMs: streamHeadersTimeoutMs,
+					bodyTimeoutMs: streamIdleTimeoutMs,
+				});
+			} catch (error) {
+				if (!((error instanceof NotFoundError && error.bare) || (error instanceof ApiError && error.status === 405))) throw error;
+				this.#options.onWarning?.(`this server has no ${path}; starting with POST ${conversationsPath} and polling the task`);
+				yield* this.#createAndPoll(request, signal);
+				return;
+			}
 			yield* startTaskSnapshots(chunks, {signal, where: `POST ${path}`, idleTimeoutMs: streamIdleTimeoutMs});
 		} finally {
 			release();
+		}
+	}
+
+	/** POST /app-conversations, then its task every second (each change once) until READY or ERROR. */
+	async *#createAndPoll(request: CreateRequest, signal: AbortSignal): AsyncGenerator<StartTask> {
+		let task = await this.createConversation(request, {signal});
+		yield task;
+		const deadline = Date.now() + streamIdleTimeoutMs;
+		while (task.status !== 'READY' && task.status !== 'ERROR') {
+			await sleep(startPollMs, signal);
+			const [latest] = await this.getStartTasks([task.id], {signal});
+			if (!latest) throw new ProtocolError(`start task ${task.id} disappeared before it was READY`);
+			if (latest.status !== task.status || latest.updated_at !== task.updated_at) yield latest;
+			task = latest;
+			if (Date.now() > deadline) throw new ProtocolError(`start task ${task.id} was still ${task.status} after ${streamIdleTimeoutMs / 60_000} minutes`);
 		}
 	}
 
@@ -331,21 +361,6 @@ export class AppClient {
 
 	async getSandboxSpecs(ids: readonly string[], call: CallOptions = {}): Promise<Array<SandboxSpec | null>> {
 		return this.#lookup(sandboxSpecSchema, specsPath, 'id', ids, maxSandboxIds, call, 'opaque');
-	}
-
-	// ---- V0 ------------------------------------------------------------------------------
-
-	/** The deprecated V0 start call, for older self-hosted servers without the V1 API. */
-	async startV0(request: {message: string; repository?: string | null}, call: CallOptions = {}): Promise<V0StartResponse> {
-		this.#options.onWarning?.('the V0 start call is deprecated (removal scheduled 2026-04-01); prefer V1');
-		const path = '/api/conversations';
-		const raw = await this.#json({
-			method: 'POST',
-			path,
-			body: {initial_user_msg: request.message, ...(request.repository ? {repository: request.repository} : {})},
-			signal: call.signal,
-		});
-		return expectOne(v0StartResponseSchema, raw, `POST ${path}`);
 	}
 
 	/**

@@ -126,20 +126,6 @@ export const sendMessageResultSchema = z.looseObject({
 	message: optionalString,
 });
 
-/** The deprecated V0 start call (still the only one on older self-hosted servers). */
-export const v0StartRequestSchema = z.object({
-	initial_user_msg: z.string(),
-	repository: z.string().nullish(),
-});
-export type V0StartRequest = z.infer<typeof v0StartRequestSchema>;
-
-export const v0StartResponseSchema = z.looseObject({
-	status: z.string(),
-	conversation_id: idString.nullish(),
-	message: optionalString,
-});
-export type V0StartResponse = z.infer<typeof v0StartResponseSchema>;
-
 /** V0 `GET /api/conversations` rows; kept for older servers, never used for paging (it skips rows). */
 export const v0ConversationSchema = z.looseObject({
 	conversation_id: idString,
