@@ -32,6 +32,7 @@ const splitTexts = new BoundedCache<string[]>(1500);
 const widths = new BoundedCache<number>(20_000);
 const widestLines = new BoundedCache<number>(5000);
 const slices = new BoundedCache<string>(1500);
+const wholeSlices = new BoundedCache<string>(3000);
 const rowStrings = new BoundedCache<string>(1500);
 
 /** string-width's answer; the glyph table (format/table-width.ts) answers first when it can. */
@@ -112,19 +113,23 @@ const widestLineOf = (text: string) =>
 /** Ink's `sliceLineToColumns`: the cells from `from` to `to`, a cut wide character kept as a styled space. */
 function sliceLine(line: string, from: number, to: number): string {
 	if (from >= to) return '';
-	return slices.get(`${from}:${to}:${line}`, () => {
-		const result: Cell[] = [];
-		let column = 0;
-		for (const character of styledCharsOf(line)) {
-			const width = widthOf(character.value);
-			const start = column;
-			column += width;
-			if (column <= from) continue;
-			if (start >= to) break;
-			result.push(width > 1 && (start < from || column > to) ? blankCell(character) : character);
-		}
-		return styledCharsToString(result);
-	});
+	// The usual case, a line that fits its clip, keyed by the line alone (no key string to build).
+	if (from === 0 && to === widthOf(line)) return wholeSlices.get(line, () => sliceCells(line, 0, to));
+	return slices.get(`${from}:${to}:${line}`, () => sliceCells(line, from, to));
+}
+
+function sliceCells(line: string, from: number, to: number): string {
+	const result: Cell[] = [];
+	let column = 0;
+	for (const character of styledCharsOf(line)) {
+		const width = widthOf(character.value);
+		const start = column;
+		column += width;
+		if (column <= from) continue;
+		if (start >= to) break;
+		result.push(width > 1 && (start < from || column > to) ? blankCell(character) : character);
+	}
+	return styledCharsToString(result);
 }
 
 function intersectBound(a: number | undefined, b: number | undefined, tighter: (a: number, b: number) => number): number | undefined {
@@ -158,9 +163,37 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 	const output: string[] = [];
 	for (let y = 0; y < this.height; y++) {
 		const written = segments[y];
-		output.push(written ? rowFromSegments(written, this.width) : '');
+		if (!written) {
+			output.push('');
+			continue;
+		}
+		// A row written exactly as in a recent frame (most rows of a key press) is taken as it
+		// was, compared write by write, without building the cache's key.
+		const recent = (recentRows[y] ??= []);
+		const same = recent.find((memo) => memo.width === this.width && sameSegments(memo.segments, written));
+		if (same) {
+			output.push(same.text);
+			continue;
+		}
+		const text = rowFromSegments(written, this.width);
+		recent.unshift({width: this.width, segments: written, text});
+		if (recent.length > recentFrames) recent.pop();
+		output.push(text);
 	}
 	return {output: output.join('\n'), height: this.height};
+}
+
+type RowMemo = {width: number; segments: Segment[]; text: string};
+/** Per row index, what it was made from and became in the last few frames (a few apps render at once in tests and the bench). */
+const recentRows: RowMemo[][] = [];
+const recentFrames = 4;
+
+function sameSegments(a: readonly Segment[], b: readonly Segment[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) {
+		if (a[index]!.x !== b[index]!.x || a[index]!.line !== b[index]!.line) return false;
+	}
+	return true;
 }
 
 /** Ink's `applyWriteOperation` up to the cells: which line lands on which row, at which column. */
