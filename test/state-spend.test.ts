@@ -146,3 +146,40 @@ test('against the simulator: the spender is flagged within --spend-after, its co
 	assert.ok(!runner.attention.some((entry) => entry.kind === 'spending'), JSON.stringify(runner.attention));
 	assert.ok(rated.conversations.get(spender)!.attention.some((entry) => entry.kind === 'spending'), 'the spender is still flagged');
 });
+
+test('a candidate is probed once at a time: polls while its probe is out do not send another', async () => {
+	const {SpendWatch} = await import('../source/state/spend-progress.js');
+	const {appConversationSchema} = await import('../source/wire/schemas/app.js');
+	let now = t0;
+	let searches = 0;
+	let release!: () => void;
+	const held = new Promise<void>((resolve) => (release = resolve));
+	const watch = new SpendWatch({
+		afterMs: 60_000,
+		now: () => now,
+		changed: () => undefined,
+		client: () => ({
+			async searchEvents() {
+				searches++;
+				await held;
+				return {events: [{kind: 'ObservationEvent', id: 'o', source: 'environment', timestamp: '2026-11-20T12:00:00'}] as never, invalid: [], nextPageId: null};
+			},
+		}),
+	});
+	const at = (cost: number) => appConversationSchema.parse({id: 'a'.repeat(32), sandbox_status: 'RUNNING', execution_status: 'running', metrics: {accumulated_cost: cost}});
+	watch.observe('a', at(1), 'running');
+	now += 15_000;
+	watch.observe('a', at(2), 'running');
+	assert.equal(searches, 3, 'one probe: three reads');
+	for (let poll = 0; poll < 5; poll++) {
+		now += 1000;
+		watch.observe('a', at(2 + poll), 'running');
+	}
+	assert.equal(searches, 3, 'no second probe while the first is out');
+	release();
+	// Once it answers, the next probe waits its interval: nothing was queued behind the first.
+	await new Promise((resolve) => setTimeout(resolve, 20));
+	watch.observe('a', at(9), 'running');
+	assert.equal(searches, 3, 'polls during the probe queued nothing');
+	watch.close();
+});

@@ -183,8 +183,12 @@ export class SpendWatch {
 		this.#busy = true;
 		try {
 			for (let next = this.#queue.shift(); next && !this.#closed; next = this.#queue.shift()) {
-				this.#queued.delete(next.key);
-				await this.#probe(next.key, next.conversation);
+				try {
+					await this.#probe(next.key, next.conversation);
+				} finally {
+					// Queued until answered: a poll while it is probed must not queue it again.
+					this.#queued.delete(next.key);
+				}
 			}
 		} finally {
 			this.#busy = false;
