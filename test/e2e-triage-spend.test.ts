@@ -30,10 +30,12 @@ describe('spend without progress end to end in tmux', {skip: tmuxSkip}, () => {
 		assertFits(screen, 120);
 		assert.match(lineWith(screen, 'spending without progress'), /spending without progress +1 +\d+[smh] +enter lists them; i stops one/);
 		// Enter: the list under cause:spending, the spender selected; its preview says what it spent without progress.
-		tmux.send('Down');
-		for (let tries = 0; tries < 10 && !/› spending/.test(tmux.capture()); tries++) {
+		// Down, one row at a time (each waits for the selection to move), to the spending group.
+		const selectedGroup = (text: string) => screenLines(text).find((line) => line.startsWith('› ')) ?? '';
+		for (let step = 0; step < 12 && !selectedGroup(tmux.capture()).includes('spending'); step++) {
+			const before = selectedGroup(tmux.capture());
 			tmux.send('Down');
-			await tmux.waitFor(() => true, 'a move');
+			await tmux.waitFor((text) => selectedGroup(text) !== before, 'the selection moved');
 		}
 		await tmux.waitFor((text) => /› spending without progress/.test(text), 'the spending group selected');
 		tmux.send('Enter');
@@ -41,6 +43,7 @@ describe('spend without progress end to end in tmux', {skip: tmuxSkip}, () => {
 		assert.match(screen, /of the \$5\.00 budget/);
 		assert.match(screen, /12h cap in ≥?\d/);
 		tmux.send('Escape');
+		await tmux.waitFor((text) => !text.includes('cause:spending'), 'the filter cleared');
 		tmux.send('q');
 		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
 	});

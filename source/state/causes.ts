@@ -40,7 +40,7 @@ export type Cause = {
  * `errorCause`: undefined until it has been read, null when the events hold none).
  */
 export function rowErrorCause(row: ConversationRow): ErrorCause | null | undefined {
-	return (row as ConversationRow & {errorCause?: ErrorCause | null}).errorCause;
+	return row.errorCause;
 }
 
 /** Agent statuses at which a sandbox paused under it interrupted work (not a conversation that had ended). */

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {test} from 'node:test';
+import {startSimulator} from '../source/simulator/server.js';
+import {cliArgs} from './helpers/built-cli.js';
+import {setStatus} from '../source/simulator/agent-runtime.js';
+import {eventually} from './helpers/eventually.js';
+
+/**
+ * `watch --json` says why: a conversation that goes into error is printed with the cause the
+ * queue groups it by, the SDK's classification of the error that ended its run included (the
+ * line waits for the store to read that event).
+ */
+
+test('watch --json: an agent that hits a rate limit is printed with cause error:rate_limit, retryable', {timeout: 90_000}, async (t) => {
+	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 20, startTaskPhaseMs: 20});
+	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-cause-'));
+	t.after(async () => {
+		await sim.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
+		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey},
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	t.after(() => child.kill('SIGKILL'));
+	const detail = () => `stdout: ${stdout}\nstderr: ${stderr}`;
+	await eventually(() => stderr.includes('watching 20 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail});
+
+	// A running agent hits the provider's rate limit: the error event as the SDK sends it, then the status.
+	const conversation = sim.world.liveConversations().find((entry) => entry.executionStatus === 'running')!;
+	const id = conversation.id;
+	sim.world.appendEvent(conversation, {
+		kind: 'ConversationErrorEvent',
+		source: 'environment',
+		code: 'LLMRateLimitError',
+		detail: 'litellm.RateLimitError: 429 after 5 retries',
+		classification: {kind: 'rate_limit', retryable: true, user_action: 'retry'},
+	});
+	setStatus(sim.world, conversation, 'error');
+
+	type Line = {id: string; which: string; to: string; cause: {key: string; kind: string; error_kind?: string; retryable?: boolean; error_event?: string} | null};
+	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	const errorLine = (await eventually(() => lines().find((line) => line.id === id && line.to === 'error'), 'its error line', {timeoutMs: 30_000, pollMs: 100, detail}))!;
+	assert.deepEqual(
+		{key: errorLine.cause?.key, kind: errorLine.cause?.kind, error_kind: errorLine.cause?.error_kind, retryable: errorLine.cause?.retryable, error_event: errorLine.cause?.error_event},
+		{key: 'error:rate_limit', kind: 'error', error_kind: 'rate_limit', retryable: true, error_event: 'ConversationErrorEvent'},
+	);
+	child.kill('SIGINT');
+});
