@@ -85,13 +85,16 @@ describe('triage end to end in tmux', {skip, concurrency: 2}, () => {
 		const shared = world.conversationList().filter((conversation) => running.has(String(conversation.sandboxId))).length - running.size;
 		assert.ok(shared >= 2, `conversations share running sandboxes (${shared} more conversations than sandboxes)`);
 		assert.equal(Number(count), running.size, `${running.size} running sandboxes, each once`);
+		// Enter alone does nothing: the count typed after it (keys are read in order) lands in the
+		// same, still open, confirmation field, and nothing was paused meanwhile.
 		tmux.send('Enter');
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		assert.ok(tmux.capture().includes(`Type ${count} or pause`), 'enter alone does nothing');
 		tmux.send(count, {literal: true});
-		await tmux.waitFor((text) => text.includes(`confirm: ${count}`), 'the typed count');
+		screen = await tmux.waitFor((text) => text.includes(`confirm: ${count}`), 'the typed count');
+		assert.ok(screen.includes(`Type ${count} or pause`), 'enter alone does nothing');
+		assert.equal(simulator.stats.byRoute['POST /api/v1/sandboxes/:id/pause'] ?? 0, 0, 'nothing paused before the count was typed');
 		tmux.send('Enter');
 		screen = await tmux.waitFor((text) => text.includes(`${count} of ${count} done · 0 failed`), 'every sandbox paused', 30_000);
+		assert.equal(simulator.stats.byRoute['POST /api/v1/sandboxes/:id/pause'], Number(count), 'one pause per sandbox');
 		fits(screen, 80);
 		assert.match(screen, /✓ \S+ +paused/);
 		tmux.send('Escape');
