@@ -261,3 +261,44 @@ test('a coalesced alert feeds the command one object that lists every conversati
 	);
 	detach();
 });
+
+test('an error alert waits for the store to read why, then names it; a sandbox alert names the runtime\'s reason', async (t) => {
+	const tick = mockTime(t);
+	const rows = (cause?: unknown) => {
+		const errored = conversationRow({id: hexId(1), title: 'Backfill', execution: 'error'});
+		const down = {...conversationRow({id: hexId(2), title: 'Image', execution: null, sandbox: 'ERROR'}), sandboxDetail: 'ImagePullBackOff'};
+		return new Map<string, ConversationRow>([
+			[hexId(1), cause === undefined ? errored : ({...errored, errorCause: cause} as ConversationRow)],
+			[hexId(2), down],
+		]);
+	};
+	const running = new Map<string, ConversationRow>([
+		[hexId(1), conversationRow({id: hexId(1), title: 'Backfill', execution: 'running'})],
+		[hexId(2), conversationRow({id: hexId(2), title: 'Image', execution: 'running'})],
+	]);
+	const store = fixtureStore(fixtureSnapshot({conversations: running}));
+	const written: string[] = [];
+	const detach = attachAlerts(store, {write: (text) => written.push(text), minIntervalMs: 0, errorCauses: true, reasonTimeoutMs: 3000});
+	const publish = (conversations: Map<string, ConversationRow>) => store.update(() => ({conversations, connection: {...liveConnection, lastSuccessAt: Date.now()}}));
+	publish(running);
+	publish(rows());
+	assert.equal(written.length, 1, 'the sandbox alert goes at once; the error waits for its cause');
+	assert.match(written[0]!, /sandbox error: ImagePullBackOff · Image/);
+	tick(1000);
+	const cause = {eventKind: 'ConversationErrorEvent', eventId: 'e', timestamp: '', code: 'LLMRateLimitError', toolName: null, detail: '', classification: {kind: 'rate_limit', reportedKind: null, retryable: true, userAction: 'retry', errorId: null}};
+	publish(rows(cause));
+	assert.equal(written.length, 2);
+	assert.match(written[1]!, /agent-tui: error · rate limit · retryable · Backfill/);
+	detach();
+});
+
+test('an error alert whose cause is not read in time goes without it', (t) => {
+	const tick = mockTime(t);
+	const {written, detach, publish} = setup({errorCauses: true, reasonTimeoutMs: 3000});
+	publish([[1, 'error'], [2, 'running']]);
+	assert.equal(written.length, 0);
+	tick(3000);
+	assert.equal(written.length, 1);
+	assert.match(written[0]!, /agent-tui: error · Conversation 1/);
+	detach();
+});

@@ -1,7 +1,8 @@
 import {eventSummary} from '../format/event-summary.js';
 import {alertBytes, type Multiplexer, type NotifyProtocol} from '../format/terminal-notify.js';
 import type {AlertCommand, AlertPayload} from './alert-command.js';
-import type {DashboardStore} from './dashboard-types.js';
+import {causeShort} from '../format/error-cause.js';
+import type {ConversationRow, DashboardStore} from './dashboard-types.js';
 import type {PendingAction} from './timeline-query.js';
 import {TransitionDetector, type StatusTransition} from './status-transitions.js';
 import {passthroughAdvice, type PassthroughState} from './tmux-passthrough.js';
@@ -36,8 +37,13 @@ export type AlertOptions = {
 	server?: string;
 	/** What a conversation waits for (the controller's pendingActions), so an approval alert names it. */
 	pendingActions?(conversationKey: string): Promise<readonly PendingAction[]>;
-	/** How long to wait for the pending actions before the alert goes without them (default 3 s). */
+	/** How long to wait for the pending actions, or an error's cause, before the alert goes without them (default 3 s). */
 	reasonTimeoutMs?: number;
+	/**
+	 * The store reads why a conversation failed (row.errorCause, state/error-causes.ts): an error
+	 * alert waits for that read (up to `reasonTimeoutMs`) to say it (`error · rate limit · retryable`).
+	 */
+	errorCauses?: boolean;
 	/** Inside tmux: whether it forwards passthrough, asked at the first alert. */
 	passthrough?(): Promise<PassthroughState>;
 	/** The dashboard's notice line. */
@@ -63,11 +69,14 @@ export function alertText(text: string, max = 80): string {
 
 /**
  * Why the conversation needs you, in the words of the alert: `approve: $ rm -rf build/ …` (the
- * first pending action, and how many more), `error`, `stuck`, `sandbox error`. Pure.
+ * first pending action, and how many more), `error · rate limit · retryable` (the error's cause,
+ * once the store has read it), `stuck`, `sandbox error: ImagePullBackOff`. Pure.
  */
-export function alertReason(transition: StatusTransition, actions: readonly PendingAction[] | null): string {
-	if (transition.which === 'sandbox') return `sandbox ${transition.to.toLowerCase()}`;
+export function alertReason(transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow): string {
+	if (transition.which === 'sandbox') return `sandbox ${transition.to.toLowerCase()}${row?.sandboxDetail ? `: ${alertText(row.sandboxDetail, 60)}` : ''}`;
 	switch (transition.to) {
+		case 'error':
+			return row?.errorCause ? `error · ${causeShort(row.errorCause)}` : 'error';
 		case 'waiting_for_confirmation': {
 			const first = actions?.[0];
 			if (!first) return 'approve: an action waits for you';
@@ -144,13 +153,28 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		else timer ??= setTimeout(flush, Math.max(0, wait));
 	};
 
-	const itemFor = (transition: StatusTransition, actions: readonly PendingAction[] | null): AlertItem => ({
+	const itemFor = (transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow): AlertItem => ({
 		id: transition.id,
 		title: alertText(transition.title, 120),
 		kind: transition.which === 'sandbox' ? 'sandbox_error' : transition.to,
-		reason: alertText(alertReason(transition, actions), 120),
+		reason: alertText(alertReason(transition, actions, row), 120),
 		time: transition.time,
 	});
+
+	/** Error alerts waiting for their cause to be read, in the order seen. */
+	const awaitingCause: Array<{transition: StatusTransition; since: number; timer: ReturnType<typeof setTimeout>}> = [];
+	const releaseErrors = () => {
+		const snapshot = store.getSnapshot();
+		const timeout = options.reasonTimeoutMs ?? 3000;
+		for (let index = 0; index < awaitingCause.length; index++) {
+			const waiting = awaitingCause[index]!;
+			const row = snapshot.conversations.get(waiting.transition.id);
+			if (row?.errorCause === undefined && now() - waiting.since < timeout) continue;
+			clearTimeout(waiting.timer);
+			awaitingCause.splice(index--, 1);
+			enqueue(itemFor(waiting.transition, null, row));
+		}
+	};
 
 	const unsubscribe = store.subscribe(() => {
 		const snapshot = store.getSnapshot();
@@ -158,17 +182,25 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		if (snapshot.connection.lastSuccessAt === null) return;
 		const entering = detector.observe(snapshot.conversations.values(), now()).filter(needsAttention);
 		for (const transition of entering) {
+			const row = snapshot.conversations.get(transition.id);
 			const approval = transition.which === 'agent' && transition.to === 'waiting_for_confirmation';
+			if (transition.which === 'agent' && transition.to === 'error' && options.errorCauses && row?.errorCause === undefined) {
+				// Why it failed is one read away: wait for it, but never long (the timer releases it).
+				awaitingCause.push({transition, since: now(), timer: setTimeout(releaseErrors, options.reasonTimeoutMs ?? 3000)});
+				continue;
+			}
 			if (!approval || !options.pendingActions) {
-				enqueue(itemFor(transition, null));
+				enqueue(itemFor(transition, null, row));
 				continue;
 			}
 			// What it waits for is on its agent server: read it, but never hold the alert long for it.
 			void withTimeout(options.pendingActions(transition.id), options.reasonTimeoutMs ?? 3000).then((actions) => enqueue(itemFor(transition, actions)));
 		}
+		releaseErrors();
 	});
 	return () => {
 		closed = true;
+		for (const waiting of awaitingCause) clearTimeout(waiting.timer);
 		unsubscribe();
 		if (timer !== undefined) clearTimeout(timer);
 	};

@@ -128,6 +128,8 @@ function attachSessionAlerts(
 		command,
 		server,
 		pendingActions: controller.pendingActions ? (key) => controller.pendingActions!(key) : undefined,
+		// The store reads why each errored conversation failed: an error alert says it.
+		errorCauses: true,
 		passthrough: () => tmuxPassthrough(process.env),
 		notice: (text, level) => controller.notice?.(text, level),
 	});
