@@ -38,6 +38,8 @@ Commands
                   deleting) and sandbox statuses as sandbox:S (sandbox:starting, :running,
                   :paused, :error, :missing), case-insensitive, comma-separated or repeated;
                   a status this client does not know still filters, with a warning;
+                  --json: each row adds "cause", the group the dashboard's ! puts it in
+                  ({"key": "error:rate_limit", "kind", "error_kind", "retryable", …}) or null
                   --all-profiles: every profile of the config file at once, a SERVER
                   column (JSON: "profile" on each row); a profile that cannot be read
                   is said on stderr, the others still listed, and the exit code is its
@@ -80,7 +82,8 @@ Commands
                         NDJSON on stdout); exit 0 when finished, 6 otherwise
   watch           one line per status change of any conversation, each change once,
                   until ctrl-c, naming which status changed (agent or sandbox);
-                  --status keeps changes into those statuses (sandbox:S for a sandbox's)
+                  --status keeps changes into those statuses (sandbox:S for a sandbox's);
+                  --json lines carry "cause" (as conversations --json)
   changes         the files the conversation's agent changed in its repository
                   (status<TAB>path, like git --name-status), through the app server
                   (or its agent server); its sandbox must be RUNNING
