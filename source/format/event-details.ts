@@ -6,6 +6,8 @@ import {type DetailDocument, DetailDocumentBuilder} from './event-detail-documen
 import {kindLabel} from './event-kind-label.js';
 import {describeAction, eventSummary, invalidCallArguments, terminalExitCode} from './event-summary.js';
 import {lineCounts, patchFileWords, readPatch} from './apply-patch.js';
+import {readGoal} from '../wire/goal.js';
+import {goalNeedsLook} from './goal.js';
 import type {Action} from '../wire/schemas/actions.js';
 import type {Observation} from '../wire/schemas/observations.js';
 import {countLines, plural, statsCost} from './event-values.js';
@@ -445,6 +447,19 @@ function reasoning(doc: DetailDocumentBuilder, source: Reasoning): void {
 
 function stateUpdateDetails(doc: DetailDocumentBuilder, event: EventOf<'ConversationStateUpdateEvent'>): void {
 	doc.field('key', event.key || '(no key)');
+	const goal = event.key === 'goal' ? readGoal(event.value) : null;
+	if (goal) {
+		// The goal loop: where it stands and what the judge said last (conversation/goal/controller.py).
+		doc.field('goal', `${goal.status}${goal.active ? ' (active)' : ''}`, goalNeedsLook(goal) ? 'warn' : 'normal');
+		doc.field('iteration', goal.maxIterations === null ? goal.iteration : `${goal.iteration} of ${goal.maxIterations}`);
+		doc.field('objective', goal.objective);
+		if (goal.verdict) {
+			const {score, complete, missing} = goal.verdict;
+			doc.field('verdict', [complete === null ? null : complete ? 'complete' : 'not complete', score === null ? null : `score ${score.toFixed(2)}`].filter(Boolean).join(' · '));
+			doc.field('missing', missing);
+		}
+	}
+
 	if (event.key === 'stats') {
 		const cost = statsCost(event.value);
 		if (cost !== null) doc.field('cost', formatCost(cost));

@@ -4,6 +4,8 @@ import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import type {Observation} from '../wire/schemas/observations.js';
 import {readClassification} from '../wire/error-classification.js';
 import {patchRow, readPatch} from './apply-patch.js';
+import {readGoal} from '../wire/goal.js';
+import {goalNeedsLook, goalObjective, goalWords} from './goal.js';
 import {classificationWords} from './error-cause.js';
 import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
 import {formatCost} from './numbers.js';
@@ -429,6 +431,13 @@ function describeStateUpdate(event: EventOf<'ConversationStateUpdateEvent'>): Li
 	if (key === 'stats') {
 		const cost = statsCost(value);
 		return line(cost === null ? `stats: ${compactJson(value, 80)}` : `stats: ${formatCost(cost)}`, 'muted');
+	}
+
+	if (key === 'goal') {
+		const goal = readGoal(value);
+		if (!goal) return line('goal cleared', 'muted');
+		const objective = goalObjective(goal);
+		return line(`${goalWords(goal)}${objective ? ` · ${objective}` : ''}`, goalNeedsLook(goal) ? 'warn' : 'normal');
 	}
 
 	if (key === 'full_state') {

@@ -1,5 +1,6 @@
 import {normalizeId} from '../wire/ids.js';
 import type {ErrorCause} from '../wire/error-classification.js';
+import type {GoalState} from '../wire/goal.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import {secretValue} from '../wire/secret.js';
@@ -54,6 +55,8 @@ export type RowFacts = {
 	lastKnownStatus?: string | null;
 	/** Why it is in error, when known (state/error-causes.ts); undefined while unknown. */
 	errorCause?: ErrorCause | null;
+	/** Its goal loop as its events last said (null: none), when its timeline was read. */
+	goal?: GoalState | null;
 	unseenEvents: number;
 	/** Its sandbox's `status_detail`, when the sandbox list has it for the status this conversation shows. */
 	sandboxDetail?: string | null;
@@ -120,6 +123,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		(previous.costPerHour ?? null) === costPerHour &&
 		sameStart(previous.sessionStart ?? null, sessionStart) &&
 		previous.errorCause === errorCause &&
+		sameGoal(previous.goal, facts.goal) &&
 		sameAttention(previous.attention, attention)
 	) {
 		return previous;
@@ -137,7 +141,15 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		costPerHour,
 		sessionStart: previous && sameStart(previous.sessionStart ?? null, sessionStart) ? (previous.sessionStart ?? null) : sessionStart,
 		...(errorCause === undefined ? {} : {errorCause}),
+		...(facts.goal === undefined ? {} : {goal: previous && sameGoal(previous.goal, facts.goal) ? previous.goal : facts.goal}),
 	};
+}
+
+/** Two goal states that read the same (a poll must not make a new row for an equal copy). */
+function sameGoal(a: GoalState | null | undefined, b: GoalState | null | undefined): boolean {
+	if (a === b) return true;
+	if (!a || !b) return false;
+	return a.status === b.status && a.iteration === b.iteration && a.maxIterations === b.maxIterations && a.active === b.active && a.objective === b.objective;
 }
 
 function sameStart(a: {at: number; exact: boolean} | null, b: {at: number; exact: boolean} | null): boolean {

@@ -6,6 +6,7 @@ import {costPerHour, roundRate} from './spend.js';
 import {type ProbeClient, SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
+import type {GoalState} from '../wire/goal.js';
 import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
 import {
 	type AnswerTiming,
@@ -195,6 +196,8 @@ class DashboardModel {
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
+	/** Each conversation's goal loop, as its timeline last said (null: none). */
+	#goals = new Map<string, GoalState | null>();
 	/** Why errored conversations failed (state/error-causes.ts). */
 	readonly #errorCauses: ErrorCauses;
 
@@ -566,6 +569,9 @@ class DashboardModel {
 		const status = this.#lastKnownStatus.get(key) ?? null;
 		// In error: why. Read once per error (a later error has a later updated_at).
 		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
+		// Its goal loop, as its open timeline says (remembered after it closes: nothing else says it).
+		if (timeline) this.#goals.set(key, timeline.goal);
+		const goal = this.#goals.get(key);
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
@@ -574,6 +580,7 @@ class DashboardModel {
 			sessionStart: this.#sessionStart(conversation),
 			lastKnownStatus: status,
 			...(errorCause === undefined ? {} : {errorCause}),
+			...(goal === undefined ? {} : {goal}),
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
@@ -728,6 +735,7 @@ class DashboardModel {
 			this.#answeredAt.delete(key);
 			this.#spend.forget(key);
 			this.#errorCauses.forget(key);
+			this.#goals.delete(key);
 			removed++;
 		}
 

@@ -1,4 +1,5 @@
 import type {ErrorCause} from '../wire/error-classification.js';
+import type {GoalState} from '../wire/goal.js';
 import type {HistoryEndStatus} from './history-pager.js';
 import type {AppConversation, Sandbox, SandboxSpec, StartTask} from '../wire/schemas/app.js';
 import type {PluginSpec} from '../wire/schemas/create-request.js';
@@ -92,6 +93,11 @@ export type ConversationRow = {
 	 * known (not read yet, or the agent is not in error). Read through wire/error-classification.ts.
 	 */
 	errorCause?: ErrorCause | null;
+	/**
+	 * Its goal loop (`goal 3/10`), as its events last said: known once its timeline was opened in
+	 * this session (the service's list does not carry it), kept after it closes; else undefined.
+	 */
+	goal?: GoalState | null;
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
 	lastActivityAt: number | null;
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
@@ -163,6 +169,8 @@ export type TimelineState = {
 	stream: StreamHealth;
 	/** Execution status from the stream's state updates (newer than the polled one). */
 	executionStatus: string | null;
+	/** The goal loop's newest state (`goal` updates; wire/goal.ts), null when the log holds none. */
+	goal?: GoalState | null;
 	/** A resync could not prove there is no gap (shown as a marker). */
 	gap: boolean;
 	/** How far the stream is behind the server (stream-lag.ts); absent for stored history. */

@@ -6,6 +6,8 @@ import {EventLog} from './event-log.js';
 import {HistoryPager, type ReadHistoryPage} from './history-pager.js';
 import {redact} from './redact.js';
 import {executionStatusOf} from './stream-events.js';
+import {goalOf, type GoalState, isGoalUpdate} from '../wire/goal.js';
+import {settleEvent} from '../wire/schemas/events.js';
 import type {DataClock} from './data-clock.js';
 import type {StreamLag} from './stream-lag.js';
 
@@ -106,6 +108,8 @@ export class TimelineSession {
 	#pin: ShownRange | null = null;
 	/** The execution status of the newest stored state update, taken while the log held the newest end. */
 	#storedStatus: string | null = null;
+	#goal: GoalState | null = null;
+	#goalVersion = -1;
 	readonly #maxEvents: number;
 	/** The newest end was dropped while streaming: reopen the stream once it is read back. */
 	#reopenAfterCeiling = false;
@@ -199,6 +203,15 @@ export class TimelineSession {
 		return this.#executionStatus;
 	}
 
+	/** The newest goal state in the log (null: none), looked up once per change of the log. */
+	get goal(): GoalState | null {
+		if (this.#goalVersion !== this.#log.version) {
+			this.#goal = latestGoal(this.#log.events);
+			this.#goalVersion = this.#log.version;
+		}
+		return this.#goal;
+	}
+
 	/** The newest event that arrived while the stream was live, and when (our clock); null before one did. */
 	get newestLive(): {timestamp: string; arrivedAt: number} | null {
 		return this.#newestLive;
@@ -217,6 +230,7 @@ export class TimelineSession {
 			version: this.#log.version,
 			stream: this.#health,
 			executionStatus: this.#executionStatus,
+			goal: this.goal,
 			gap: this.#gap,
 			lag: this.#lag,
 			stored: this.#stored ? {sandboxStatus: this.#conversation.sandbox_status} : null,
@@ -408,4 +422,17 @@ export class TimelineSession {
 		this.#state = null;
 		this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 	}
+}
+
+/**
+ * The newest `goal` state update of `events` (ordered), walking back from the end: a log with a
+ * goal loop finds it within its last audit round; one without costs one cheap check per event
+ * (a pending event is told by its key, unvalidated). Null when there is none, or it was cleared.
+ */
+export function latestGoal(events: readonly LoggedEvent[]): GoalState | null {
+	for (let index = events.length - 1; index >= 0; index--) {
+		const event = events[index]!;
+		if (isGoalUpdate(event)) return goalOf(settleEvent(event)) ?? null;
+	}
+	return null;
 }

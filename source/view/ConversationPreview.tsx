@@ -9,6 +9,7 @@ import type {TreeNode} from '../state/conversation-tree.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {attentionLong} from './attention-text.js';
+import {goalObjective, goalWords} from '../format/goal.js';
 import {line} from './cells.js';
 import {contextFraction, totalTokens} from './triage/usage-look.js';
 
@@ -63,8 +64,9 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 	const second =
 		staleNote ??
 		(row.attention.length > 0
-			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, ...spend].join(' · ')
+			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, goalNote(row), ...spend].filter(Boolean).join(' · ')
 			: [
+					goalNote(row),
 					subAgentNote(row, node, parent),
 					typeof cost === 'number' ? formatCost(cost) : null,
 					...spend,
@@ -120,4 +122,11 @@ function subAgentNote(row: ConversationRow, node: TreeNode | undefined, parent: 
 	if (!parentId) return null;
 	const title = parent?.conversation.title;
 	return title ? `sub-agent of "${sanitizeLine(title)}"` : `sub-agent of ${sanitizeLine(String(parentId)).slice(0, 8)} (not listed)`;
+}
+
+/** `goal 3/10 running: <objective>`, when its goal loop is known (its timeline was read). */
+function goalNote(row: ConversationRow): string | null {
+	if (!row.goal) return null;
+	const objective = goalObjective(row.goal, 80);
+	return `${goalWords(row.goal)}${objective ? `: ${objective}` : ''}`;
 }

@@ -6,6 +6,7 @@ import {parseTime} from '../state/attention.js';
 import type {TreeNode} from '../state/conversation-tree.js';
 import type {AttentionReason, ConversationRow} from '../state/dashboard-types.js';
 import {attentionShort, attentionVariants} from './attention-text.js';
+import {goalShort} from '../format/goal.js';
 import {cellLeft, cellRight} from './cells.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
 import {agentStatusLook} from './status-look.js';
@@ -186,6 +187,10 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		const kept = Math.min(titleKeeps, cellWidth(titleText(row, compact)));
 		const room = Math.min(Math.floor(columns.title * share), Math.max(0, columns.title - kept));
 		reason = reasonBadge(badgeForms(firstReason, now), room, cuttable);
+	} else if (row.goal && (row.goal.active || row.goal.status !== 'running')) {
+		// Nothing needs you: its goal loop's progress is what there is to say (`goal 3/10 ·`).
+		const room = Math.min(Math.floor(columns.title / 2), Math.max(0, columns.title - Math.min(titleKeeps, cellWidth(titleText(row, compact)))));
+		reason = reasonBadge([sanitizeLine(goalShort(row.goal))], room).replace(/^! /, '');
 	}
 	const titleWidth = Math.max(0, columns.title - cellWidth(reason));
 	const rawTitle = titleText(row, treePrefix(node, titleWidth));
@@ -209,7 +214,7 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		sandbox: cellLeft(columns.sandbox >= 7 ? sandboxLook.label : sandboxLook.symbol, columns.sandbox) + ' ',
 		sandboxColor: sandboxLook.color,
 		reason,
-		reasonColor: firstReason ? reasonColors[firstReason.kind === 'sub_agent' ? firstReason.reason.kind : firstReason.kind] : undefined,
+		reasonColor: firstReason ? reasonColors[firstReason.kind === 'sub_agent' ? firstReason.reason.kind : firstReason.kind] : reason ? 'cyan' : undefined,
 		title: cellLeft(rawTitle, titleWidth),
 		context: node?.context ?? false,
 		rest: parts.join(''),

@@ -10,11 +10,15 @@ import type {StreamLag} from '../../state/stream-lag.js';
 import {formatAge} from '../../format/time.js';
 import type {HistoryEndStatus} from '../../state/history-pager.js';
 import {streamLabel} from './stream-label.js';
+import type {GoalState} from '../../wire/goal.js';
+import {goalNeedsLook, goalWords} from '../../format/goal.js';
 import {toneColor} from './TimelineRow.js';
 import {useNow} from '../use-now.js';
 
 type Props = {
 	executionStatus: string | null;
+	/** The goal loop's newest state, when the log holds one (`goal 3/10 running`). */
+	goal?: GoalState | null;
 	/** The events are the stored copy (sandbox not RUNNING): marked first, with how to go live. */
 	stored?: {sandboxStatus: string} | null;
 	/** Older events exist that are not loaded yet (counts and filters cover the loaded ones). */
@@ -61,7 +65,7 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
  * The timeline's status line: execution status (from the stream's state updates), stream health,
  * counts, order, follow state, and a gap warning when a resync could not prove continuity.
  */
-function TimelineHeaderView({executionStatus: status, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause, eventZone = null}: Props) {
+function TimelineHeaderView({executionStatus: status, goal, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause, eventZone = null}: Props) {
 	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
 	// The raw status (it is what the server says and what filters use), marked and coloured by its style.
 	const look = executionStatusStyle(status);
@@ -69,6 +73,8 @@ function TimelineHeaderView({executionStatus: status, stored, older, newer, stre
 	const statusText = status ? `${look.symbol} ${stored ? 'last ' : ''}${sanitizeLine(status)}` : 'status unknown';
 	const segments: Segment[] = [
 		{text: statusText, color: status ? look.color : tone('muted'), bold: true},
+		// Beside the status it qualifies: an agent running round 3 of a 10-round goal.
+		...(goal ? [{text: goalWords(goal), color: tone(goalNeedsLook(goal) ? 'warn' : 'normal') ?? 'cyan'}] : []),
 		{text: sanitizeLine(stream.text), color: tone(stream.tone)},
 	];
 	// While the stream is down its "behind" grows with no prop changing: a clock ticks only then.

@@ -142,6 +142,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	const header = (
 		<TimelineHeader
 			executionStatus={timeline.executionStatus}
+			goal={timeline.goal ?? null}
 			stored={timeline.stored ?? null}
 			older={timeline.older}
 			newer={timeline.newer}
