@@ -58,6 +58,10 @@ describe('list commands', {concurrency: true}, () => {
 		const waiting = rows.findIndex((row) => row.execution_status === 'waiting_for_confirmation');
 		assert.equal(causes[waiting]?.key, 'approval');
 		assert.ok(causes.some((cause) => cause === null));
+		// An errored row's cause is its error's class, read like error_cause.
+		const errored = rows.findIndex((row) => row.execution_status === 'error' && (row as Row & {error_cause: {classification: unknown} | null}).error_cause?.classification);
+		assert.ok(errored >= 0, 'the seeded crash has a classified error');
+		assert.match(String(causes[errored]?.key), /^error:(auth|quota|rate_limit|config|transient|agent_action|internal|unknown)$/);
 	});
 
 	test('conversations --status: agent statuses bare, sandbox statuses as sandbox:S, any case', async () => {

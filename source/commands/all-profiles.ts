@@ -40,7 +40,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const results = await Promise.all(profiles.map(({name}) => readProfile(name, io, warn)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause ?? undefined), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
 	else for (const line of profileConversationTable(rows, io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;

@@ -29,7 +29,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
 		const now = clockOf(server).now();
-		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now), error_cause: causeJsonOf(causes, conversation)})), io.secrets));
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation)})), io.secrets));
 	}
 	else {
 		for (const line of conversationTable(treeOrder(rows), clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
