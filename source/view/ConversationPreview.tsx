@@ -52,6 +52,8 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 	const repo = c.selected_repository ? `${sanitizeLine(c.selected_repository)}${c.selected_branch ? `@${sanitizeLine(c.selected_branch)}` : ''}` : 'no repository';
 	const first = [
 		c.title ? sanitizeLine(c.title) : '(untitled)',
+		// Whose sub-agent it is, right after its title: the list shows it under its parent, cut.
+		parentNote(c, parent),
 		repo,
 		// The sandbox's status, and why it is so when the runtime said (`ERROR: ImagePullBackOff`).
 		`sandbox ${sanitizeLine(String(c.sandbox_status ?? 'MISSING'))}${row.sandboxDetail ? `: ${sanitizeLine(row.sandboxDetail)}` : ''}`,
@@ -67,7 +69,7 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 			? [`! ${row.attention.map((reason) => sanitizeLine(attentionLong(reason, now))).join('; ')}`, goalNote(row), ...spend].filter(Boolean).join(' · ')
 			: [
 					goalNote(row),
-					subAgentNote(row, node, parent),
+					subAgentNote(node),
 					typeof cost === 'number' ? formatCost(cost) : null,
 					...spend,
 					// The list has no room for these below 100 columns: the preview always says them.
@@ -115,10 +117,14 @@ export function spendParts(row: ConversationRow, now: number): string[] {
 	return parts;
 }
 
-/** `sub-agent of "Refactor billing"`, or `3 sub-agents (space folds)`: where it sits, when it does. */
-function subAgentNote(row: ConversationRow, node: TreeNode | undefined, parent: ConversationRow | undefined): string | null {
-	if (node && node.children > 0) return `${node.children} sub-agent${node.children === 1 ? '' : 's'} (space ${node.collapsed ? 'shows' : 'folds'})`;
-	const parentId = row.conversation.parent_conversation_id;
+/** `3 sub-agents (space folds)`: a parent's, when it is one. */
+function subAgentNote(node: TreeNode | undefined): string | null {
+	return node && node.children > 0 ? `${node.children} sub-agent${node.children === 1 ? '' : 's'} (space ${node.collapsed ? 'shows' : 'folds'})` : null;
+}
+
+/** `sub-agent of "Refactor billing"` (or of an id, when its parent is not listed); null for a top-level one. */
+function parentNote(conversation: ConversationRow['conversation'], parent: ConversationRow | undefined): string | null {
+	const parentId = conversation.parent_conversation_id;
 	if (!parentId) return null;
 	const title = parent?.conversation.title;
 	return title ? `sub-agent of "${sanitizeLine(title)}"` : `sub-agent of ${sanitizeLine(String(parentId)).slice(0, 8)} (not listed)`;

@@ -184,7 +184,8 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		const inner = firstReason.kind === 'sub_agent' ? firstReason.reason : firstReason;
 		const cuttable = inner.kind === 'sandbox_error' && Boolean(inner.detail);
 		const share = cuttable ? 0.6 : 0.5;
-		const kept = Math.min(titleKeeps, cellWidth(titleText(row, compact)));
+		// A reason in the runtime's words is worth a few cells of title more.
+		const kept = Math.min(cuttable ? titleKeeps - 4 : titleKeeps, cellWidth(titleText(row, compact)));
 		const room = Math.min(Math.floor(columns.title * share), Math.max(0, columns.title - kept));
 		reason = reasonBadge(badgeForms(firstReason, now), room, cuttable);
 	} else if (row.goal && (row.goal.active || row.goal.status !== 'running')) {
