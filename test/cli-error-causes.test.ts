@@ -48,6 +48,8 @@ test('conversations --json: every row gains error_cause; errored ones carry the 
 	assert.ok(errored.every((row) => row.error_cause?.event_kind === 'ConversationErrorEvent' && row.error_cause.classification !== null), JSON.stringify(errored));
 	const auth = errored.find((row) => row.error_cause?.code === 'LLMAuthenticationError')!;
 	assert.deepEqual(auth.error_cause!.classification, {kind: 'auth', reported_kind: null, retryable: false, user_action: 'settings', error_id: null});
+	// The queue's cause of the row (state/causes.ts) is the error's class, read here, not 'unread'.
+	assert.equal((auth as Row & {cause: {key: string}}).cause.key, 'error:auth');
 	assert.ok(rows.filter((row) => row.execution_status !== 'error').every((row) => row.error_cause === null));
 	// The existing fields are all still there, unrenamed.
 	for (const field of ['id', 'title', 'sandbox_status', 'execution_status', 'selected_repository', 'created_at', 'updated_at']) assert.ok(field in auth, field);
