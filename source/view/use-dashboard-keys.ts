@@ -239,7 +239,12 @@ export function useDashboardKeys(args: Args): void {
 		{
 			...movement(conversations),
 			...attention,
-			open: () => openConversation(conversations.selectedKey),
+			open: () => {
+				// Opening a row is picking it: the cursor stays on it when the filter is cleared or
+				// the list re-sorts, instead of returning to the top row.
+				if (conversations.selectedKey) conversations.select(conversations.selectedKey);
+				openConversation(conversations.selectedKey);
+			},
 			changes: () => act('changes', 'conversations', conversations.selectedKey),
 			back: () => {
 				if (cancelAwaited()) return;
