@@ -50,12 +50,16 @@ class ModelServer {
 		else socket.options.handlers.onEvent(event);
 	}
 
-	/** The first frame: the server has subscribed us, and replays what the resend mode asks for. */
-	ready(): void {
+	/**
+	 * The first frame: the server has subscribed us, and replays what the resend mode asks for.
+	 * `status`: the first frame is a full_state saying it, as a real server's is.
+	 */
+	ready(status?: string): void {
 		const socket = this.socket;
 		if (!socket || socket.ready || socket.ended) return;
 		socket.ready = true;
 		socket.options.handlers.onReady?.();
+		if (status) this.fullState(status);
 		const resend = socket.options.resend ?? {mode: 'none'};
 		if (resend.mode === 'none') return;
 		for (const event of this.events) {
@@ -67,6 +71,14 @@ class ModelServer {
 
 	drop(): void {
 		this.socket?.end('closed');
+	}
+
+	/** A socket-only frame, as a server sends on subscribe: the conversation's current status (never stored). */
+	fullState(status: string): void {
+		const socket = this.socket;
+		if (!socket?.ready || socket.ended) return;
+		const at = eventAt(this.events.length).timestamp;
+		socket.options.handlers.onEvent(parseEvent({kind: 'ConversationStateUpdateEvent', id: `full-state-${at}`, timestamp: at, source: 'environment', key: 'full_state', value: {execution_status: status}}));
 	}
 
 	readonly openSocket = (options: EventSocketOptions): StreamSocket => {
@@ -373,6 +385,61 @@ test('a socket that is accepted and never answers: the history is read on over R
 		assert.equal(supervisor.status.state, 'backfilling', 'the first connection is still waiting');
 		assert.deepEqual(announced, server.events.map((event) => event.id), 'every event, in server order, each once');
 		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', `the end is seen: ${JSON.stringify(supervisor.status)}`);
+	} finally {
+		await supervisor.close();
+	}
+});
+
+test("a socket's full_state after an older REST read: the end is not seen until a read begun after it has brought every event", async () => {
+	const server = new ModelServer();
+	for (let n = 0; n < 3; n++) server.emit();
+	const announced: string[] = [];
+	// What a follower acts on: each status as it is reported (it ends on the first settled, finished one).
+	const early: string[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order: 'server',
+		backoff: {baseMs: 0, capMs: 0},
+		resyncOverlapMs: 15,
+		catchUpIntervalMs: 60_000,
+		random: () => 0.5,
+		onEvents: (events) => {
+			for (const event of events) announced.push(event.id);
+		},
+		onStatus: (status) => {
+			if (status.settled && status.executionStatus === 'finished' && announced.length < server.events.length) early.push(`${announced.length} of ${server.events.length}`);
+		},
+	});
+	supervisor.start();
+	const answerPages = async () => {
+		await settle();
+		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+			while (server.pages.length > 0) server.pages.shift()!.open();
+			await settle();
+		}
+	};
+	try {
+		// The backfill reads to the end: settled, nothing held.
+		await answerPages();
+		assert.ok(supervisor.status.settled, 'settled by the backfill');
+		// The agent goes on and finishes; none of it has been read yet.
+		for (let n = 0; n < 4; n++) server.emit();
+		server.emit(false, 'finished');
+		// A socket is accepted: its first frame says finished, then it replays what is new; it drops before its resync is read.
+		server.ready('finished');
+		await settle();
+		assert.equal(supervisor.status.executionStatus, 'finished');
+		assert.deepEqual(early, [], 'never reported ended while events were missing');
+		server.drop();
+		await answerPages();
+		// A read begun after the frame (the next connection's) brings the rest: now it has ended.
+		server.ready();
+		await settle();
+		await answerPages();
+		assert.deepEqual(announced, server.events.map((event) => event.id));
+		assert.deepEqual(early, []);
+		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', JSON.stringify(supervisor.status));
 	} finally {
 		await supervisor.close();
 	}

@@ -509,6 +509,12 @@ export class StreamSupervisor {
 	#receive(connection: Connection, logged: LoggedEvent): void {
 		const event = transientEvent(logged);
 		if (event) {
+			// Newer than the last REST read (a new socket's full_state says the current status): that
+			// read no longer settles the stream; the next one, begun after this frame, will.
+			if (!connection.resyncDone && this.#caughtUp) {
+				this.#caughtUp = false;
+				this.#setStatus({});
+			}
 			this.#trackStatus([event]);
 			if (event.kind === 'ServerErrorEvent') {
 				this.#problem({kind: 'server-error', message: `the agent server reported: ${[event.code, event.detail].filter(Boolean).join(': ').slice(0, 300)}`});
