@@ -49,7 +49,6 @@ function dashboard(columns: number, rows: number): TmuxSession {
 
 const lines = screenLines;
 const lineWith = (screen: string, text: string) => lines(screen).find((line) => line.includes(text)) ?? '';
-const rowOf = (screen: string, text: string) => lines(screen).findIndex((line) => line.includes(text));
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('› ')) ?? '';
 
 describe('the fleet end to end: agent-tui simulator, the dashboard in tmux, the headless commands', {skip: tmuxSkip}, () => {
