@@ -65,12 +65,21 @@ export function selectConversationTree(
 
 const noneCollapsed: ReadonlySet<string> = new Set();
 
+/** A sub-conversation without its own: one shared, frozen node per (depth, last, context), not one per row. */
+const leaves: TreeNode[] = [];
+function leaf(depth: number, last: boolean, context: boolean): TreeNode {
+	const id = depth * 4 + (last ? 2 : 0) + (context ? 1 : 0);
+	return (leaves[id] ??= Object.freeze({depth, children: 0, collapsed: false, last, context}));
+}
+
 function buildTree(rows: Rows, filter: ConversationFilter, sort: ConversationSortKey, collapsed: ReadonlySet<string>): ConversationTree {
 	const children = new Map<string, ConversationRow[]>();
 	const tops: ConversationRow[] = [];
 	const orphans = new Map<string, string>();
 	for (const row of rows.values()) {
-		const parent = parentKeyOf(row.conversation);
+		const raw = row.conversation.parent_conversation_id;
+		// The server's own spelling is usually the key already: normalised only when it is not.
+		const parent = !raw ? null : rows.has(raw) ? raw : parentKeyOf(row.conversation);
 		if (parent === null || parent === row.key) tops.push(row);
 		else if (rows.has(parent)) {
 			const list = children.get(parent);
@@ -84,6 +93,11 @@ function buildTree(rows: Rows, filter: ConversationFilter, sort: ConversationSor
 
 	const all = isEmptyFilter(filter);
 	const compare = compareRows(sort);
+	// No sub-conversation at all (most fleets): the flat list, and no tree facts.
+	if (children.size === 0 && orphans.size === 0) {
+		const matching = all ? tops : tops.filter((row) => rowMatches(row, filter));
+		return {keys: matching.sort(compare).map((row) => row.key), nodes: new Map()};
+	}
 	const matches = new Map<string, boolean>();
 	// Whether a row or one of its descendants matches; a cycle of parent ids counts once.
 	const shown = (row: ConversationRow, path: Set<string>): boolean => {
@@ -99,43 +113,51 @@ function buildTree(rows: Rows, filter: ConversationFilter, sort: ConversationSor
 
 	const keys: string[] = [];
 	const nodes = new Map<string, TreeNode>();
-	const placed = new Set<string>();
+	// Walking down from the top rows reaches each row once (a row has one parent, and a top row
+	// none), so no visited set is needed: the common fleet without sub-agents pays nothing extra.
 	const emit = (row: ConversationRow, depth: number, last: boolean) => {
-		if (placed.has(row.key)) return;
-		placed.add(row.key);
 		keys.push(row.key);
-		const kids = children.get(row.key) ?? [];
+		const kids = children.get(row.key);
+		const orphanOf = depth === 0 ? orphans.get(row.key) : undefined;
+		if (!kids && depth === 0 && orphanOf === undefined) return;
 		// A filter opens every parent: a match must never hide in a collapsed one.
-		const folded = all && kids.length > 0 && collapsed.has(row.key);
-		const orphanOf = orphans.get(row.key);
-		if (kids.length > 0 || depth > 0 || orphanOf !== undefined) {
-			nodes.set(row.key, {
-				depth,
-				children: kids.length,
-				collapsed: folded,
-				last,
-				context: !all && !rowMatches(row, filter),
-				...(orphanOf === undefined ? {} : {orphanOf}),
-			});
+		const folded = all && kids !== undefined && collapsed.has(row.key);
+		const context = !all && !rowMatches(row, filter);
+		let node: TreeNode;
+		if (!kids && orphanOf === undefined) node = leaf(depth, last, context);
+		else {
+			node = {depth, children: kids?.length ?? 0, collapsed: folded, last, context};
+			if (orphanOf !== undefined) node.orphanOf = orphanOf;
 		}
+		nodes.set(row.key, node);
+		if (folded || !kids) return;
+		// The list is built for this call alone: sorted in place.
+		const visible = all ? kids : kids.filter((child) => shown(child, new Set()));
+		if (visible.length > 1) visible.sort(compare);
+		for (let index = 0; index < visible.length; index++) emit(visible[index]!, depth + 1, index === visible.length - 1);
+	};
 
-		if (folded || kids.length === 0) return;
-		const visible = (all ? [...kids] : kids.filter((child) => shown(child, new Set()))).sort(compare);
-		visible.forEach((child, index) => emit(child, depth + 1, index === visible.length - 1));
+	// A member of a circle of parent ids, alone at the top (its children are in the circle too, each listed so).
+	const loose = (row: ConversationRow) => {
+		keys.push(row.key);
+		nodes.set(row.key, {depth: 0, children: children.get(row.key)?.length ?? 0, collapsed: true, last: false, context: !all && !rowMatches(row, filter), orphanOf: parentKeyOf(row.conversation) ?? ''});
 	};
 
 	const top = (all ? tops : tops.filter((row) => shown(row, new Set()))).sort(compare);
 	for (const row of top) emit(row, 0, false);
-	// Rows whose parent ids go round in a circle have no top: listed at the end rather than lost.
-	if (placed.size < rows.size) {
+	// Rows whose parent ids go round in a circle have no top (and are reached from none): listed at
+	// the end rather than lost. Only a list with sub-conversations can have them.
+	if (tops.length < rows.size) {
 		const reachable = new Set<string>();
 		const walk = (row: ConversationRow) => {
-			if (reachable.has(row.key)) return;
 			reachable.add(row.key);
 			for (const child of children.get(row.key) ?? []) walk(child);
 		};
 		for (const row of tops) walk(row);
-		for (const row of rows.values()) if (!reachable.has(row.key) && !placed.has(row.key) && (all || shown(row, new Set()))) emit(row, 0, false);
+		if (reachable.size < rows.size) {
+			const placed = new Set(keys);
+			for (const row of rows.values()) if (!reachable.has(row.key) && !placed.has(row.key) && (all || shown(row, new Set()))) loose(row);
+		}
 	}
 	return {keys, nodes};
 }

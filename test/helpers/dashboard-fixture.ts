@@ -75,18 +75,20 @@ export function conversationRow(seed: ConversationSeed): ConversationRow {
 /** Rows keyed by id, parents raised by their sub-agents as the store does it (children first, depth by depth). */
 export function conversationRows(seeds: ConversationSeed[]): Map<string, ConversationRow> {
 	const rows = new Map(seeds.map((seed) => [seed.id, conversationRow(seed)]));
+	// Maps, not scans: 100,000 seeds (bench/frame-cost.ts) with a scan per seed took minutes.
+	const byId = new Map(seeds.map((seed) => [seed.id, seed]));
+	const childrenOf = new Map<string, ConversationSeed[]>();
+	for (const seed of seeds) if (seed.parent) childrenOf.set(seed.parent, [...(childrenOf.get(seed.parent) ?? []), seed]);
 	const depth = (seed: ConversationSeed, seen = new Set<string>()): number => {
 		if (!seed.parent || seen.has(seed.id)) return 0;
 		seen.add(seed.id);
-		const parent = seeds.find((other) => other.id === seed.parent);
+		const parent = byId.get(seed.parent);
 		return parent ? 1 + depth(parent, seen) : 0;
 	};
-	// A set of the ids that are some seed's parent: a scan per seed made 100,000 seeds (bench/frame-cost.ts) take minutes.
-	const parentIds = new Set(seeds.flatMap((seed) => (seed.parent ? [seed.parent] : [])));
-	const parents = seeds.filter((seed) => parentIds.has(seed.id)).sort((a, b) => depth(b) - depth(a));
+	const parents = seeds.filter((seed) => childrenOf.has(seed.id)).sort((a, b) => depth(b) - depth(a));
 	for (const parent of parents) {
 		const row = rows.get(parent.id)!;
-		const children = seeds.filter((seed) => seed.parent === parent.id).map((seed) => rows.get(seed.id)!);
+		const children = childrenOf.get(parent.id)!.map((seed) => rows.get(seed.id)!);
 		const subAgent = subAgentReason(children);
 		if (!subAgent) continue;
 		const live = row.conversation.execution_status ? String(row.conversation.execution_status) : null;
