@@ -73,8 +73,6 @@ function TimelineHeaderView({executionStatus: status, goal, stored, older, newer
 	const statusText = status ? `${look.symbol} ${stored ? 'last ' : ''}${sanitizeLine(status)}` : 'status unknown';
 	const segments: Segment[] = [
 		{text: statusText, color: status ? look.color : tone('muted'), bold: true},
-		// Beside the status it qualifies: an agent running round 3 of a 10-round goal.
-		...(goal ? [{text: goalWords(goal), color: tone(goalNeedsLook(goal) ? 'warn' : 'normal') ?? 'cyan'}] : []),
 		{text: sanitizeLine(stream.text), color: tone(stream.tone)},
 	];
 	// While the stream is down its "behind" grows with no prop changing: a clock ticks only then.
@@ -104,6 +102,11 @@ function TimelineHeaderView({executionStatus: status, goal, stored, older, newer
 	const zone = eventZone ?? 'server-local';
 	const used = segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
 	segments.push({text: used + 3 + cellWidth(`times ${zone}`) <= width ? `times ${zone}` : zone, color: tone('muted')});
+	// The goal loop's round (`goal 3/10 running`): after everything about the stream, and only
+	// whole where it fits (a narrow pane leaves it out; the list's row and the goal rows say it).
+	const goalText = goal ? goalWords(goal) : null;
+	const withZone = segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
+	if (goal && goalText && withZone + 3 + cellWidth(goalText) <= width) segments.push({text: goalText, color: tone(goalNeedsLook(goal) ? 'warn' : 'normal') ?? 'cyan'});
 	return (
 		<Text wrap="truncate">
 			{fit(segments, width).map((segment, index) => (
