@@ -32,12 +32,15 @@ const color = fc.constantFrom(undefined, 'red', 'yellow', 'cyan', 'gray', 'green
 const text = fc.constantFrom('', 'running ', '◆ waiting ', 'stuck 4m · ', 'Fix the flaky test', ' acme/api   3h  2m', ' $1.20  45%', ' new', '漢字 é');
 const cells = fc.record({key: fc.constant('k'), status: text, statusColor: color, sandbox: text, sandboxColor: color, reason: text, reasonColor: color, title: text, rest: text, usage: text, usageColor: color, tail: text});
 
-test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', () => {
+test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', async () => {
 	const level = chalk.level;
 	chalk.level = 3;
 	try {
-		fc.assert(
-			fc.property(cells, fc.boolean(), fc.boolean(), (row, selected, focused) => {
+		// 300 pairs of renders take seconds: each run yields first, so the file's timers (its
+		// timeout, the hang watchdog's heartbeat) still run between them.
+		await fc.assert(
+			fc.asyncProperty(cells, fc.boolean(), fc.boolean(), async (row, selected, focused) => {
+				await new Promise((resolve) => setImmediate(resolve));
 				const nested = render(<NestedRow cells={row} selected={selected} focused={focused} />);
 				const painted = render(<ConversationRowView cells={row} selected={selected} focused={focused} />);
 				try {
