@@ -161,3 +161,17 @@ test('resuming several sandboxes at the cap: which ones the service pauses, in o
 	assert.deepEqual(plan.paused, ['old-run']);
 	assert.equal(plan.certain, false);
 });
+
+test('in the all-servers view a resume plans pauses on its own server only: another server\'s older sandbox is never named', () => {
+	const on = (server: string, id: string, status: string, createdMinutesAgo: number) => {
+		const row = sandboxRow({id: `${id}@${server}`, status, createdMinutesAgo, users: [`c-${id}@${server}`]});
+		return {...row, server: {name: server, stale: false, clockOffsetMs: 0}};
+	};
+	// work's running sandbox is the oldest of all; lab's paused one is resumed.
+	const rows = new Map([on('work', 'w-old', 'RUNNING', 900), on('lab', 'l-run', 'RUNNING', 50), on('lab', 'l-paused', 'PAUSED', 400)].map((row) => [row.key, row]));
+	const plan = planResumes(rows, ['l-paused@lab'], null);
+	assert.deepEqual(plan.paused, ['l-run@lab'], 'the resume on lab may pause lab\'s oldest running sandbox, never work\'s');
+	// Nothing else runs on work: resuming there pauses nothing, however many run on lab.
+	const alone = new Map([on('work', 'w-paused', 'PAUSED', 900), on('lab', 'l-a', 'RUNNING', 800), on('lab', 'l-b', 'RUNNING', 700)].map((row) => [row.key, row]));
+	assert.deepEqual(planResumes(alone, ['w-paused@work'], null).paused, []);
+});

@@ -174,10 +174,13 @@ export type CapEffect = {
  * counted nor paused), sorts them by created_at, oldest first, and pauses as many of the oldest
  * as it takes to leave `max - 1` running. So with a known cap, the victims are the
  * `running - (cap - 1)` oldest RUNNING others; with an unknown one, the oldest may be. Null when
- * nothing would be paused (under a known cap, or nothing else runs).
+ * nothing would be paused (under a known cap, or nothing else runs). In the all-servers view
+ * (rows tagged with their server) a cap is one server's: only the sandboxes of the server of
+ * `excludeKey` count and can be paused.
  */
 export function capEffect(rows: ReadonlyMap<string, SandboxRow>, excludeKey: string | null, cap: number | null): CapEffect | null {
-	const others = [...rows.values()].filter((row) => row.key !== excludeKey);
+	const server = excludeKey === null ? undefined : rows.get(excludeKey)?.server?.name;
+	const others = [...rows.values()].filter((row) => row.key !== excludeKey && (server === undefined || row.server?.name === server));
 	const running = others.filter((row) => statusOf(row) === 'RUNNING');
 	const starting = others.filter((row) => statusOf(row) === 'STARTING').length;
 	if (running.length === 0) return null;
