@@ -78,6 +78,22 @@ test('one server down: the other\'s rows still print, the failure is named, the 
 	}
 });
 
+test('two profiles for the same server and key: its conversations are listed once, under the first, and the other is named', {timeout: 60_000}, async () => {
+	const config = join(home, 'xdg', 'agent-tui', 'config.json');
+	const both = {work: {baseUrl: work.baseUrl, apiKey: work.apiKey}, lab: {baseUrl: lab.baseUrl, apiKey: lab.apiKey}};
+	writeFileSync(config, JSON.stringify({profiles: {...both, 'work-again': {baseUrl: `${work.baseUrl}/api/v1`, apiKey: work.apiKey}}}), {mode: 0o600});
+	try {
+		const run = await runCli(['conversations', '--all-profiles', '--json'], {home, timeoutMs: 30_000});
+		assert.equal(run.code, 0, run.stderr);
+		const rows = JSON.parse(run.stdout) as Array<{profile: string; id: string}>;
+		assert.equal(rows.length, 14);
+		assert.deepEqual([...new Set(rows.map((row) => row.profile))].sort(), ['lab', 'work']);
+		assert.match(run.stderr, /profile work-again is the same server and key as profile work/);
+	} finally {
+		writeFileSync(config, JSON.stringify({defaultProfile: 'work', profiles: both}), {mode: 0o600});
+	}
+});
+
 test('--all-profiles refuses a server of its own, and commands other than conversations', {timeout: 30_000}, async () => {
 	const withUrl = await runCli(['conversations', '--all-profiles', '--base-url', work.baseUrl], {home, timeoutMs: 20_000});
 	assert.equal(withUrl.code, 2);

@@ -110,6 +110,24 @@ test('a switch to a profile that cannot be opened keeps the server on screen', {
 	await waitForSnapshot(first.store, (snapshot) => snapshot.conversations.size === 5, 'profile a still polled');
 });
 
+test('every profile at once opens each server and key once: a second profile for the same one is said, not polled twice', {timeout: 60_000}, async (t) => {
+	const {simA, simB, env} = await twoProfiles(t, {seed: 3, conversations: 5}, {seed: 4, conversations: 4});
+	// `a-again` is `a` spelt another way (a trailing slash): the same account, with its own 100 requests a minute only once.
+	writeFileSync(
+		join(env.XDG_CONFIG_HOME!, 'agent-tui', 'config.json'),
+		JSON.stringify({profiles: {a: {baseUrl: simA.baseUrl, apiKey: simA.apiKey}, b: {baseUrl: simB.baseUrl, apiKey: simB.apiKey}, 'a-again': {baseUrl: `${simA.baseUrl}/`, apiKey: simA.apiKey}}}),
+		{mode: 0o600},
+	);
+	const runtime = await openDashboardRuntime(null, {...configProfiles(env, () => undefined), poll, write: () => undefined});
+	t.after(() => runtime.close());
+	assert.equal(runtime.servers().length, 2, 'one session per server and key');
+	const shown = runtime.session();
+	const loaded = await waitForSnapshot(shown.store, (snapshot) => snapshot.conversationsListed && snapshot.notice !== null, 'both servers listed, and the notice');
+	assert.equal(loaded.conversations.size, 9, 'each conversation once');
+	assert.deepEqual(new Set([...loaded.conversations.values()].map((row) => row.server?.name)), new Set(['a', 'b']));
+	assert.match(loaded.notice?.text ?? '', /a-again.* same server and key as a\b/);
+});
+
 /** Sockets, servers and timers of the process by kind, as the bench's "long run" row counts handles (plus timers). */
 function resources(): Map<string, number> {
 	const counts = new Map<string, number>();

@@ -1,7 +1,8 @@
 import {ConfigError} from '../config/errors.js';
 import type {Warn} from '../config/file-permissions.js';
 import {configFilePath} from '../config/paths.js';
-import {listProfiles, resolveProfile} from '../config/profiles.js';
+import {listProfiles, resolveProfile, sameAccount} from '../config/profiles.js';
+import type {ResolvedConfig} from '../config/resolve.js';
 import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
@@ -21,7 +22,9 @@ import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from
 /**
  * `conversations --all-profiles`: every profile of the config file, each opened as `--profile
  * NAME` would open it (its own server, key, request budget and clock), read at the same time, and
- * listed once: JSON rows carry their `profile`, the table a SERVER column. A profile that cannot
+ * listed once: JSON rows carry their `profile`, the table a SERVER column. Two profiles for the
+ * same server and key are one account: it is read once, under the first (the other is named on
+ * stderr), so no conversation is listed twice. A profile that cannot
  * be read is said on stderr with its name and the others are still listed; the exit code is then
  * that failure's (rows on stdout are complete for every profile that answered).
  */
@@ -37,7 +40,14 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
 
-	const results = await Promise.all(profiles.map(({name}) => readProfile(name, io, warn)));
+	// Each account once: a profile for the same server and key as an earlier one is said, not read again.
+	const targets: Target[] = [];
+	for (const target of await Promise.all(profiles.map(({name}) => resolveTarget(name, warn)))) {
+		const twin = 'config' in target ? targets.find((other) => 'config' in other && sameAccount(other.config, target.config)) : undefined;
+		if (twin) note(io, `profile ${target.profile} is the same server and key as profile ${twin.profile}: its conversations are listed once, as ${twin.profile}'s`);
+		else targets.push(target);
+	}
+	const results = await Promise.all(targets.map((target) => ('config' in target ? readProfile(target, io) : target)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
 	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause ?? undefined), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
@@ -53,11 +63,23 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	return code;
 }
 
-async function readProfile(name: string, io: Io, warn: Warn): Promise<ProfileResult> {
-	let server: Server | undefined;
+type ServerConfig = Extract<ResolvedConfig, {kind: 'server'}>;
+type Target = {profile: string; config: ServerConfig} | {profile: string; error: unknown};
+
+/** A profile's server and key, as `--profile NAME` would resolve them. */
+async function resolveTarget(name: string, warn: Warn): Promise<Target> {
 	try {
 		const config = await resolveProfile(name, process.env, warn);
 		if (config.kind !== 'server') throw new ConfigError(`profile "${name}" names no server (no baseUrl)`);
+		return {profile: name, config};
+	} catch (error) {
+		return {profile: name, error};
+	}
+}
+
+async function readProfile({profile: name, config}: {profile: string; config: ServerConfig}, io: Io): Promise<ProfileResult> {
+	let server: Server | undefined;
+	try {
 		addSecret(io, config.apiKey);
 		server = await openServer(config, profileIo(io, name));
 		const conversations = await readConversations(server);

@@ -1,5 +1,5 @@
 import type {Warn} from '../config/file-permissions.js';
-import {listProfiles, resolveProfile} from '../config/profiles.js';
+import {listProfiles, resolveProfile, sameAccount} from '../config/profiles.js';
 import type {ResolvedConfig} from '../config/resolve.js';
 import {
 	allProfiles,
@@ -54,26 +54,36 @@ export async function openDashboardRuntime(config: ResolvedConfig | null, option
 		if (key && !key.isEmpty) secrets.push(key.reveal());
 	};
 	const single = (session: Session, profile: string | null): Shown => ({session, servers: [session], profile, close: () => session.close()});
-	const profileServer = async (name: string): Promise<Session> => {
+	const profileTarget = async (name: string): Promise<ProfileTarget> => {
 		if (!resolveProfile) throw new Error('switching profiles needs a config file with profiles');
 		const target = await resolveProfile(name);
 		keep(target.apiKey);
-		return openSession({...target, demo: false}, sessionOptions, write);
+		return target;
 	};
-	/** Every profile's server as one list; a profile that cannot be opened is left out and said. */
+	const profileServer = async (name: string): Promise<Session> => openSession({...(await profileTarget(name)), demo: false}, sessionOptions, write);
+	/**
+	 * Every profile's server as one list; a profile that cannot be opened is left out and said, and
+	 * one that reaches the same account as an earlier one (the same server and key) is said and
+	 * not opened again: its conversations are listed once, and its one budget is spent once.
+	 */
 	const everyProfile = async (): Promise<Shown> => {
-		const servers: Array<{name: string; label: string; session: Session}> = [];
+		const servers: Array<{name: string; label: string; session: Session; target: ProfileTarget}> = [];
 		const failed: string[] = [];
+		const twins: string[] = [];
 		for (const profile of profiles) {
 			try {
-				servers.push({name: profile.name, label: profile.label, session: await profileServer(profile.name)});
+				const target = await profileTarget(profile.name);
+				const twin = servers.find((server) => sameAccount(server.target, target));
+				if (twin) twins.push(`${profile.name} is the same server and key as ${twin.name}`);
+				else servers.push({name: profile.name, label: profile.label, target, session: openSession({...target, demo: false}, sessionOptions, write)});
 			} catch (error) {
 				failed.push(`${profile.name} (${publicMessage(error, secrets)})`);
 			}
 		}
 		if (servers.length === 0) throw new Error(failed.length > 0 ? `no profile could be opened: ${failed.join('; ')}` : 'the config file has no profiles');
 		const fleet = createFleet(servers.map(({name, label, session}) => ({name, label, store: session.store, controller: session.controller})));
-		if (failed.length > 0) fleet.controller.notice?.(`Left out: ${failed.join('; ')}`, 'warn');
+		const said = [...(failed.length > 0 ? [`Left out: ${failed.join('; ')}`] : []), ...(twins.length > 0 ? [`Listed once: ${twins.join('; ')}`] : [])];
+		if (said.length > 0) fleet.controller.notice?.(said.join('. '), 'warn');
 		const sessions = servers.map((server) => server.session);
 		return {
 			session: {id: nextSessionId(), store: fleet.store, controller: fleet.controller},
