@@ -63,6 +63,25 @@ test('alerts: a burst is rate-limited, the rest coalesced into one "N conversati
 	detach();
 });
 
+test('alerts: an error alert waiting for its cause goes out when its wait ends, though the clock then reads a millisecond short and nothing else changes', (t) => {
+	// The timer and the alert's clock are two clocks (libuv's loop time runs a little behind
+	// Date.now): the timer ending the wait must release the alert by itself.
+	t.mock.timers.enable({apis: ['setTimeout']});
+	let clock = fixtureNow;
+	const rows = (execution: string) => new Map<string, ConversationRow>([[hexId(1), conversationRow({id: hexId(1), title: 'Nightly build', execution})]]);
+	const store = fixtureStore(fixtureSnapshot({conversations: rows('running')}));
+	const written: string[] = [];
+	const detach = attachAlerts(store, {write: (text) => written.push(text), minIntervalMs: 0, errorCauses: true, reasonTimeoutMs: 3000, now: () => clock});
+	t.after(detach);
+	store.update(() => ({conversations: rows('running'), connection: {...liveConnection, lastSuccessAt: clock}}));
+	store.update(() => ({conversations: rows('error'), connection: {...liveConnection, lastSuccessAt: clock}}));
+	assert.equal(written.length, 0, 'held for its cause');
+	clock += 2999;
+	t.mock.timers.tick(3000);
+	assert.equal(written.length, 1, 'the wait is over: it goes out without its cause');
+	assert.match(written[0]!, /error · Nightly build/);
+});
+
 test('alert text: printable, one line, bounded', () => {
 	assert.equal(alertText('a\u0007b\u001B[2Jc\u202Ed\ne'), 'a b [2Jc d e');
 	assert.equal(alertText('x'.repeat(500)).length, 80);

@@ -163,13 +163,14 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 
 	/** Error alerts waiting for their cause to be read, in the order seen. */
 	const awaitingCause: Array<{transition: StatusTransition; since: number; timer: ReturnType<typeof setTimeout>}> = [];
-	const releaseErrors = () => {
+	/** Releases those whose cause is known or whose wait is over; `expired`'s timer has ended its wait whatever `now()` reads. */
+	const releaseErrors = (expired?: StatusTransition) => {
 		const snapshot = store.getSnapshot();
 		const timeout = options.reasonTimeoutMs ?? 3000;
 		for (let index = 0; index < awaitingCause.length; index++) {
 			const waiting = awaitingCause[index]!;
 			const row = snapshot.conversations.get(waiting.transition.id);
-			if (row?.errorCause === undefined && now() - waiting.since < timeout) continue;
+			if (row?.errorCause === undefined && waiting.transition !== expired && now() - waiting.since < timeout) continue;
 			clearTimeout(waiting.timer);
 			awaitingCause.splice(index--, 1);
 			enqueue(itemFor(waiting.transition, null, row));
@@ -186,7 +187,7 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 			const approval = transition.which === 'agent' && transition.to === 'waiting_for_confirmation';
 			if (transition.which === 'agent' && transition.to === 'error' && options.errorCauses && row?.errorCause === undefined) {
 				// Why it failed is one read away: wait for it, but never long (the timer releases it).
-				awaitingCause.push({transition, since: now(), timer: setTimeout(releaseErrors, options.reasonTimeoutMs ?? 3000)});
+				awaitingCause.push({transition, since: now(), timer: setTimeout(() => releaseErrors(transition), options.reasonTimeoutMs ?? 3000)});
 				continue;
 			}
 			if (!approval || !options.pendingActions) {
