@@ -137,8 +137,14 @@ export function capVerdict(rows: ReadonlyMap<string, SandboxRow>, watch: CapWatc
 	const named = (keys: readonly string[]) => keys.map((key) => shortId(key)).join(', ');
 	const unexpected = paused.filter((key) => !watch.predicted.includes(key));
 	if (unexpected.length > 0) {
-		const said = watch.predicted.length > 0 ? `the question named ${named(watch.predicted)}` : watch.certain ? 'the question expected no pause' : '';
-		return said ? {text: `The service paused ${named(unexpected)}; ${said}.`, level: 'warn'} : null;
+		if (watch.predicted.length === 0) return watch.certain ? {text: `The service paused ${named(unexpected)}; the question expected no pause.`, level: 'warn'} : null;
+		const alsoNamed = watch.predicted.some((key) => paused.includes(key));
+		return {
+			text: alsoNamed
+				? `The service also paused ${named(unexpected)}, which the question did not name.`
+				: `The service paused ${named(unexpected)}, not ${named(watch.predicted)} as the question said.`,
+			level: 'warn',
+		};
 	}
 
 	if (!final || !watch.certain) return null;
