@@ -1,5 +1,6 @@
 import {EventEmitter} from 'node:events';
 import type {ReactElement} from 'react';
+import {preferMemoryOverSpeed} from '../source/memory-profile.js';
 // The same in-memory TTY stdin the UI tests use.
 import {FakeStdin as MemoryStdin} from '../test/helpers/fake-stdin.js';
 
@@ -12,8 +13,10 @@ export {MemoryStdin};
  */
 
 export function prepareInk(): void {
-	// As the product runs (bin.ts): React's production build, not its development checks.
+	// As the product runs (bin.ts): React's production build, not its development checks, and
+	// V8's heap sized for memory.
 	process.env['NODE_ENV'] = 'production';
+	preferMemoryOverSpeed();
 	// Ink draws nothing until exit when it believes it runs in CI.
 	delete process.env['CI'];
 	delete process.env['CONTINUOUS_INTEGRATION'];

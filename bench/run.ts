@@ -6,6 +6,11 @@ import {type BenchRow, renderTable} from './table.js';
 // The stored-history rows' simulator, in a process of its own (bench/stored.ts): serve, measure nothing.
 const serveStored = process.argv.find((arg) => arg.startsWith('--serve-stored-sim='));
 if (serveStored) await (await import('./stored-sim.js')).serveStoredSim(Number(serveStored.split('=')[1]));
+const serveReal = process.argv.find((arg) => arg.startsWith('--serve-real-stream='));
+if (serveReal) {
+	const [count, rate] = serveReal.split('=')[1]!.split(',').map(Number);
+	await (await import('./real-stream-sim.js')).serveRealStreamSim(count!, rate!);
+}
 
 // Before anything loads Ink: the measurements render as a terminal would, not as CI.
 prepareInk();
@@ -20,6 +25,7 @@ const {benchStartup} = await import('./startup.js');
 const {benchLongSession} = await import('./long-session.js');
 const {benchChanges} = await import('./changes.js');
 const {benchBounded, benchStored} = await import('./stored.js');
+const {benchRealStream} = await import('./real-stream.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -46,6 +52,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'long', run: () => benchLongSession(sizes)},
 	{name: 'stored-open', run: () => benchStored(sizes)},
 	{name: 'bounded', run: () => benchBounded(sizes)},
+	{name: 'real-stream', run: () => benchRealStream(sizes)},
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];

@@ -15,6 +15,10 @@ export type Sizes = {
 	storedHistoryEvents: number;
 	/** Simulated minutes of the bounded-memory follow (stored.ts). */
 	storedFollowMinutes: number;
+	/** Events of a real conversation's size mix followed through the dashboard (real-stream.ts). */
+	realStreamEvents: number;
+	/** How many a second the agent server writes them. */
+	realStreamRate: number;
 	tiny: boolean;
 };
 
@@ -32,6 +36,8 @@ export const fullSizes: Sizes = {
 	keepEvents: 100_000,
 	storedHistoryEvents: 2_500,
 	storedFollowMinutes: 10,
+	realStreamEvents: 50_000,
+	realStreamRate: 500,
 	tiny: false,
 };
 
@@ -49,5 +55,7 @@ export const tinySizes: Sizes = {
 	keepEvents: 1_000,
 	storedHistoryEvents: 250,
 	storedFollowMinutes: 1,
+	realStreamEvents: 1_500,
+	realStreamRate: 500,
 	tiny: true,
 };

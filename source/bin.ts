@@ -26,6 +26,9 @@ if (versionOnly) {
 const {enableCompileCache} = await import('node:module');
 enableCompileCache();
 
+// The heap sized for memory, not speed: a long follow holds little and allocates steadily.
+(await import('./memory-profile.js')).preferMemoryOverSpeed();
+
 const noColorFlag = process.argv.slice(2).some((arg) => arg === '--no-color' || arg === '--color=false');
 if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noColorFlag) {
 	process.env.FORCE_COLOR = '0';

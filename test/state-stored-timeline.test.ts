@@ -235,3 +235,29 @@ test('resumed while the newest end is not held: the stream waits for it, then go
 	assert.ok(sim.world.events(row.key).length > before);
 	assertContiguous(caught.timeline!.events.map((event) => event.id), server());
 });
+
+test('a follow of large events keeps a window bounded in bytes, not only in count; the dropped ones read back', async (t) => {
+	const {sim, store, controller, loaded} = await setup(t, {maxTimelineBytes: 1024 * 1024});
+	const running = [...loaded.conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
+	controller.openTimeline(running.key);
+	await waitFor(store, (s) => s.timeline?.stream.state === 'live', 'live');
+	// 400 observations of 20,000 characters each (a real terminal's output): 8 MB of text.
+	const output = 'x'.repeat(19_990);
+	for (let index = 0; index < 400; index++) {
+		sim.world.appendEvent(running.key, {kind: 'MessageEvent', source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `${index} ${output}`}]}} as never);
+	}
+	const server = sim.world.events(running.key);
+	const bounded = await waitFor(store, (s) => s.timeline!.events.at(-1)?.id === server.at(-1)!.id && s.timeline!.older?.state === 'more', 'the window bounded in bytes');
+	const held = bounded.timeline!.events.length;
+	// About 1 MB (plus a twelfth before a trim) of 20 KB events: dozens, not the 50,000 the count allows.
+	assert.ok(held < 80 && held > 20, `${held} held`);
+	// Scrolled to the top of the window, as the view pins what it shows: an older page is read back.
+	const oldest = bounded.timeline!.events[0]!;
+	controller.pinTimeline!({oldest: {timestamp: oldest.timestamp, id: oldest.id}, newest: {timestamp: oldest.timestamp, id: oldest.id}});
+	controller.loadOlderEvents!();
+	const back = await waitFor(store, (s) => s.timeline!.events[0]!.id !== oldest.id && s.timeline!.older?.state !== 'loading', 'an older page');
+	const ids = back.timeline!.events.map((event) => event.id);
+	const all = server.map((event) => event.id);
+	assert.deepEqual(ids, all.slice(all.indexOf(ids[0]!), all.indexOf(ids[0]!) + ids.length), 'read back in order, nothing skipped');
+	assert.ok(ids.includes(oldest.id), 'what was on screen is still held');
+});

@@ -1,6 +1,6 @@
 import type {ErrorCause} from '../wire/error-classification.js';
 import type {AppConversation} from '../wire/schemas/app.js';
-import {type LoggedEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
+import {type LoggedEvent, peekIf, type WireEvent} from '../wire/schemas/events.js';
 import {isKnown, sandboxStatuses} from '../wire/statuses.js';
 import type {AttentionReason, OwnAttentionReason} from './dashboard-types.js';
 
@@ -184,7 +184,8 @@ export function trailingRepeat(events: readonly LoggedEvent[]): {tool: string; c
 	let count = 0;
 	for (let index = events.length - 1; index >= 0; index--) {
 		const logged = events[index];
-		const event = logged && settleIf(logged, 'ActionEvent');
+		// Looked at, not kept validated: this runs on every refresh as the stream grows.
+		const event = logged && peekIf(logged, 'ActionEvent');
 		if (!event) continue;
 		const current = actionSignature(event);
 		if (signature === null) {

@@ -117,6 +117,8 @@ export type CreateDashboardOptions = {
 	openStream?: OpenTimelineStream;
 	/** Events a timeline keeps in memory while following (default 50,000). */
 	maxTimelineEvents?: number;
+	/** Bytes those events may take (default 48 MB: timeline-session.ts defaultMaxBytes). */
+	maxTimelineBytes?: number;
 	/** Exact strings never to show (the API key), in addition to the credential patterns. */
 	secrets?: readonly string[];
 	random?: () => number;
@@ -917,6 +919,7 @@ class DashboardModel {
 			openStream: this.#options.openStream ?? agentStreams(this.#options.transport),
 			readHistory: this.#historyReader(row.conversation.id),
 			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
+			...(this.#options.maxTimelineBytes === undefined ? {} : {maxBytes: this.#options.maxTimelineBytes}),
 			now: this.#now,
 			// The data's clock the rows' ages use: the stream's live events tell it, and its lag reads it.
 			dataClock: this.#dataClock,

@@ -1,4 +1,4 @@
-import {compareEvents, type LoggedEvent} from '../wire/schemas/events.js';
+import {compareEvents, heldBytes, type LoggedEvent} from '../wire/schemas/events.js';
 
 /**
  * One conversation's events: deduplicated by id and kept in (timestamp, id) order.
@@ -44,6 +44,49 @@ export class EventLog {
 
 	/** Events dropped so far to bound memory (by `trimOldest` and `trimNewest`). */
 	#trimmed = 0;
+
+	/** Roughly the memory the events take (events.ts heldBytes), as added; `measure` counts it again. */
+	#bytes = 0;
+
+	/** Roughly the bytes the events hold, as added (an event validated since takes more; see `measure`). */
+	get bytes(): number {
+		return this.#bytes;
+	}
+
+	/** Counts the bytes again, event by event (validated events included), and returns them. */
+	measure(): number {
+		let bytes = 0;
+		for (const event of this.#events) bytes += heldBytes(event);
+		this.#bytes = bytes;
+		return bytes;
+	}
+
+	/**
+	 * How many of the newest events fit in `budget` bytes (at least one), for a trim by memory
+	 * rather than by count: a real conversation's events are kilobytes each.
+	 */
+	newestWithin(budget: number): number {
+		let bytes = 0;
+		let count = 0;
+		for (let index = this.#events.length - 1; index >= 0; index--) {
+			bytes += heldBytes(this.#events[index]!);
+			if (bytes > budget && count > 0) break;
+			count++;
+		}
+		return count;
+	}
+
+	/** How many of the oldest events fit in `budget` bytes (at least one). */
+	oldestWithin(budget: number): number {
+		let bytes = 0;
+		let count = 0;
+		for (const event of this.#events) {
+			bytes += heldBytes(event);
+			if (bytes > budget && count > 0) break;
+			count++;
+		}
+		return count;
+	}
 
 	get floor(): {timestamp: string; id: string} | null {
 		return this.#floor;
@@ -126,6 +169,7 @@ export class EventLog {
 		if (this.#ceiling && compareEvents(event, this.#ceiling) > 0) return 0;
 		this.#byId.set(event.id, event);
 		this.#insert(event);
+		this.#bytes += heldBytes(event);
 		this.#version++;
 		return 1;
 	}
@@ -193,7 +237,10 @@ export class EventLog {
 		if (keepFrom) drop = Math.min(drop, this.indexOf(keepFrom));
 		if (drop <= 0) return 0;
 		const dropped = this.#events.splice(0, drop);
-		for (const event of dropped) this.#byId.delete(event.id);
+		for (const event of dropped) {
+			this.#byId.delete(event.id);
+			this.#bytes -= heldBytes(event);
+		}
 		const oldest = this.#events[0];
 		this.#floor = oldest ? {timestamp: oldest.timestamp, id: oldest.id} : (dropped.at(-1) ?? null);
 		this.#trimmed += drop;
@@ -209,6 +256,7 @@ export class EventLog {
 	reset(): void {
 		this.#events = [];
 		this.#byId.clear();
+		this.#bytes = 0;
 		this.#floor = null;
 		this.#ceiling = null;
 		this.#version++;
@@ -236,7 +284,10 @@ export class EventLog {
 		const drop = this.#events.length - kept;
 		if (drop <= 0) return 0;
 		const dropped = this.#events.splice(kept, drop);
-		for (const event of dropped) this.#byId.delete(event.id);
+		for (const event of dropped) {
+			this.#byId.delete(event.id);
+			this.#bytes -= heldBytes(event);
+		}
 		const newest = this.#events.at(-1)!;
 		this.#ceiling = {timestamp: newest.timestamp, id: newest.id};
 		this.#trimmed += drop;
@@ -255,6 +306,7 @@ export class EventLog {
 			if (floor && compareEvents(event, floor) < 0) continue;
 			if (ceiling && compareEvents(event, ceiling) > 0) continue;
 			this.#byId.set(event.id, event);
+			this.#bytes += heldBytes(event);
 			const previous = fresh.at(-1);
 			if (previous && compareEvents(previous, event) > 0) sorted = false;
 			fresh.push(event);

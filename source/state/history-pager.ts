@@ -1,4 +1,4 @@
-import {compareEvents, type LoggedEvent, mayHoldEncryptedContent} from '../wire/schemas/events.js';
+import {compareEvents, holdAsText, type LoggedEvent} from '../wire/schemas/events.js';
 import type {EventLog} from './event-log.js';
 import {shiftNaiveTimestamp} from './naive-timestamp.js';
 
@@ -226,16 +226,15 @@ export class HistoryPager {
 }
 
 /**
- * A page's unvalidated payloads kept as their JSON text instead of parsed objects, as the socket
- * keeps its frames (events.ts parseEventLater): about a third of the memory, which is what lets
- * a history of 100,000 events be read to its top. A payload that may hold `encrypted_content`
- * stays an object (validation strips it; its text would keep it).
+ * A page's unvalidated payloads held as their JSON text, as the socket holds its frames (events.ts
+ * parseEventLater): a parsed object takes several times the memory, and holding the text is what
+ * lets a history of 100,000 events be read to its top. Reading the envelope already removed any
+ * `encrypted_content`, so the text written out is clean.
  */
 function compact(page: StoredPage): StoredPage {
 	for (const event of page.events) {
 		if (event.kind !== 'PendingEvent' || typeof event.payload === 'string' || event.settled !== undefined) continue;
-		const text = JSON.stringify(event.payload);
-		if (!mayHoldEncryptedContent(text)) event.payload = text;
+		holdAsText(event, JSON.stringify(event.payload));
 	}
 	return page;
 }

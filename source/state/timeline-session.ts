@@ -72,6 +72,12 @@ export type TimelineSessionOptions = {
 	readHistory?: ReadHistoryPage | undefined;
 	/** Events kept in memory while following (default 50,000); the rest are read back as needed. */
 	maxEvents?: number;
+	/**
+	 * Bytes those events may take (events.ts heldBytes; default 48 MB): a real conversation's events
+	 * are kilobytes each, so a window of 50,000 would be hundreds of megabytes. Whichever bound is
+	 * reached first trims.
+	 */
+	maxBytes?: number;
 	now: () => number;
 	/**
 	 * The clock that wrote the data: live events tell it when they arrive, and the stream's lag is
@@ -83,6 +89,10 @@ export type TimelineSessionOptions = {
 };
 
 const trimSlack = 1000;
+/** The timeline's share of memory for events: with the rest of the dashboard, under 300 MB resident. */
+export const defaultMaxBytes = 48 * 1024 * 1024;
+/** Over the byte bound by this share of it before a trim, so a trim is one splice per few megabytes. */
+const byteSlackShare = 1 / 12;
 
 export class TimelineSession {
 	readonly key: string;
@@ -111,6 +121,7 @@ export class TimelineSession {
 	#goal: GoalState | null = null;
 	#goalVersion = -1;
 	readonly #maxEvents: number;
+	readonly #maxBytes: number;
 	/** The newest end was dropped while streaming: reopen the stream once it is read back. */
 	#reopenAfterCeiling = false;
 	/** The newest page is being read for an empty window (the first screen): published at once. */
@@ -121,6 +132,7 @@ export class TimelineSession {
 		this.#options = options;
 		this.#conversation = options.conversation;
 		this.#maxEvents = Math.max(1000, options.maxEvents ?? 50_000);
+		this.#maxBytes = Math.max(256 * 1024, options.maxBytes ?? defaultMaxBytes);
 		const read = options.readHistory;
 		this.#pager = read
 			? new HistoryPager({
@@ -384,14 +396,23 @@ export class TimelineSession {
 	 * otherwise they would be gone for good.
 	 */
 	#trim(): void {
-		if (!this.#pager || this.#log.size <= this.#maxEvents + trimSlack) return;
+		if (!this.#pager) return;
+		const overCount = this.#log.size > this.#maxEvents + trimSlack;
+		// The running count drifts as events are validated (they grow); counted again before acting on it.
+		const slack = this.#maxBytes * byteSlackShare;
+		const overBytes = this.#log.bytes > this.#maxBytes + slack && this.#log.measure() > this.#maxBytes + slack;
+		if (!overCount && !overBytes) return;
 		const pin = this.#pin;
-		const excess = this.#log.size - this.#maxEvents;
+		const keepNewest = Math.min(this.#maxEvents, overBytes ? this.#log.newestWithin(this.#maxBytes) : this.#maxEvents);
+		const excess = this.#log.size - keepNewest;
 		let dropped: number;
-		if (!pin || this.#log.indexOf(pin.oldest) >= excess) {
-			dropped = this.#log.trimOldest(this.#maxEvents, pin?.oldest ?? null);
+		// The oldest go, unless that would take every event above the screen (a page just read back
+		// while scrolled to the top): then the newest go instead.
+		if (!pin || this.#log.indexOf(pin.oldest) > excess) {
+			dropped = this.#log.trimOldest(keepNewest, pin?.oldest ?? null);
 		} else {
-			dropped = this.#log.trimNewest(this.#maxEvents, pin.newest);
+			const keepOldest = Math.min(this.#maxEvents, overBytes ? this.#log.oldestWithin(this.#maxBytes) : this.#maxEvents);
+			dropped = this.#log.trimNewest(keepOldest, pin.newest);
 			// A stream open meanwhile has its events left out until the newest end is read back.
 			if (dropped > 0 && !this.#stored) this.#reopenAfterCeiling = true;
 		}

@@ -1,7 +1,7 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
 import WebSocket, {type RawData} from 'ws';
 import {shortEventKind} from './event-kinds.js';
-import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater} from './schemas/events.js';
+import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater, parseFrameLater} from './schemas/events.js';
 import type {Secret} from './secret.js';
 
 /**
@@ -246,10 +246,15 @@ export class EventSocket {
 			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a binary frame (${buffer.length} bytes)`, bytes: buffer.length});
 			return;
 		}
+		const text = buffer.toString('utf8');
+		// The usual frame, for the dashboard: its envelope scanned, the rest left as text.
+		const fast = this.#validateOnRead ? parseFrameLater(text) : null;
+		if (fast) {
+			this.#handlers.onEvent(fast);
+			return;
+		}
 		let value: unknown;
-		let text: string;
 		try {
-			text = buffer.toString('utf8');
 			value = JSON.parse(text);
 		} catch {
 			// The frame's text is not repeated: it is server data and could be anything.

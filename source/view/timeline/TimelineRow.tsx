@@ -2,10 +2,10 @@ import {memo} from 'react';
 import {Text} from 'ink';
 import type {SummaryTone} from '../../format/event-summary.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
-import {type LoggedEvent, settleEvent} from '../../wire/schemas/events.js';
+import type {LoggedEvent} from '../../wire/schemas/events.js';
 import {kindLabel} from '../../format/event-kind-label.js';
 import {sourceLabel, type TimelineColumns} from './timeline-columns.js';
-import {summaryOf} from './summary-cache.js';
+import {isCondensationRow, summaryOf} from './summary-cache.js';
 
 export const toneColor: Record<SummaryTone, string | undefined> = {
 	normal: undefined,
@@ -40,7 +40,7 @@ function cell(text: string, width: number): string {
  */
 function TimelineRowView({event, columns, selected, forgotten, following = false}: Props) {
 	const summary = summaryOf(event);
-	const condensation = settleEvent(event).kind === 'Condensation';
+	const condensation = isCondensationRow(event);
 	// The gutter carries the selection (visible without colour) and marks condensations and what they forgot.
 	const gutter = `${selected ? '›' : condensation ? '≡' : forgotten ? '·' : ' '} `;
 	const text = condensation ? `── ${summary.text} ──` : summary.text;

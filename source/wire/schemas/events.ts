@@ -263,13 +263,15 @@ export type PendingEvent = {
 	/** The validated event, once settleEvent made it. */
 	settled: WireEvent | undefined;
 	/**
-	 * The event as received: its JSON text when the frame's text was given and cannot hold an
-	 * `encrypted_content` key, else the parsed object with any `encrypted_content` removed. One
-	 * flat string per event is what makes holding a long stream cheap: a parsed object is dozens
-	 * of small objects for the garbage collector to copy and trace, and most are never shown.
-	 * Empty once settled.
+	 * The event as received, as JSON text with any `encrypted_content` removed. One flat string per
+	 * event is what makes holding a long stream cheap: a parsed object is dozens of small objects,
+	 * about three times the text, for the garbage collector to copy and trace, and most are never
+	 * shown. Empty once settled. (The parsed object only between reading the envelope and
+	 * `parseEventLater` writing it out, or `parseEvent` validating it.)
 	 */
-	payload: Record<string, unknown> | string;
+	payload: string | Record<string, unknown>;
+	/** Characters of that JSON text: what settling the event brings back into the heap. */
+	textLength: number;
 };
 
 /** What an event log holds: validated events and events validated on first use. */
@@ -282,8 +284,156 @@ export type LoggedEvent = WireEvent | PendingEvent;
  */
 export function parseEventLater(input: unknown, options: ParseEventOptions & {text?: string} = {}): LoggedEvent {
 	const envelope = readEnvelope(input, options);
-	if (envelope.kind === 'PendingEvent' && options.text !== undefined && options.mayHoldEncryptedContent === false) envelope.payload = options.text;
+	if (envelope.kind !== 'PendingEvent') return envelope;
+	// The frame's own text when it cannot hold an `encrypted_content` key; else the scrubbed object
+	// written out again (readEnvelope removed the key), so a frame with a `\u001b` of coloured
+	// terminal output is held as text too, not as a parsed object three times its size.
+	holdAsText(envelope, options.text !== undefined && options.mayHoldEncryptedContent === false ? options.text : JSON.stringify(envelope.payload));
 	return envelope;
+}
+
+/** Holds a pending event's payload as its (scrubbed) JSON text. */
+export function holdAsText(event: PendingEvent, text: string): void {
+	event.payload = text;
+	event.textLength = text.length;
+}
+
+/** Roughly what an event in a log takes: its held payload, or its text's length once settled into objects. */
+export function heldBytes(event: LoggedEvent): number {
+	if (event.kind !== 'PendingEvent') return 2048;
+	// A validated event is objects: counted at about three times its text.
+	if (event.settled !== undefined) return event.textLength * 3 + 200;
+	return (typeof event.payload === 'string' ? event.payload.length : 4096) + 200;
+}
+
+const envelopeKeys = new Set(['kind', 'id', 'timestamp', 'source', 'key']);
+
+/**
+ * A socket frame's event without parsing the whole frame: its envelope read by a scan of the
+ * top-level keys, its text held as it came. JSON.parse of every frame made a tree of objects
+ * three times the frame's size, for the garbage collector, only to read five fields; on a real
+ * stream (kilobytes a frame) that churn, not what was held, decided the resident memory. Null
+ * when the fast path does not apply (the frame may hold `encrypted_content`, its id or kind is
+ * not a plain string, the kind is unknown, the scan finds no object): then parse it as usual.
+ */
+export function parseFrameLater(text: string): PendingEvent | null {
+	if (mayHoldEncryptedContent(text)) return null;
+	const fields = scanTopLevelStrings(text, envelopeKeys);
+	if (!fields) return null;
+	const givenKind = fields.get('kind');
+	const id = fields.get('id');
+	if (givenKind === undefined || id === undefined) return null;
+	const originalKind = commonNames.get(givenKind) ?? givenKind;
+	const kind = commonNames.get(originalKind) ?? shortEventKind(originalKind);
+	if (!Object.hasOwn(eventSchemas, kind)) return null;
+	const givenSource = fields.get('source');
+	const source = givenSource === undefined ? (defaultSource[kind] ?? 'unknown') : (commonNames.get(givenSource) ?? givenSource);
+	const stateKey = kind === 'ConversationStateUpdateEvent' ? (fields.get('key') ?? null) : null;
+	const event: PendingEvent = {kind: 'PendingEvent', pendingKind: kind as KnownEventKindName, originalKind, id, timestamp: fields.get('timestamp') ?? '', source, stateKey, settled: undefined, payload: '', textLength: 0};
+	holdAsText(event, text);
+	return event;
+}
+
+/**
+ * The top-level keys in `wanted` whose values are strings, from a JSON object's text, skipping
+ * every other value without building it (the last occurrence wins, as in JSON.parse). Null when
+ * the text is not an object by the scan (nested values are skipped, not checked: the payload is
+ * parsed for real when the event is validated, and a frame broken inside shows as invalid then).
+ */
+export function scanTopLevelStrings(text: string, wanted: ReadonlySet<string>): Map<string, string> | null {
+	const found = new Map<string, string>();
+	let at = skipSpace(text, 0);
+	if (text.charCodeAt(at) !== 123 /* { */) return null;
+	at = skipSpace(text, at + 1);
+	if (text.charCodeAt(at) === 125 /* } */) return skipSpace(text, at + 1) === text.length ? found : null;
+	for (;;) {
+		if (text.charCodeAt(at) !== 34 /* " */) return null;
+		const keyEnd = stringEnd(text, at);
+		if (keyEnd < 0) return null;
+		const key = decodeString(text, at, keyEnd);
+		at = skipSpace(text, keyEnd);
+		if (text.charCodeAt(at) !== 58 /* : */) return null;
+		at = skipSpace(text, at + 1);
+		const valueStart = at;
+		at = valueEnd(text, at);
+		if (at < 0) return null;
+		if (key !== null && wanted.has(key)) {
+			if (text.charCodeAt(valueStart) === 34) {
+				const value = decodeString(text, valueStart, at);
+				if (value === null) return null;
+				found.set(key, value);
+			} else {
+				// Not a string: the fast path does not apply to this field.
+				found.delete(key);
+				if (key === 'kind' || key === 'id') return null;
+			}
+		}
+		at = skipSpace(text, at);
+		const next = text.charCodeAt(at);
+		if (next === 125) return skipSpace(text, at + 1) === text.length ? found : null;
+		if (next !== 44 /* , */) return null;
+		at = skipSpace(text, at + 1);
+	}
+}
+
+function skipSpace(text: string, at: number): number {
+	while (at < text.length) {
+		const code = text.charCodeAt(at);
+		if (code !== 32 && code !== 10 && code !== 13 && code !== 9) break;
+		at++;
+	}
+	return at;
+}
+
+/** Index just past the string starting at `at` (a quote), or -1. */
+function stringEnd(text: string, at: number): number {
+	for (let index = at + 1; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === 92 /* \ */) index++;
+		else if (code === 34) return index + 1;
+	}
+	return -1;
+}
+
+/**
+ * The string value between `start` and `end` (its quotes included), as a string of its own: a
+ * slice of the frame would keep the whole frame alive for as long as the event's id is held.
+ */
+function decodeString(text: string, start: number, end: number): string | null {
+	try {
+		return JSON.parse(text.slice(start, end)) as string;
+	} catch {
+		return null;
+	}
+}
+
+/** Index just past the value starting at `at`, or -1: strings, nested objects and arrays, literals. */
+function valueEnd(text: string, at: number): number {
+	const first = text.charCodeAt(at);
+	if (first === 34) return stringEnd(text, at);
+	if (first === 123 || first === 91 /* [ */) {
+		let depth = 0;
+		for (let index = at; index < text.length; index++) {
+			const code = text.charCodeAt(index);
+			if (code === 34) {
+				index = stringEnd(text, index) - 1;
+				if (index < 0) return -1;
+			} else if (code === 123 || code === 91) {
+				depth++;
+			} else if (code === 125 || code === 93) {
+				depth--;
+				if (depth === 0) return index + 1;
+			}
+		}
+		return -1;
+	}
+	let index = at;
+	while (index < text.length) {
+		const code = text.charCodeAt(index);
+		if (code === 44 || code === 125 || code === 93 || code === 32 || code === 10 || code === 13 || code === 9) break;
+		index++;
+	}
+	return index > at ? index : -1;
 }
 
 /** The validated event (validated once, then remembered). Never throws. */
@@ -296,6 +446,25 @@ export function settleEvent(event: LoggedEvent): WireEvent {
 		event.payload = '';
 	}
 	return event.settled;
+}
+
+/**
+ * The validated event without keeping it on the pending one: for a look that is remembered
+ * elsewhere (a row's summary) or repeated rarely (the last tool call, each refresh). A followed
+ * stream shows every event in its newest rows for a moment; settling each kept its objects, about
+ * three times its text, for as long as the log keeps it.
+ */
+export function peekEvent(event: LoggedEvent): WireEvent {
+	if (event.kind !== 'PendingEvent') return event;
+	return event.settled ?? validatePayload(event);
+}
+
+/** `peekEvent` when the event is of `kind`, else undefined (others are not validated). */
+export function peekIf<K extends KnownEventKindName>(event: LoggedEvent, kind: K): EventOf<K> | undefined {
+	if (event.kind === kind) return event as EventOf<K>;
+	if (event.kind !== 'PendingEvent' || event.pendingKind !== kind) return undefined;
+	const result = peekEvent(event);
+	return result.kind === kind ? (result as EventOf<K>) : undefined;
 }
 
 /** Settles only when the event is of `kind`: a filter on kind that does not validate every other event. */
@@ -325,14 +494,30 @@ function readEnvelope(input: unknown, options: ParseEventOptions): UnknownEvent 
 	const source = givenSource === undefined ? (defaultSource[kind] ?? 'unknown') : (commonNames.get(givenSource) ?? givenSource);
 	if (!Object.hasOwn(eventSchemas, kind)) return unknownEvent(originalKind, originalKind ? 'unknown event kind' : 'event has no kind', id, timestamp, source, withoutNulls(raw));
 	const stateKey = kind === 'ConversationStateUpdateEvent' && typeof raw.key === 'string' ? raw.key : null;
-	return {kind: 'PendingEvent', pendingKind: kind as KnownEventKindName, originalKind, id, timestamp, source, stateKey, settled: undefined, payload: raw};
+	return {kind: 'PendingEvent', pendingKind: kind as KnownEventKindName, originalKind, id, timestamp, source, stateKey, settled: undefined, payload: raw, textLength: 0};
+}
+
+let validations = 0;
+
+/** How many payloads were validated so far in this process (settled or peeked): what a view made the log pay. */
+export function validationsSoFar(): number {
+	return validations;
 }
 
 function validatePayload(pending: PendingEvent): WireEvent {
+	validations++;
 	const {pendingKind: kind, originalKind, id, timestamp, source, payload} = pending;
 	// The text was parsed once already, at arrival, so it is JSON. Null fields go first: absent
 	// and null are one thing from here on (common.ts withoutNulls).
-	const raw = withoutNulls(typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : payload);
+	let parsed: unknown;
+	try {
+		parsed = typeof payload === 'string' ? JSON.parse(payload) : payload;
+	} catch {
+		// A frame whose envelope scanned but whose body is not JSON (parseFrameLater).
+		return unknownEvent(originalKind, `invalid ${kind}: its JSON is broken`, id, timestamp, source, {});
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return unknownEvent(originalKind, `invalid ${kind}: not a JSON object`, id, timestamp, source, {});
+	const raw = withoutNulls(parsed as Record<string, unknown>);
 	const schema = eventSchemas[kind];
 	// A copy only when the envelope had to be normalised (a qualified kind, a filled-in id or
 	// source): zod builds its own output objects anyway, and a copy per event is felt at ingest.
