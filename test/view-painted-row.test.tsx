@@ -32,7 +32,9 @@ const color = fc.constantFrom(undefined, 'red', 'yellow', 'cyan', 'gray', 'green
 const text = fc.constantFrom('', 'running ', '◆ waiting ', 'stuck 4m · ', 'Fix the flaky test', ' acme/api   3h  2m', ' $1.20  45%', ' new', '漢字 é');
 const cells = fc.record({key: fc.constant('k'), status: text, statusColor: color, sandbox: text, sandboxColor: color, reason: text, reasonColor: color, title: text, rest: text, usage: text, usageColor: color, tail: text});
 
-test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', async () => {
+// Each run renders two rows through Ink (about 50 ms on a quiet machine, several times that beside
+// two busy loops): a timeout of its own, above the suite's minute.
+test('property: the painted row shows what the nested Texts showed, colours, dim, bold and inverse included', {timeout: 180_000}, async () => {
 	const level = chalk.level;
 	chalk.level = 3;
 	try {
