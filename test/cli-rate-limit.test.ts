@@ -35,7 +35,8 @@ test('Retry-After: 0 waits for the window (X-RateLimit-Reset, at least 1 s); a l
 	assert.equal(rateLimitWait({'retry-after': '7'}, '', now).waitMs, 7000, 'a real Retry-After is honoured');
 });
 
-test('against 2 requests/s answered with Retry-After: 0, conversations --json (3 pages) and events --json (25 pages) succeed', async (t) => {
+// Paced at 2 requests a second by design (about 15 s of requests): a timeout of its own.
+test('against 2 requests/s answered with Retry-After: 0, conversations --json (3 pages) and events --json (25 pages) succeed', {timeout: 120_000}, async (t) => {
 	const sim = await startSimulator({port: 0, tickMs: 0, seed: 21, conversations: 250});
 	t.after(() => sim.close());
 	const conversation = sim.world
