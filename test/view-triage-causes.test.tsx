@@ -69,12 +69,12 @@ test('! groups what needs you by cause, with counts and the oldest age; a group 
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
 	const frame = await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	assertFits(frame, 120);
-	assert.match(frame, /What needs you, by cause: 7 conversations in 5 groups/);
+	assert.match(frame, /What needs you, by cause: 6 conversations in 4 groups · 1 more paused mid-run/);
 	assert.match(lineWith(frame, 'waiting for approval'), /waiting for approval +1 +1[34]m/);
 	assert.match(lineWith(frame, 'rate limit'), /error · rate limit · retryable +3 +(39|40)m +c runs all 3 again/);
 	assert.match(lineWith(frame, 'quota'), /error · quota +1 +(59m|1h) +the budget is spent: raise max_budget_per_task in the settings/);
 	assert.match(lineWith(frame, 'auth'), /error · auth +1 +(29|30)m +the LLM key was refused/);
-	assert.match(lineWith(frame, 'paused mid-run'), /paused mid-run +1 +(19|20)m +r resumes their sandboxes/);
+	assert.match(lineWith(frame, 'paused mid-run  '), /paused mid-run +1 +(19|20)m +r resumes their sandboxes/);
 	// c on the quota group: nothing is run, the notice says why.
 	await press(rendered, 'jj', (text) => /› error · quota/.test(text));
 	const refused = await press(rendered, 'c', (text) => text.includes('not retryable, nothing is run'));
@@ -145,5 +145,16 @@ test('enter on a group shows its conversations in the list, under the filter cau
 	const frame = await press(rendered, keys.enter, (text) => text.includes('cause:error:rate_limit') && text.includes('3 of 8'));
 	assert.match(frame, /Backfill the search index/);
 	assert.doesNotMatch(frame, /Healthy one/);
+	rendered.unmount();
+});
+
+test('the queue counts what needs you as the header does; conversations paused mid-run are counted apart', async () => {
+	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 120, rows: 30});
+	const list = await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const needYou = Number(/! (\d+) need you/.exec(list)?.[1]);
+	assert.equal(needYou, 6, 'the header: approval, three rate limits, quota, auth');
+	const frame = await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
+	assert.match(frame, new RegExp(`What needs you, by cause: ${needYou} conversations in 4 groups · 1 more paused mid-run`));
+	assert.match(lineWith(frame, 'paused mid-run  '), /paused mid-run +1 /, 'the paused group is still listed, with its remedy');
 	rendered.unmount();
 });

@@ -70,11 +70,21 @@ export function CauseQueue(props: Props) {
 		back: props.onClose,
 	});
 
-	const total = groups.reduce((sum, group) => sum + group.keys.length, 0);
+	// The header's `! N need you` counts what needs a person; a conversation paused mid-run is a
+	// group here (resume is its remedy) but not in that count: said apart, so the two agree.
+	const needing = groups.filter((group) => group.kind !== 'paused');
+	const total = needing.reduce((sum, group) => sum + group.keys.length, 0);
+	const paused = groups.reduce((sum, group) => sum + (group.kind === 'paused' ? group.keys.length : 0), 0);
 	const labelWidth = Math.min(40, Math.max(20, Math.floor(width * 0.38)));
 	const header = `  ${cellLeft('CAUSE', labelWidth)} ${cellRight('N', 4)} ${cellRight('OLDEST', 6)}  WHAT TO DO`;
 	const offset = Math.max(0, Math.min(index - listHeight + 1, groups.length - listHeight));
-	const title = total === 0 ? 'Nothing needs you.' : `What needs you, by cause: ${total} conversation${total === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}`;
+	const pausedText = paused === 0 ? '' : `${paused} ${total === 0 ? '' : 'more '}paused mid-run`;
+	const title =
+		total === 0
+			? paused === 0
+				? 'Nothing needs you.'
+				: `Nothing needs you · ${pausedText}`
+			: `What needs you, by cause: ${plural(total, 'conversation')} in ${plural(needing.length, 'group')}${paused === 0 ? '' : ` · ${pausedText}`}`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text bold wrap="truncate">
@@ -100,4 +110,8 @@ export function CauseQueue(props: Props) {
 			</Text>
 		</Box>
 	);
+}
+
+function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
