@@ -158,3 +158,19 @@ test('the queue counts what needs you as the header does; conversations paused m
 	assert.match(lineWith(frame, 'paused mid-run  '), /paused mid-run +1 /, 'the paused group is still listed, with its remedy');
 	rendered.unmount();
 });
+
+test('at 80 columns the selected group\'s advice is on screen whole, however narrow its column', async () => {
+	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 80, rows: 24});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
+	const quota = await press(rendered, 'jj', (text) => /› error · quota/.test(text));
+	assertFits(quota, 80);
+	assert.match(lineWith(quota, '› error · quota'), /the budget is spent: raise max_bu…/, 'the column is cut at 80');
+	const words = (frame: string) => frame.replaceAll(/\s+/g, ' ');
+	assert.match(words(quota), /error · quota: the budget is spent: raise max_budget_per_task in the settings, then run them again/);
+	const auth = await press(rendered, 'j', (text) => /› error · auth/.test(text));
+	assert.match(words(auth), /error · auth: the LLM key was refused: fix it in the settings; nothing here can/);
+	assert.doesNotMatch(words(auth), /then run them again/, 'the advice follows the selection');
+	assert.ok(auth.split('\n').length <= 24, 'the frame fits the terminal');
+	rendered.unmount();
+});

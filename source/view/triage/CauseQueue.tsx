@@ -4,7 +4,7 @@ import {formatAge} from '../../format/time.js';
 import {type CauseGroup, causeGroups} from '../../state/causes.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, cellRight, line} from '../cells.js';
-import {keyOf} from '../keymap.js';
+import {wrapToWidth} from '../../format/wrap.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {causeAdvice, causeLabel} from './cause-words.js';
 
@@ -37,8 +37,9 @@ const colors: Record<CauseGroup['kind'], string> = {
 /**
  * `!`: what needs you, one line per cause: how many conversations, how long the oldest has waited,
  * and what to do: the key of a remedy the whole group can take (run the retryable errors again,
- * resume what was paused mid-run), or what has to change where none is safe. Live: counts move as
- * the fleet does; the selection stays on its cause.
+ * resume what was paused mid-run), or what has to change where none is safe, cut to its column and
+ * said whole for the selected group under the list. Live: counts move as the fleet does; the
+ * selection stays on its cause.
  */
 export function CauseQueue(props: Props) {
 	const {snapshot, now, width, height} = props;
@@ -56,7 +57,10 @@ export function CauseQueue(props: Props) {
 		if (selected.remedy === wanted) props.onRemedy(selected);
 		else props.onRefused(`${causeLabel(selected.cause)}: ${wanted === 'run' ? 'not retryable, nothing is run' : 'nothing to resume'}; ${causeAdvice(selected)}.`);
 	};
-	const listHeight = Math.max(1, height - 3);
+	// The selected group's advice, whole, under the list: its column is cut on a narrow terminal,
+	// and what to do about a cause is the point of the queue. (The keys are on the footer.)
+	const advice = selected ? wrapToWidth(`${causeLabel(selected.cause)}: ${causeAdvice(selected)}`, width, 2, {words: true}) : [];
+	const listHeight = Math.max(1, height - 2 - advice.length);
 	useKeyHandlers('queue', {
 		up: () => move(-1),
 		down: () => move(1),
@@ -105,9 +109,11 @@ export function CauseQueue(props: Props) {
 					);
 				})}
 			</Box>
-			<Text dimColor wrap="truncate">
-				{line(`j/k move · enter show in the list · ${keyOf('runAll')} run all · ${keyOf('resumeAll')} resume all · esc close`, width)}
-			</Text>
+			{advice.map((row, index) => (
+				<Text key={index} color={selected ? colors[selected.kind] : undefined} wrap="truncate">
+					{line(row, width)}
+				</Text>
+			))}
 		</Box>
 	);
 }
