@@ -174,3 +174,39 @@ test('at 80 columns the selected group\'s advice is on screen whole, however nar
 	assert.ok(auth.split('\n').length <= 24, 'the frame fits the terminal');
 	rendered.unmount();
 });
+
+/** Two conversations paused mid-run on old sandboxes, two younger running ones, the cap unknown. */
+function pausedSnapshot(): DashboardSnapshot {
+	const rows = [
+		conversationRow({id: hexId(21), title: 'First cut off', execution: null, sandbox: 'PAUSED', sandboxId: 'sb-p1', lastKnown: 'running', updatedMinutesAgo: 30}),
+		conversationRow({id: hexId(22), title: 'Second cut off', execution: null, sandbox: 'PAUSED', sandboxId: 'sb-p2', lastKnown: 'running', updatedMinutesAgo: 25}),
+		conversationRow({id: hexId(23), title: 'Still going', execution: 'running', sandboxId: 'sb-run'}),
+		conversationRow({id: hexId(24), title: 'Also going', execution: 'running', sandboxId: 'sb-run2'}),
+	];
+	const sandboxes = new Map(
+		[
+			sandboxRow({id: 'sb-p1', status: 'PAUSED', createdMinutesAgo: 1000, users: [hexId(21)]}),
+			sandboxRow({id: 'sb-p2', status: 'PAUSED', createdMinutesAgo: 950, users: [hexId(22)]}),
+			sandboxRow({id: 'sb-run', status: 'RUNNING', createdMinutesAgo: 900, users: [hexId(23)]}),
+			sandboxRow({id: 'sb-run2', status: 'RUNNING', createdMinutesAgo: 800, users: [hexId(24)]}),
+		].map((row) => [row.key, row]),
+	);
+	return fixtureSnapshot({conversations: new Map(rows.map((row) => [row.key, row])), sandboxes, runningSandboxCap: null});
+}
+
+test('at 80 columns the resume question says whole which sandboxes the service may pause, in order; an unknown cap is not printed as "?"', async () => {
+	const rendered = renderSized(<Dashboard store={fixtureStore(pausedSnapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 80, rows: 24});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Still going'));
+	await press(rendered, '!', (text) => /› paused mid-run/.test(text));
+	const frame = await press(rendered, 'r', (text) => text.includes('[y/n]'));
+	assertFits(frame, 80);
+	assert.ok(frame.split('\n').length <= 24, 'the frame fits the terminal');
+	const words = frame.replaceAll(/\s+/g, ' ');
+	assert.match(words, /Resume 2 sandboxes of 2 conversations \(paused mid-run\)\? \[y\/n\]/);
+	assert.match(words, /may pause its oldest running sandbox, in this order: sb-run \(1 conversation\), then sb-p1 \(1 conversation\)\./);
+	assert.match(words, /⚠ sb-p1 may be paused again by a later resume/);
+	assert.doesNotMatch(words, /\?\s+sandboxes/, 'no "at most ? sandboxes"');
+	assert.match(frame, /sb-p1 +paused +First cut off/, 'the list y acts on is still there');
+	assert.match(frame, /sb-p2 +paused +Second cut off/);
+	rendered.unmount();
+});

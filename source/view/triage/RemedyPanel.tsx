@@ -2,6 +2,7 @@ import {useEffect, useEffectEvent, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
+import {wrapToWidth} from '../../format/wrap.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import {shortId} from '../../state/sandbox-rows.js';
 import {line} from '../cells.js';
@@ -119,7 +120,10 @@ export function RemedyPanel(props: Props) {
 		const reasons = [...new Set(plan.skipped.map((skip) => skip.why))].join('; ');
 		lines.push({text: `${plan.skipped.length} skipped: ${sanitizeLine(reasons)}`, color: 'gray'});
 	}
-	const listHeight = Math.max(1, height - lines.length - 1);
+	// Wrapped, not cut: the question's lines are what y acts on (which sandboxes the cap pauses,
+	// in order), and at 80 columns they are longer than a row.
+	const rows = lines.flatMap((entry) => wrapToWidth(entry.text, width, Number.POSITIVE_INFINITY, {words: true}).map((text) => ({...entry, text})));
+	const listHeight = Math.max(1, height - rows.length - 1);
 	const status = asked
 		? `${settled} of ${items.length} done · ${failed} failed${done ? ' · enter/esc closes' : ''}`
 		: items.length === 0
@@ -127,7 +131,7 @@ export function RemedyPanel(props: Props) {
 			: `y ${plan?.remedy === 'run' ? 'runs' : 'resumes'} all ${items.length} listed · n/esc cancels · ↑/↓ scroll`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			{lines.map((entry, index) => (
+			{rows.map((entry, index) => (
 				<Text key={index} color={entry.color} bold={entry.bold} wrap="truncate">
 					{line(entry.text, width)}
 				</Text>

@@ -69,10 +69,13 @@ function sandboxName(snapshot: Snapshot, key: string): string {
  */
 export function capWords(snapshot: Snapshot, plan: ResumePlan): {text: string; warning: string | null} {
 	const order = plan.paused.map((key) => sandboxName(snapshot, key));
+	const undone = plan.undone.map((key) => shortId(key)).join(', ');
 	const warning =
-		plan.undone.length > 0
-			? `⚠ ${plan.undone.map((key) => shortId(key)).join(', ')} would be paused again by a later resume: at most ${plan.cap ?? '?'} sandboxes run at once`
-			: null;
+		plan.undone.length === 0
+			? null
+			: plan.certain
+				? `⚠ ${undone} would be paused again by a later resume: at most ${plan.cap} sandboxes run at once`
+				: `⚠ ${undone} may be paused again by a later resume, if the service is at its cap`;
 	if (order.length === 0) return {text: plan.cap === null ? 'Nothing else runs: nothing is paused for them.' : `The cap of ${plan.cap} running sandboxes leaves room: nothing else is paused.`, warning};
 	const text = plan.certain
 		? `At the cap of ${plan.cap} running sandboxes the service pauses the oldest running ones, in this order: ${order.join(', then ')}.`
