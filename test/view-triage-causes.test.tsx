@@ -210,3 +210,37 @@ test('at 80 columns the resume question says whole which sandboxes the service m
 	assert.match(frame, /sb-p2 +paused +Second cut off/);
 	rendered.unmount();
 });
+
+test('a remedy under way can be stopped: esc closes the panel at once, the ones not sent yet are not sent, and the question is no longer asked', async () => {
+	const base = recordingController();
+	let release: (() => void) | undefined;
+	const slow = Object.assign(base, {
+		continueAgent(key: string) {
+			base.calls.push({method: 'continueAgent', args: [key]});
+			// The first agent server does not answer until released.
+			return new Promise<'started'>((resolve) => {
+				release = () => resolve('started');
+			});
+		},
+	});
+	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={slow} onQuit={() => undefined} />, {columns: 100, rows: 30});
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
+	await press(rendered, 'j', (text) => /› error · rate limit/.test(text));
+	await press(rendered, 'c', (text) => text.includes('[y/n]'));
+	const sending = await press(rendered, 'y', (text) => text.includes('0 of 2 done'));
+	assert.doesNotMatch(sending, /\[y\/n\]/, 'once answered, the question is not asked again');
+	assert.match(sending, /Running 2 conversations again \(error · rate limit · retryable\)/);
+	assert.match(sending, /esc stops/);
+	const closed = await press(rendered, keys.escape, (text) => !text.includes('0 of 2 done') && text.includes('Healthy one'));
+	assert.match(closed, /Stopped: 1 of 2 sent, 1 not sent\./);
+	release?.();
+	await new Promise((resolve) => setImmediate(resolve));
+	await new Promise((resolve) => setImmediate(resolve));
+	assert.deepEqual(
+		base.calls.filter((call) => call.method === 'continueAgent').map((call) => call.args[0]),
+		[hexId(3)],
+		'the second was never sent',
+	);
+	rendered.unmount();
+});

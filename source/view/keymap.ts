@@ -215,7 +215,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'resumeAll', keys: [char('r')], description: 'Resume the sandboxes of a group paused mid-run (says what the cap pauses, asks y/n)', contexts: ['queue'], hint: 'resume all'},
 	{action: 'back', keys: [named('escape'), char('q'), char('!')], description: 'Close the queue', contexts: ['queue'], hint: 'close'},
 	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it for every one listed', contexts: ['remedy'], hint: 'yes'},
-	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No (or close, once done)', contexts: ['remedy'], hint: 'no/close'},
+	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No; under way, stop (what is not sent yet is not sent); once done, close', contexts: ['remedy'], hint: 'no/stop'},
 	{action: 'up', keys: [named('upArrow'), char('k')], description: 'Scroll up', contexts: ['remedy']},
 	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Scroll down', contexts: ['remedy']},
 	{action: 'back', keys: [named('return')], description: 'Close, once done', contexts: ['remedy']},

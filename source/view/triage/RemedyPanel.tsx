@@ -1,4 +1,4 @@
-import {useEffect, useEffectEvent, useState} from 'react';
+import {useEffect, useEffectEvent, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
@@ -31,7 +31,8 @@ type RunResult = {state: 'sending'} | {state: 'done'; text: string} | {state: 'f
  * sandboxes the cap makes the service pause, in order), the count, then y/n; after y, each result
  * as it comes. The list is fixed when the panel opens: y acts on what is on screen, nothing that
  * joined the group since. Requests go one at a time (each is a different agent server, or a
- * resume the next one's cap plan depends on).
+ * resume the next one's cap plan depends on). Esc or n while they go stops it: the panel closes,
+ * the ones not sent yet are not sent, and the notice says how many were.
  */
 export function RemedyPanel(props: Props) {
 	const {remedy, title, snapshot, width, height} = props;
@@ -48,11 +49,22 @@ export function RemedyPanel(props: Props) {
 	const [offset, setOffset] = useState(0);
 	const targets = plan === null ? [] : plan.remedy === 'run' ? plan.conversationKeys : plan.sandboxKeys;
 	const record = (key: string, result: RunResult) => setResults((current) => new Map(current).set(key, result));
+	// Stopped (esc, n, or the panel gone): nothing more is sent. `sent` counts what went.
+	const stopped = useRef(false);
+	const sent = useRef(0);
+	useEffect(
+		() => () => {
+			stopped.current = true;
+		},
+		[],
+	);
 
 	const start = async () => {
 		if (!plan) return;
 		if (plan.remedy === 'run') {
 			for (const key of plan.conversationKeys) {
+				if (stopped.current) return;
+				sent.current++;
 				record(key, {state: 'sending'});
 				try {
 					const answer = await props.controller.continueAgent?.(key);
@@ -66,7 +78,11 @@ export function RemedyPanel(props: Props) {
 		}
 		// The store tracks each resume on the sandbox's row (pending, then its status); one at a time,
 		// in the plan's order, as the cap's words said.
-		for (const key of plan.sandboxKeys) await props.controller.resumeSandbox(key).catch(() => undefined);
+		for (const key of plan.sandboxKeys) {
+			if (stopped.current) return;
+			sent.current++;
+			await props.controller.resumeSandbox(key).catch(() => undefined);
+		}
 	};
 
 	const runLines = plan?.remedy === 'run' ? plan.conversationKeys.map((key) => runLine(snapshot, key, results.get(key))) : [];
@@ -76,7 +92,14 @@ export function RemedyPanel(props: Props) {
 	const failed = items.filter((item) => item.color === 'red').length;
 	const done = asked && settled === items.length;
 
-	const close = () => props.onClose(asked ? null : 'Cancelled: nothing was done.');
+	const close = () => {
+		if (!asked) return props.onClose('Cancelled: nothing was done.');
+		if (done) return props.onClose(null);
+		// Under way: what is not sent yet is not sent; the one in flight cannot be called back.
+		stopped.current = true;
+		const notSent = targets.length - sent.current;
+		props.onClose(`Stopped: ${sent.current} of ${targets.length} sent${notSent > 0 ? `, ${notSent} not sent` : ''}.`);
+	};
 	useKeyHandlers('remedy', {
 		confirmYes: () => {
 			if (asked || plan === null) return;
@@ -84,10 +107,9 @@ export function RemedyPanel(props: Props) {
 			setAsked(true);
 			void start();
 		},
-		confirmNo: () => {
-			if (!asked || done) close();
-		},
+		confirmNo: close,
 		back: () => {
+			// Enter closes only once done: a y typed twice must not read as "close".
 			if (!asked || done) close();
 		},
 		up: () => setOffset((current) => Math.max(0, current - 1)),
@@ -100,7 +122,12 @@ export function RemedyPanel(props: Props) {
 	} else if (plan.remedy === 'run') {
 		const count = plan.conversationKeys.length;
 		lines.push({
-			text: count === 0 ? `Nothing to run again: ${title}` : `Run ${count} conversation${count === 1 ? '' : 's'} again (${title})? [y/n]`,
+			text:
+				count === 0
+					? `Nothing to run again: ${title}`
+					: asked
+						? `Running ${count} conversation${count === 1 ? '' : 's'} again (${title})`
+						: `Run ${count} conversation${count === 1 ? '' : 's'} again (${title})? [y/n]`,
 			color: 'yellow',
 			bold: true,
 		});
@@ -108,7 +135,10 @@ export function RemedyPanel(props: Props) {
 	} else {
 		const count = plan.sandboxKeys.length;
 		lines.push({
-			text: count === 0 ? `Nothing to resume: ${title}` : `Resume ${count} sandbox${count === 1 ? '' : 'es'} of ${plan.conversations} conversation${plan.conversations === 1 ? '' : 's'} (${title})? [y/n]`,
+			text:
+				count === 0
+					? `Nothing to resume: ${title}`
+					: `${asked ? 'Resuming' : 'Resume'} ${count} sandbox${count === 1 ? '' : 'es'} of ${plan.conversations} conversation${plan.conversations === 1 ? '' : 's'} (${title})${asked ? '' : '? [y/n]'}`,
 			color: 'yellow',
 			bold: true,
 		});
@@ -125,7 +155,7 @@ export function RemedyPanel(props: Props) {
 	const rows = lines.flatMap((entry) => wrapToWidth(entry.text, width, Number.POSITIVE_INFINITY, {words: true}).map((text) => ({...entry, text})));
 	const listHeight = Math.max(1, height - rows.length - 1);
 	const status = asked
-		? `${settled} of ${items.length} done · ${failed} failed${done ? ' · enter/esc closes' : ''}`
+		? `${settled} of ${items.length} done · ${failed} failed · ${done ? 'enter/esc closes' : 'esc stops (what is not sent yet is not sent)'}`
 		: items.length === 0
 			? 'y/n/esc closes'
 			: `y ${plan?.remedy === 'run' ? 'runs' : 'resumes'} all ${items.length} listed · n/esc cancels · ↑/↓ scroll`;
