@@ -237,3 +237,17 @@ test('a refused terminal command: is_error decides, the exit code does not read 
 	has(lines, /^is error +yes$/);
 	assert.ok(!lines.some((line) => line.includes('still running')), lines.join('\n'));
 });
+
+test('the times of the other event in a pair (an action\'s result, the action an observation answers) carry the zone, as the heading\'s does', () => {
+	const action = terminalAction('pytest -q');
+	const observation = terminalObservation(action, '1 passed', 0);
+	if (observation.kind !== 'ObservationEvent' || action.kind !== 'ActionEvent') throw new Error('fixtures');
+	const naive = (text: string) => /\d{2}:\d{2}:\d{2}(?:\.\d+)?$/.test(text);
+	assert.ok(naive(action.timestamp) && naive(observation.timestamp), 'the fixtures are naive local times');
+	const zoned = details(action, {outcome: observation, zone: 'UTC+1'});
+	has(zoned, /^ActionEvent · agent · \S+ UTC\+1$/);
+	has(zoned, /^result · ObservationEvent · \S+ UTC\+1$/);
+	has(details(observation, {action, zone: 'UTC+1'}), /^answers · ActionEvent · \S+ UTC\+1$/);
+	const unknown = details(action, {outcome: observation});
+	has(unknown, /^result · ObservationEvent · \S+ \(server local time, zone not known yet\)$/);
+});

@@ -41,7 +41,7 @@ export function eventDetails(event: WireEvent, width: number, context: DetailCon
 	header(doc, event, context.zone ?? null);
 	switch (event.kind) {
 		case 'ActionEvent': {
-			toolCallDetails(doc, event, context.outcome ?? null);
+			toolCallDetails(doc, event, context.outcome ?? null, context.zone ?? null);
 			break;
 		}
 
@@ -50,7 +50,7 @@ export function eventDetails(event: WireEvent, width: number, context: DetailCon
 		case 'AgentErrorEvent': {
 			outcomeDetails(doc, event);
 			// Undefined: the caller did not look it up; null: it looked and the action is not loaded.
-			if (context.action !== undefined) answeredAction(doc, context.action);
+			if (context.action !== undefined) answeredAction(doc, context.action, context.zone ?? null);
 			break;
 		}
 
@@ -164,7 +164,7 @@ export function timeZoneNote(timestamp: string, zone: string | null): string {
 	return zone ? ` ${zone}` : ' (server local time, zone not known yet)';
 }
 
-export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'ActionEvent'>, outcome: ActionOutcome | null): void {
+export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'ActionEvent'>, outcome: ActionOutcome | null, zone: string | null = null): void {
 	doc.field('tool', `${event.tool_name} (${event.action ? actionKindName(event.action) : 'invalid call'})`);
 	if (event.action) {
 		const {action} = event;
@@ -208,7 +208,8 @@ export function toolCallDetails(doc: DetailDocumentBuilder, event: EventOf<'Acti
 		return;
 	}
 
-	doc.heading(`result · ${outcome.kind} · ${outcome.timestamp}`);
+	// The other event's time is in the same zone as the heading's, and says so as it does.
+	doc.heading(`result · ${outcome.kind} · ${outcome.timestamp}${timeZoneNote(outcome.timestamp, zone)}`);
 	outcomeDetails(doc, outcome);
 }
 
@@ -348,14 +349,14 @@ export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome)
 	}
 }
 
-function answeredAction(doc: DetailDocumentBuilder, action: EventOf<'ActionEvent'> | null): void {
+function answeredAction(doc: DetailDocumentBuilder, action: EventOf<'ActionEvent'> | null, zone: string | null): void {
 	doc.blank();
 	if (!action) {
 		doc.line('answers        an action that is not in the loaded log', 'muted');
 		return;
 	}
 
-	doc.heading(`answers · ActionEvent · ${action.timestamp}`);
+	doc.heading(`answers · ActionEvent · ${action.timestamp}${timeZoneNote(action.timestamp, zone)}`);
 	const described = action.action ? describeAction(action.action) : `invalid call · ${invalidCallArguments(action)}`;
 	doc.field('tool', action.tool_name).field('action', described ?? action.summary ?? actionKindName(action.action));
 	doc.field('id', action.id, 'muted');
