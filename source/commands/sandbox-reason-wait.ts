@@ -39,6 +39,11 @@ export class SandboxReasonWait {
 		return ready;
 	}
 
+	/** Everything held, in order, each with the reason the list gives by now (or none): watch is ending. */
+	flush(snapshot: DashboardSnapshot): StatusTransition[] {
+		return this.take([], snapshot, Number.POSITIVE_INFINITY);
+	}
+
 	get holding(): boolean {
 		return this.#held.length > 0;
 	}

@@ -83,7 +83,10 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		if (keyRejected) throw new KeyRejectedError(keyRejected, 401);
 		return code;
 	} finally {
-		release(store.getSnapshot(), true);
+		// Ending (ctrl-c, a refused key): what is held for a reason or a cause goes out as known now.
+		const last = store.getSnapshot();
+		release(last, true);
+		for (const transition of reasons.flush(last)) print(awaitsCause(transition) ? withErrorCause(transition, last.conversations.get(transition.id)) : transition);
 		process.off('SIGINT', stop);
 		process.off('SIGTERM', stop);
 		unsubscribe();
