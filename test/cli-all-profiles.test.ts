@@ -3,6 +3,7 @@ import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
+import {subAgentTitles} from '../source/simulator/seed-fleet.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {runCli} from './helpers/built-cli.js';
@@ -92,6 +93,32 @@ test('two profiles for the same server and key: its conversations are listed onc
 	} finally {
 		writeFileSync(config, JSON.stringify({defaultProfile: 'work', profiles: both}), {mode: 0o600});
 	}
+});
+
+test('the table puts each server\'s sub-agents under their own parent, though two servers hold the same ids', {timeout: 60_000}, async (t) => {
+	// The same seed on both: the same conversation ids, parents and children on each server.
+	const one = await startSimulator({port: 0, tickMs: 0, seed: 4, fleetShapes: true, apiKey: 'ONE-KEY-0123456789'});
+	const two = await startSimulator({port: 0, tickMs: 0, seed: 4, fleetShapes: true, apiKey: 'TWO-KEY-0123456789'});
+	const fleetHome = mkdtempSync(join(tmpdir(), 'agent-tui-all-profiles-tree-'));
+	t.after(async () => {
+		await Promise.all([one.close(), two.close()]);
+		rmSync(fleetHome, {recursive: true, force: true});
+	});
+	mkdirSync(join(fleetHome, 'xdg', 'agent-tui'), {recursive: true});
+	writeFileSync(join(fleetHome, 'xdg', 'agent-tui', 'config.json'), JSON.stringify({profiles: {one: {baseUrl: one.baseUrl, apiKey: one.apiKey}, two: {baseUrl: two.baseUrl, apiKey: two.apiKey}}}), {mode: 0o600});
+	const run = await runCli(['conversations', '--all-profiles'], {home: fleetHome, timeoutMs: 30_000});
+	assert.equal(run.code, 0, run.stderr);
+	const lines = run.stdout.trimEnd().split('\n');
+	for (const server of ['one', 'two']) {
+		const waiting = lines.findIndex((line) => line.startsWith(`${server} `) && line.includes(`└ ${subAgentTitles.waiting}`));
+		assert.ok(waiting > 0, run.stdout);
+		// Right under its parent, on the same server; its siblings right after it.
+		const parent = lines[waiting - 1]!;
+		assert.ok(parent.startsWith(`${server} `) && !parent.includes('└ ') && !parent.includes('↳ '), `${server}: the line above its first sub-agent is its parent\n${run.stdout}`);
+		assert.ok(lines[waiting + 1]!.startsWith(`${server} `) && lines[waiting + 1]!.includes('└ '), run.stdout);
+		assert.ok(lines[waiting + 2]!.startsWith(`${server} `) && lines[waiting + 2]!.includes('└ '), run.stdout);
+	}
+	assert.equal(lines.filter((line) => line.includes('└ ')).length, 6);
 });
 
 test('--all-profiles refuses a server of its own, and commands other than conversations', {timeout: 30_000}, async () => {

@@ -7,7 +7,7 @@ import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
 import {conversationCause} from './conversation-cause.js';
-import {errorCauses, readConversations} from './conversations.js';
+import {errorCauses, readConversations, treeOrder} from './conversations.js';
 import {errorCauseJson} from '../wire/error-classification.js';
 import {normalizeId} from '../wire/ids.js';
 import {requestDeadline} from './deadline.js';
@@ -51,7 +51,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
 	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause ?? undefined), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
-	else for (const line of profileConversationTable(rows, io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
+	else for (const line of profileConversationTable(inTreeOrder(rows), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;
 	for (const result of results) {
@@ -94,6 +94,20 @@ async function readProfile({profile: name, config}: {profile: string; config: Se
 	} finally {
 		await server?.close();
 	}
+}
+
+/** Each profile's rows with its sub-conversations under their parent (conversations.ts treeOrder), profile after profile. */
+function inTreeOrder(rows: readonly ProfileConversation[]): ProfileConversation[] {
+	const byProfile = new Map<string, ProfileConversation[]>();
+	for (const row of rows) {
+		const own = byProfile.get(row.profile);
+		if (own) own.push(row);
+		else byProfile.set(row.profile, [row]);
+	}
+	return [...byProfile.values()].flatMap((own) => {
+		const byConversation = new Map(own.map((row) => [row.conversation, row]));
+		return treeOrder(own.map((row) => row.conversation)).map((conversation) => byConversation.get(conversation)!);
+	});
 }
 
 /** The same streams and secrets, with each stderr line naming the profile it is about. */

@@ -28,14 +28,24 @@ export function conversationTable(rows: readonly AppConversation[], now: number,
 /** A row of the all-profiles table: the conversation, the profile it came from, now by that server's clock, and why it failed if it did. */
 export type ProfileConversation = {profile: string; conversation: AppConversation; now: number; cause?: ErrorCause | null};
 
-/** `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own server's clock. */
+/**
+ * `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own
+ * server's clock. A sub-conversation's parent is looked for on its own server: two servers can
+ * hold the same ids. (The caller orders each server's rows as a tree.)
+ */
 export function profileConversationTable(rows: readonly ProfileConversation[], width?: number): string[] {
 	const server: Column<ProfileConversation> = {header: 'SERVER', value: (row) => row.profile, max: 16};
-	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now, (row) => row.cause, rows)], width);
+	return renderTable(rows, [server, ...columnsOf<ProfileConversation>((row) => row.conversation, (row) => row.now, (row) => row.cause, rows, (row) => row.profile)], width);
 }
 
-function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) => number, cause: (row: T) => ErrorCause | null | undefined, rows: readonly T[] = []): Array<Column<T>> {
-	const parents = new Set(rows.map((row) => normalizeId(conversation(row).id)));
+function columnsOf<T>(
+	conversation: (row: T) => AppConversation,
+	now: (row: T) => number,
+	cause: (row: T) => ErrorCause | null | undefined,
+	rows: readonly T[] = [],
+	server: (row: T) => string = () => '',
+): Array<Column<T>> {
+	const parents = new Set(rows.map((row) => `${server(row)}\n${normalizeId(conversation(row).id)}`));
 	return [
 		{header: 'ID', value: (row) => shortId(conversation(row).id)},
 		// Words with a symbol, readable without colour; unknown values are shown raw.
@@ -45,7 +55,7 @@ function columnsOf<T>(conversation: (row: T) => AppConversation, now: (row: T) =
 		// An errored agent says why, when its error event says (`✗ error · quota: raise the budget`).
 		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? agentCell(conversation(row), cause(row)) : missing), max: 48},
 		// A sub-conversation under its parent (`└ `), or marked when its parent is not in the list (`↳ `).
-		{header: 'TITLE', value: (row) => subAgentMark(conversation(row), parents) + (conversation(row).title ?? '(untitled)'), max: 60, flexible: true},
+		{header: 'TITLE', value: (row) => subAgentMark(conversation(row), parents, server(row)) + (conversation(row).title ?? '(untitled)'), max: 60, flexible: true},
 		{header: 'REPO', value: (row) => conversation(row).selected_repository ?? missing, max: 40},
 		{header: 'AGE', value: (row) => ageOf(conversation(row).created_at, now(row)), align: 'right'},
 		{header: 'COST', value: (row) => formatCost(conversation(row).metrics?.accumulated_cost), align: 'right'},
@@ -58,10 +68,10 @@ function sandboxCell(conversation: AppConversation): string {
 	return typeof detail === 'string' && detail.trim() ? `${label}: ${detail}` : label;
 }
 
-function subAgentMark(conversation: AppConversation, listed: ReadonlySet<string>): string {
+function subAgentMark(conversation: AppConversation, listed: ReadonlySet<string>, server: string): string {
 	const parent = conversation.parent_conversation_id;
 	if (!parent) return '';
-	return listed.has(normalizeId(parent)) ? '└ ' : '↳ ';
+	return listed.has(`${server}\n${normalizeId(parent)}`) ? '└ ' : '↳ ';
 }
 
 function agentCell(row: AppConversation, cause: ErrorCause | null | undefined): string {
