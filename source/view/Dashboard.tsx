@@ -69,8 +69,8 @@ export function Dashboard(props: DashboardProps) {
 
 	const serverNames = useMemo(() => snapshot.servers?.map((server) => server.name), [snapshot.servers]);
 	// The list is a tree: sub-agents under their parent, folded where the user folded them.
-	const tree = selectConversationTree(snapshot, view.conversationFilter, view.sort, view.collapsed);
-	const listed = useFrozenList(view.frozen, snapshot.conversations, tree.keys, tree.nodes);
+	// Frozen (`F`), the held rows go through the same filter, sort and folds as the live ones.
+	const listed = useFrozenList(view.frozen, snapshot.conversations, (conversations) => selectConversationTree({conversations}, view.conversationFilter, view.sort, view.collapsed));
 	const conversationKeys = listed.keys;
 	const counts = countConversations(snapshot);
 	const sandboxKeys = selectSandboxKeys(snapshot.sandboxes);

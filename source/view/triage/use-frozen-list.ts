@@ -12,7 +12,7 @@ export type FrozenList = {
 };
 
 /** How many rows differ between the held list and the live one (rows are immutable: compare by reference). */
-export function countPendingChanges(held: FrozenList, rows: ReadonlyMap<string, ConversationRow>, keys: readonly string[]): number {
+export function countPendingChanges(held: Pick<FrozenList, 'rows' | 'keys'>, rows: ReadonlyMap<string, ConversationRow>, keys: readonly string[]): number {
 	const heldKeys = new Set(held.keys);
 	let changes = 0;
 	for (const key of keys) if (!heldKeys.has(key)) changes++;
@@ -24,18 +24,23 @@ export function countPendingChanges(held: FrozenList, rows: ReadonlyMap<string, 
 	return changes;
 }
 
+/** The listed keys and tree of a set of rows under the view's filter, sort and folds (selectConversationTree). */
+export type ListSelector = (rows: ReadonlyMap<string, ConversationRow>) => {keys: readonly string[]; nodes: ReadonlyMap<string, TreeNode>};
+
 /**
- * The conversations list as the user sees it: live, or while frozen (`F`) the rows and order of
- * the moment it was frozen, so nothing moves under the cursor while reading.
+ * The conversations list as the user sees it: live, or while frozen (`F`) the rows as they were at
+ * the moment it was frozen, so nothing the server sends moves under the cursor while reading.
+ * What the user does meanwhile (a filter, the sort, folding sub-agents) applies to the held rows:
+ * `select` is the view's, run on them.
  */
-export function useFrozenList(frozen: boolean, rows: ReadonlyMap<string, ConversationRow>, keys: readonly string[], nodes: ReadonlyMap<string, TreeNode> = noNodes): FrozenList {
-	const held = useRef<FrozenList | null>(null);
+export function useFrozenList(frozen: boolean, rows: ReadonlyMap<string, ConversationRow>, select: ListSelector): FrozenList {
+	const held = useRef<ReadonlyMap<string, ConversationRow> | null>(null);
+	const live = select(rows);
 	if (!frozen) {
 		held.current = null;
-		return {rows, keys, nodes, pendingChanges: 0};
+		return {rows, keys: live.keys, nodes: live.nodes, pendingChanges: 0};
 	}
-	held.current ??= {rows, keys, nodes, pendingChanges: 0};
-	return {...held.current, pendingChanges: countPendingChanges(held.current, rows, keys)};
+	held.current ??= rows;
+	const shown = select(held.current);
+	return {rows: held.current, keys: shown.keys, nodes: shown.nodes, pendingChanges: countPendingChanges({rows: held.current, keys: shown.keys}, rows, live.keys)};
 }
-
-const noNodes: ReadonlyMap<string, TreeNode> = new Map();
