@@ -224,3 +224,23 @@ test('footer hints: actions that matter for the selection lead, so 80 columns ke
 	assert.match(fitted, /^a approve {2}x reject {2}/);
 	assert.match(fitted, /\? help$/);
 });
+
+test('every letter or sign the panes answer to is in the readme\'s Keys table', async () => {
+	const {readFile} = await import('node:fs/promises');
+	const readme = await readFile(new URL('../readme.md', import.meta.url), 'utf8');
+	const section = readme.slice(readme.indexOf('\n## Keys\n'), readme.indexOf('\n## ', readme.indexOf('\n## Keys\n') + 1));
+	// The table's first column: `a` / `x`, ctrl-p / `*`, …
+	const listed = new Set<string>();
+	for (const row of section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| key'))) {
+		for (const match of (row.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)) listed.add(match[1]!);
+	}
+	const missing = new Set<string>();
+	for (const binding of keymap) {
+		if (!binding.contexts.some((context) => context === 'global' || context === 'conversations' || context === 'sandboxes' || context === 'timeline')) continue;
+		for (const spec of binding.keys) {
+			// Letters, digits and signs; named keys and ctrl chords are written in words there.
+			if (spec.input && !spec.ctrl && spec.input !== ' ' && !listed.has(spec.input)) missing.add(`${spec.input} (${binding.action})`);
+		}
+	}
+	assert.deepEqual([...missing], [], 'keys the readme does not list');
+});
