@@ -4,6 +4,7 @@ import {causeFilterWord, causeGroups, causeJson, causeMatches, causeOf} from '..
 import {parseConversationFilter, rowMatches} from '../source/state/conversation-query.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {planResumes} from '../source/state/resume-plan.js';
+import {planRun} from '../source/view/triage/remedy-plan.js';
 import {conversationCause} from '../source/commands/conversation-cause.js';
 import type {ErrorCause, FailureKind} from '../source/wire/error-classification.js';
 import {appConversationSchema} from '../source/wire/schemas/app.js';
@@ -99,6 +100,21 @@ test('groups: counts, the oldest age, the longest-waiting first, remedies only w
 	assert.equal(causeGroups({conversations: fleet()}).length, 7);
 	const same = fleet();
 	assert.equal(causeGroups({conversations: same}), causeGroups({conversations: same}), 'memoised on the Map');
+});
+
+test('a group whose errors differ in retryability offers run for the retryable ones only; one that needs the settings offers none', () => {
+	// The SDK classifies a malformed tool call agent_action and retryable, a run that hit its
+	// iteration limit agent_action and not retryable: one group, two answers.
+	const mixed = new Map([errored(31, 'Hit its iteration limit', errorCause('agent_action', false), 30), errored(32, 'Malformed tool call', errorCause('agent_action', true, 'retry'), 5)].map((row) => [row.key, row]));
+	const [group] = causeGroups({conversations: mixed});
+	assert.deepEqual([group?.key, group?.keys, group?.remedy], ['error:agent_action', [hexId(31), hexId(32)], 'run'], 'the retryable one is offered, though the oldest is not retryable');
+	const plan = planRun({conversations: mixed, sandboxes: new Map(), runningSandboxCap: null, sandboxesListed: true}, group!.keys);
+	assert.deepEqual(plan.conversationKeys, [hexId(32)], 'only the retryable one is run');
+	assert.deepEqual(plan.skipped, [{key: hexId(31), why: 'its error is not retryable'}]);
+	// A spent budget stays a spent budget, whatever a server says of retrying: nothing is offered.
+	const quota = new Map([errored(33, 'Budget spent', errorCause('quota', true, 'settings'))].map((row) => [row.key, row]));
+	assert.equal(causeGroups({conversations: quota})[0]?.remedy, null);
+	assert.deepEqual(planRun({conversations: quota, sandboxes: new Map(), runningSandboxCap: null, sandboxesListed: true}, [hexId(33)]).conversationKeys, []);
 });
 
 function rows(n: number): ConversationRow {

@@ -110,8 +110,19 @@ const kindOrder: Record<CauseKind, number> = {approval: 0, error: 1, stuck: 2, s
 /** Errors in the order a person fixes them: the ones that retrying fixes, then the ones only settings fix. */
 const errorOrder: ReadonlyArray<FailureKind | 'unclassified' | 'unread'> = ['rate_limit', 'transient', 'agent_action', 'internal', 'quota', 'auth', 'config', 'unknown', 'unclassified', 'unread'];
 
+/** Errors that running again cannot fix, whatever a server says of retrying: the person changes a setting first. */
+const needsSettings: ReadonlySet<string> = new Set<FailureKind>(['quota', 'auth', 'config']);
+
+/**
+ * Whether running a conversation again is a safe remedy for its cause: an error the SDK calls
+ * retryable that needs no settings changed first (a spent budget or a refused key stays so).
+ */
+export function canRunAgain(cause: Cause | null): boolean {
+	return cause?.kind === 'error' && cause.retryable === true && cause.userAction !== 'settings' && !needsSettings.has(cause.errorKind ?? '');
+}
+
 function remedyOf(cause: Cause): Remedy | null {
-	if (cause.kind === 'error' && cause.retryable === true) return 'run';
+	if (canRunAgain(cause)) return 'run';
 	if (cause.kind === 'paused') return 'resume';
 	return null;
 }
@@ -123,22 +134,27 @@ const groupsMemo = new WeakMap<Snapshot['conversations'], CauseGroup[]>();
 export function causeGroups(snapshot: Snapshot): CauseGroup[] {
 	const memo = groupsMemo.get(snapshot.conversations);
 	if (memo) return memo;
-	const byKey = new Map<string, {cause: Cause; members: Array<{key: string; since: number | null}>}>();
+	const byKey = new Map<string, {cause: Cause; members: Array<{key: string; since: number | null}>; runnable: boolean}>();
 	for (const row of snapshot.conversations.values()) {
 		const cause = causeOf(row);
 		if (!cause) continue;
 		// In the all-servers view each row's times are on its own server's clock: on ours here.
 		const since = cause.since === null ? null : cause.since - (row.server?.clockOffsetMs ?? 0);
 		const group = byKey.get(cause.key);
-		if (group) group.members.push({key: row.key, since});
-		else byKey.set(cause.key, {cause, members: [{key: row.key, since}]});
+		if (group) {
+			group.members.push({key: row.key, since});
+			group.runnable ||= canRunAgain(cause);
+		} else byKey.set(cause.key, {cause, members: [{key: row.key, since}], runnable: canRunAgain(cause)});
 	}
 	const groups: CauseGroup[] = [];
-	for (const [key, {cause, members}] of byKey) {
+	for (const [key, {cause, members, runnable}] of byKey) {
 		// The longest-waiting first; unknown times last; the key keeps the order stable.
 		members.sort((a, b) => (a.since ?? Number.POSITIVE_INFINITY) - (b.since ?? Number.POSITIVE_INFINITY) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 		const times = members.map((member) => member.since).filter((since): since is number => since !== null);
-		groups.push({key, kind: cause.kind, cause, keys: members.map((member) => member.key), oldestSince: times.length > 0 ? Math.min(...times) : null, remedy: remedyOf(cause)});
+		// One kind of error can be retryable for some and not for others (agent_action): run is
+		// offered when any of them is, and acts on those only (the plan checks each, view/triage/remedy-plan.ts).
+		const remedy = cause.kind === 'error' ? (runnable ? 'run' : null) : remedyOf(cause);
+		groups.push({key, kind: cause.kind, cause, keys: members.map((member) => member.key), oldestSince: times.length > 0 ? Math.min(...times) : null, remedy});
 	}
 	groups.sort(
 		(a, b) =>

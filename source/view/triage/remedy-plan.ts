@@ -1,4 +1,5 @@
 import {sanitizeLine} from '../../format/sanitize.js';
+import {canRunAgain, causeOf} from '../../state/causes.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {planResumes, type ResumePlan} from '../../state/resume-plan.js';
 import {sandboxKeyOf, shortId} from '../../state/sandbox-rows.js';
@@ -6,8 +7,9 @@ import {shortTitle} from './triage-plan.js';
 
 /**
  * What a group's remedy acts on, decided when it is asked, so the y/n answers exactly the list on
- * screen. Run: the conversations still in error whose sandbox runs (POST run needs the agent
- * server; a paused sandbox is never resumed for it). Resume: their paused sandboxes, each once,
+ * screen. Run: the conversations still in error, with an error that running again may fix
+ * (causes.ts canRunAgain), whose sandbox runs (POST run needs the agent server; a paused sandbox
+ * is never resumed for it). Resume: their paused sandboxes, each once,
  * planned against the running-sandbox cap (state/resume-plan.ts). Pure.
  */
 
@@ -29,6 +31,7 @@ export function planRun(snapshot: Snapshot, keys: readonly string[]): RunRemedy 
 		const sandbox = String(row.conversation.sandbox_status ?? 'MISSING');
 		if (sandbox !== 'RUNNING') skipped.push({key, why: `its sandbox is ${sandbox.toLowerCase()}: resume it first`});
 		else if (row.agentStatus !== 'error') skipped.push({key, why: `no longer in error (${sanitizeLine(String(row.agentStatus ?? 'unknown'))})`});
+		else if (!canRunAgain(causeOf(row))) skipped.push({key, why: 'its error is not retryable'});
 		else conversationKeys.push(key);
 	}
 	return {remedy: 'run', conversationKeys, skipped};
