@@ -97,3 +97,25 @@ test('80 columns: the header keeps the need-you count and the clock note; status
 	assert.match(frame, /server clock 21d behind/);
 	rendered.unmount();
 });
+
+test('every server at once: a server whose data clock is off says so beside its health, as the one-server header does', async () => {
+	const {Header} = await import('../source/view/Header.js');
+	const {countConversations} = await import('../source/state/conversation-query.js');
+	const {liveConnection} = await import('./helpers/dashboard-fixture.js');
+	const {render} = await import('ink-testing-library');
+	const snapshot = fixtureSnapshot({}, seeds());
+	// In the all-servers view the merged connection's offset is 0: each row has its own server's.
+	const servers = [
+		{name: 'work', label: 'app.example.test', connection: {...liveConnection, health: 'polling' as const, clockOffsetMs: -24 * 86_400_000, clockSource: 'data' as const}},
+		{name: 'lab', label: 'lab.example.test', connection: {...liveConnection, health: 'polling' as const, clockOffsetMs: 1500, clockSource: 'data' as const}},
+	];
+	for (const width of [160, 80]) {
+		const rendered = render(<Header serverLabel="2 servers" demo={false} connection={{...liveConnection, clockOffsetMs: 0}} servers={servers} counts={countConversations(snapshot)} invalidItems={0} width={width} />);
+		const frame = rendered.lastFrame() ?? '';
+		assert.ok(frame.length <= width, frame);
+		assert.match(frame, /work ◐ \d+s ⏱ 24d behind · lab ◐/, `${width}: ${frame}`);
+		assert.doesNotMatch(frame, /lab ◐ \d+s ⏱/, 'a second and a half is no news');
+		assert.match(frame, /! 4 need you/);
+		rendered.unmount();
+	}
+});

@@ -92,6 +92,10 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 		for (const [index, server] of servers.entries()) {
 			const own = serverHealthShort(server.connection, now);
 			segments.push({text: `${index === 0 ? ' ' : ' · '}${truncateToWidth(sanitizeLine(server.name), 12)} `, bold: true}, {text: own.text, color: own.color, bold: own.color === 'red'});
+			// Every age of this server's rows is told on its own clock: when that is off, said here
+			// (the merged connection's offset is 0 in this view, so the note below never shows).
+			const offset = clockOffsetText(server.connection.clockOffsetMs, server.connection.clockSource);
+			if (offset) segments.push({text: ` ⏱ ${offset.replace(/^(?:data|server) clock /, '')}`, color: 'yellow', keep: 5});
 		}
 	} else {
 		if (!demo) segments.push({text: `${truncateToWidth(sanitizeLine(serverLabel), Math.max(8, Math.floor(width / 5)))} `, bold: true});
