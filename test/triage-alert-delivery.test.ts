@@ -3,7 +3,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test, type TestContext} from 'node:test';
-import {alertCommand} from '../source/state/alert-command.js';
+import {alertCommand, type AlertPayload} from '../source/state/alert-command.js';
 import {attachAlerts, type AlertOptions} from '../source/state/alerts.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import type {PendingAction} from '../source/state/timeline-query.js';
@@ -108,6 +108,21 @@ test('an approval alert names what it approves, read from the agent server; the 
 	assert.ok(bytes.startsWith(`${BEL}${ESC}Ptmux;${ESC}${ESC}]9;agent-tui: approve: $ rm -rf build/ && git push --force`), JSON.stringify(bytes));
 	assert.ok(bytes.includes('· Release 2.4.3'), 'then whose');
 	assert.ok(bytes.endsWith(`${BEL}${ESC}\\`), JSON.stringify(bytes));
+	detach();
+});
+
+test('an alert carries no key: one in what the action runs, or in a title, is redacted in the notification and in the command\'s JSON', async () => {
+	const apiKey = 'sk-oh-THE-API-KEY-0123456789';
+	const pending = [terminalAction(`echo ${apiKey} | gh auth login --with-token`)] as unknown as PendingAction[];
+	const runs: AlertPayload[] = [];
+	const {written, detach, publish} = setup({secrets: [apiKey], pendingActions: async () => pending, command: {run: (payload) => runs.push(payload), running: () => 0, close: () => undefined}});
+	publish([[1, 'waiting_for_confirmation', 'Rotate X-Session-API-Key: sk-sess-777 now'], [2, 'running']]);
+	await eventually(() => runs.length, 'the alert', {until: (count) => count === 1});
+	const everything = JSON.stringify([written, runs]);
+	assert.ok(!everything.includes(apiKey) && !everything.includes('sk-sess-777'), everything);
+	assert.match(runs[0]!.reason, /^approve: \$ echo \[redacted\] \| gh auth login/);
+	assert.match(runs[0]!.title ?? '', /^Rotate X-Session-API-Key: \[redacted\] now$/);
+	assert.equal(written.length, 1);
 	detach();
 });
 

@@ -2,6 +2,8 @@ import {eventSummary} from '../format/event-summary.js';
 import {alertBytes, type Multiplexer, type NotifyProtocol} from '../format/terminal-notify.js';
 import type {AlertCommand, AlertPayload} from './alert-command.js';
 import {causeShort} from '../format/error-cause.js';
+import {redactSecrets} from '../format/redact.js';
+import {secretValue} from '../wire/secret.js';
 import type {ConversationRow, DashboardStore} from './dashboard-types.js';
 import type {PendingAction} from './timeline-query.js';
 import {TransitionDetector, type StatusTransition} from './status-transitions.js';
@@ -18,7 +20,8 @@ import {passthroughAdvice, type PassthroughState} from './tmux-passthrough.js';
  * Each alert names its reason: what an approval is for (`approve: $ rm -rf build/ …`, read from
  * the conversation's agent server), why an error happened, why a sandbox is down. Everything the
  * server said is made printable and short first: nothing from it reaches the terminal as a
- * control sequence. Inside tmux or screen the notification is wrapped so the multiplexer passes it
+ * control sequence, and no key (the dashboard's, the conversation's session key, anything shaped
+ * like a credential) reaches the notification or the command. Inside tmux or screen the notification is wrapped so the multiplexer passes it
  * on (format/terminal-notify.ts); the first time inside a tmux that would drop it, the notice
  * line says which setting it needs.
  */
@@ -35,6 +38,8 @@ export type AlertOptions = {
 	command?: AlertCommand | null;
 	/** The server's label, for the command's JSON. */
 	server?: string;
+	/** Keys this dashboard holds (its API key): never in an alert, whatever an agent wrote. */
+	secrets?: readonly string[];
 	/** What a conversation waits for (the controller's pendingActions), so an approval alert names it. */
 	pendingActions?(conversationKey: string): Promise<readonly PendingAction[]>;
 	/** How long to wait for the pending actions, or an error's cause, before the alert goes without them (default 3 s). */
@@ -70,18 +75,21 @@ export function alertText(text: string, max = 80): string {
 /**
  * Why the conversation needs you, in the words of the alert: `approve: $ rm -rf build/ …` (the
  * first pending action, and how many more), `error · rate limit · retryable` (the error's cause,
- * once the store has read it), `stuck`, `sandbox error: ImagePullBackOff`. Pure.
+ * once the store has read it), `stuck`, `sandbox error: ImagePullBackOff`. What an agent or a
+ * runtime wrote is redacted (`secrets` and anything shaped like a credential) before it is cut,
+ * so no part of a key is left. Pure.
  */
-export function alertReason(transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow): string {
-	if (transition.which === 'sandbox') return `sandbox ${transition.to.toLowerCase()}${row?.sandboxDetail ? `: ${alertText(row.sandboxDetail, 60)}` : ''}`;
+export function alertReason(transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow, secrets: readonly string[] = []): string {
+	const words = (text: string, max: number) => alertText(redactSecrets(text, secrets), max);
+	if (transition.which === 'sandbox') return `sandbox ${transition.to.toLowerCase()}${row?.sandboxDetail ? `: ${words(row.sandboxDetail, 60)}` : ''}`;
 	switch (transition.to) {
 		case 'error':
-			return row?.errorCause ? `error · ${causeShort(row.errorCause)}` : 'error';
+			return row?.errorCause ? `error · ${words(causeShort(row.errorCause), 100)}` : 'error';
 		case 'waiting_for_confirmation': {
 			const first = actions?.[0];
 			if (!first) return 'approve: an action waits for you';
 			const more = actions.length > 1 ? ` (+${actions.length - 1} more)` : '';
-			return `approve: ${alertText(eventSummary(first).text, 60)}${more}`;
+			return `approve: ${words(eventSummary(first).text, 60)}${more}`;
 		}
 		default:
 			return transition.to.replaceAll('_', ' ');
@@ -153,13 +161,18 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		else timer ??= setTimeout(flush, Math.max(0, wait));
 	};
 
-	const itemFor = (transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow): AlertItem => ({
-		id: transition.id,
-		title: alertText(transition.title, 120),
-		kind: transition.which === 'sandbox' ? 'sandbox_error' : transition.to,
-		reason: alertText(alertReason(transition, actions, row), 120),
-		time: transition.time,
-	});
+	const itemFor = (transition: StatusTransition, actions: readonly PendingAction[] | null, row?: ConversationRow): AlertItem => {
+		// The dashboard's keys and the conversation's own session key (an agent may echo it).
+		const sessionKey = secretValue(store.getSnapshot().conversations.get(transition.id)?.conversation.session_api_key as Parameters<typeof secretValue>[0]);
+		const secrets = [...(options.secrets ?? []), ...(sessionKey ? [sessionKey] : [])];
+		return {
+			id: transition.id,
+			title: alertText(redactSecrets(transition.title, secrets), 120),
+			kind: transition.which === 'sandbox' ? 'sandbox_error' : transition.to,
+			reason: alertText(alertReason(transition, actions, row, secrets), 120),
+			time: transition.time,
+		};
+	};
 
 	/** Error alerts waiting for their cause to be read, in the order seen. */
 	const awaitingCause: Array<{transition: StatusTransition; since: number; timer: ReturnType<typeof setTimeout>}> = [];

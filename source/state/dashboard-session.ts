@@ -84,7 +84,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
-	const {detach} = attachSessionAlerts(store, controller, target.label, options, write);
+	const {detach} = attachSessionAlerts(store, controller, {server: target.label, secrets: target.apiKey && !target.apiKey.isEmpty ? [target.apiKey.reveal()] : []}, options, write);
 	let closing: Promise<void> | null = null;
 	return {
 		id: nextSessionId(),
@@ -113,7 +113,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 function attachSessionAlerts(
 	store: Session['store'],
 	controller: Session['controller'],
-	server: string,
+	{server, secrets}: {server: string; secrets: readonly string[]},
 	options: SessionOptions,
 	write: (text: string) => void,
 ): {detach(): void} {
@@ -127,6 +127,7 @@ function attachSessionAlerts(
 		multiplexer: multiplexerOf(process.env),
 		command,
 		server,
+		secrets,
 		pendingActions: controller.pendingActions ? (key) => controller.pendingActions!(key) : undefined,
 		// The store reads why each errored conversation failed: an error alert says it.
 		errorCauses: true,
