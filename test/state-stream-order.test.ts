@@ -5,6 +5,7 @@ import {StreamSupervisor, type StreamClient, type StreamSocket, type StreamStatu
 import type {EventSocketOptions} from '../source/wire/event-socket.js';
 import {parseEvent, type WireEvent} from '../source/wire/schemas/events.js';
 import {Secret} from '../source/wire/secret.js';
+import {eventually} from './helpers/eventually.js';
 
 /**
  * `events --follow --json` prints what the supervisor announces, as it is announced. In server
@@ -440,6 +441,87 @@ test("a socket's full_state after an older REST read: the end is not seen until 
 		assert.deepEqual(announced, server.events.map((event) => event.id));
 		assert.deepEqual(early, []);
 		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', JSON.stringify(supervisor.status));
+	} finally {
+		await supervisor.close();
+	}
+});
+
+test('while no socket holds, the status says the history is read on over REST, and when each read reached the end; a holding socket ends it', async () => {
+	const server = new ModelServer();
+	for (let n = 0; n < 2; n++) server.emit();
+	let clock = 1000;
+	const statuses: StreamStatus[] = [];
+	const supervisor = new StreamSupervisor({
+		client: server.client(),
+		openSocket: server.openSocket,
+		order: 'arrival',
+		backoff: {baseMs: 0, capMs: 0},
+		resyncOverlapMs: 15,
+		// Only connections that fail in a row start the REST reads here (at once after two).
+		catchUpIntervalMs: 60_000,
+		random: () => 0.5,
+		now: () => clock,
+		onStatus: (status) => statuses.push(status),
+	});
+	supervisor.start();
+	const answerPages = async () => {
+		await settle();
+		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+			while (server.pages.length > 0) server.pages.shift()!.open();
+			await settle();
+		}
+	};
+	try {
+		await answerPages();
+		server.ready();
+		await answerPages();
+		assert.equal(supervisor.status.state, 'live');
+		assert.equal(supervisor.status.overRest, false, 'a holding socket is not "over REST"');
+		// The socket drops; the next two are accepted and drop before their resync is read.
+		server.drop();
+		await settle();
+		for (let round = 0; round < 2; round++) {
+			server.ready();
+			await settle();
+			server.drop();
+			await settle();
+		}
+		await answerPages();
+		await eventually(() => supervisor.status.overRest, 'the REST reads to begin', {detail: () => JSON.stringify(supervisor.status)});
+		assert.equal(supervisor.status.state, 'reconnecting');
+		// A read while the sockets still fail: the events arrive, and the status says when it reached the end.
+		server.emit();
+		clock = 5000;
+		server.drop();
+		await answerPages();
+		await eventually(() => supervisor.status.restReadAt === 5000, 'a read that reached the end at 5000', {detail: () => JSON.stringify(supervisor.status)});
+		assert.equal(supervisor.status.overRest, true);
+		assert.equal(supervisor.status.events, server.events.length, 'the read brought the new event');
+		// A socket holds again: live, no longer over REST.
+		server.ready();
+		await answerPages();
+		await eventually(() => supervisor.status.state === 'live', 'live again', {detail: () => JSON.stringify(supervisor.status)});
+		assert.equal(supervisor.status.overRest, false);
+		assert.equal(supervisor.status.restReadAt, undefined);
+		const liveAgain = statuses.length;
+		// It drops, and so do the next two; this time the REST reads fail too: nothing is being read, so not "over REST".
+		server.drop();
+		await settle();
+		for (let round = 0; round < 2; round++) {
+			server.ready();
+			await settle();
+			server.drop();
+			await settle();
+		}
+		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+			while (server.pages.length > 0) server.pages.shift()!.fail();
+			await settle();
+		}
+		await eventually(() => supervisor.status.state === 'reconnecting' && !supervisor.status.overRest && server.pages.length === 0, 'the failed reads to end "over REST"', {
+			detail: () => JSON.stringify(supervisor.status),
+		});
+		assert.equal(supervisor.status.restReadAt, undefined);
+		assert.ok(statuses.slice(liveAgain).some((status) => status.overRest), 'over REST while the read was under way');
 	} finally {
 		await supervisor.close();
 	}

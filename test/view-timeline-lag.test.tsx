@@ -2,6 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {TimelineHeader, lagSegment} from '../source/view/timeline/TimelineHeader.js';
 import {healthText} from '../source/view/health-text.js';
+import {streamLabel} from '../source/view/timeline/stream-label.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
 
 /** The timeline header says how far its own stream is behind; the list's age is named as such. */
@@ -40,4 +41,13 @@ test('the timeline header shows the stream lag; the main header calls its age th
 	const connection = {health: 'reconnecting', lastSuccessAt: 0, lastError: null, keyRejected: false, nextRetryAt: null, requestsLastMinute: 0, budgetPerMinute: 100, clockOffsetMs: 0} as const;
 	assert.equal(healthText(connection, 3000).text, '↻ reconnecting · list 3s old');
 	assert.doesNotMatch(healthText(connection, 3000).text, /data/);
+});
+
+test('while no socket holds and the history is read over REST, the stream label says so', () => {
+	assert.equal(streamLabel({...reconnecting, overRest: true}).text, 'reading over REST · reconnecting (attempt 3, retry in 1s)');
+	assert.equal(streamLabel(reconnecting).text, 'reconnecting (attempt 3, retry in 1s)', 'nothing read meanwhile (the reads fail too)');
+	// The first socket has not answered yet, the history is loaded and read on.
+	assert.equal(streamLabel({state: 'backfilling', attempt: 0, overRest: true}).text, 'reading over REST · connecting');
+	assert.equal(streamLabel({state: 'backfilling', attempt: 0}).text, 'loading history…');
+	assert.equal(streamLabel({...live, overRest: true}).text, 'live');
 });

@@ -62,6 +62,7 @@ export class SocketHub {
 		if (!match || !sandbox) return refuse(socket, 404, 'Not Found');
 		// A paused or missing runtime is not there to answer the handshake.
 		if (sandbox.status !== 'RUNNING') return refuse(socket, 503, 'Service Unavailable');
+		if (this.faults.refuseSockets) return refuse(socket, 503, 'Service Unavailable');
 		this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, url, sandbox, decodeURIComponent(match[2]!)));
 	}
 

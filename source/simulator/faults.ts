@@ -19,6 +19,11 @@ export type FaultSwitches = {
 	malformedFrames(count: number): void;
 	invalidUtf8Frames(count: number): void;
 	silentSockets(on: boolean): void;
+	/**
+	 * On: every event socket's handshake is answered 503 while REST works, as behind a proxy that
+	 * does not pass WebSocket upgrades; a client can then only read the history over REST.
+	 */
+	refuseSockets(on: boolean): void;
 	hostileText(on: boolean): void;
 	/** Agent servers answer `/interrupt` with 404 or 405 (an older server); 0 restores it. */
 	interruptMissing(status: 0 | 404 | 405): void;
@@ -65,6 +70,7 @@ export class FaultState {
 	private malformed = 0;
 	private invalidUtf8 = 0;
 	silent = false;
+	refuseSockets = false;
 	newEventRoutes: NewEventRoutes = 'present';
 	/** Set by the socket layer. */
 	onDropSockets: () => void = () => {};
@@ -97,6 +103,9 @@ export class FaultState {
 		},
 		silentSockets: (on) => {
 			this.silent = on;
+		},
+		refuseSockets: (on) => {
+			this.refuseSockets = on;
 		},
 		hostileText: (on) => {
 			this.world.hostile = on;
@@ -133,6 +142,7 @@ export class FaultState {
 			this.malformed = 0;
 			this.invalidUtf8 = 0;
 			this.silent = false;
+			this.refuseSockets = false;
 			this.newEventRoutes = 'present';
 			this.world.hostile = false;
 			this.world.interruptMissing = 0;
@@ -227,6 +237,10 @@ export class FaultState {
 			s.silentSockets(body.silentSockets);
 			applied.push('silentSockets');
 		}
+		if (typeof body.refuseSockets === 'boolean') {
+			s.refuseSockets(body.refuseSockets);
+			applied.push('refuseSockets');
+		}
 		if (typeof body.hostileText === 'boolean') {
 			s.hostileText(body.hostileText);
 			applied.push('hostileText');
@@ -281,6 +295,7 @@ export class FaultState {
 			malformedFramesRemaining: this.malformed,
 			invalidUtf8FramesRemaining: this.invalidUtf8,
 			silentSockets: this.silent,
+			refuseSockets: this.refuseSockets,
 			hostileText: this.world.hostile,
 			interruptMissing: this.world.interruptMissing,
 			noTrajectory: this.world.noTrajectory,

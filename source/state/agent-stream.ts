@@ -26,6 +26,8 @@ export function agentStreams(transport?: Transport): OpenTimelineStream {
 						attempt: status.attempt,
 						...(status.nextRetryInMs === undefined ? {} : {nextRetryInMs: status.nextRetryInMs}),
 						...(status.lastError === undefined ? {} : {lastError: status.lastError}),
+						...(status.overRest ? {overRest: true} : {}),
+						...(status.restReadAt === undefined ? {} : {restReadAt: status.restReadAt}),
 					},
 					executionStatus: status.executionStatus ?? null,
 					gap: status.gap,

@@ -156,6 +156,10 @@ export type StreamHealth = {
 	attempt: number;
 	nextRetryInMs?: number;
 	lastError?: string;
+	/** No socket holds, and the history is read on over REST meanwhile (StreamStatus.overRest). */
+	overRest?: boolean;
+	/** Our clock when such a REST read last reached the end: the timeline was complete then. */
+	restReadAt?: number;
 };
 
 import type {StreamLag} from './stream-lag.js';

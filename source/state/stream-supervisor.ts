@@ -76,6 +76,14 @@ export type StreamStatus = {
 	executionStatus?: string;
 	/** A resync failed: events may be missing until the next successful one. */
 	gap: boolean;
+	/**
+	 * No connection holds and the history is read on over REST instead (a read is under way, or
+	 * the last one worked and the next is due in `catchUpIntervalMs`): events still arrive, only
+	 * not live. False once a connection holds, and while those reads fail too.
+	 */
+	overRest: boolean;
+	/** While `overRest`: our clock when a REST read last reached the end (the log was complete then). */
+	restReadAt?: number;
 	/** Events in the log. */
 	events: number;
 };
@@ -197,6 +205,8 @@ export class StreamSupervisor {
 	#catchingUp = false;
 	/** While no connection holds: a REST read reached the end and merged what was held before it. */
 	#caughtUp = false;
+	/** Reading on over REST while no connection holds (StreamStatus.overRest). */
+	#overRest = false;
 
 	constructor(options: StreamSupervisorOptions) {
 		this.#options = options;
@@ -204,7 +214,7 @@ export class StreamSupervisor {
 		this.log = options.log ?? new EventLog();
 		this.#now = options.now ?? Date.now;
 		this.#random = options.random ?? Math.random;
-		this.#status = {state: 'backfilling', attempt: 0, gap: false, settled: false, events: this.log.size};
+		this.#status = {state: 'backfilling', attempt: 0, gap: false, settled: false, overRest: false, events: this.log.size};
 		this.#strict = options.order === 'server';
 		this.#avoidReplay = options.replay === false;
 	}
@@ -268,6 +278,7 @@ export class StreamSupervisor {
 			// The socket held through a resync: the REST catch-up, if any, is over.
 			this.#unheld = 0;
 			this.#caughtUp = false;
+			this.#overRest = false;
 			clearTimeout(this.#catchUpTimer);
 			this.#catchUpTimer = undefined;
 			// In server order, frames wait until the log is proven complete below them.
@@ -281,7 +292,7 @@ export class StreamSupervisor {
 			if (resynced === null) this.#requestRepair(connection, from, this.#delay(connection.repairAttempt++));
 			else this.#requestRepair(connection, undefined, 0);
 			// A gap, if the resync failed, keeps its message; otherwise the trouble is over.
-			this.#setStatus(this.#status.gap ? {state: 'live'} : {state: 'live', lastError: undefined});
+			this.#setStatus(this.#status.gap ? {state: 'live', restReadAt: undefined} : {state: 'live', lastError: undefined, restReadAt: undefined});
 		} catch (error) {
 			if (!this.#current(connection) || signal.aborted) return;
 			this.#connectionFailed(connection, error);
@@ -601,12 +612,17 @@ export class StreamSupervisor {
 		try {
 			await this.#readOnward(null, () => {
 				before = new Set(this.#pendingIds);
+				// Said as the read starts, not when it ends: a long history takes many pages.
+				if (!this.#overRest && !this.#connection?.resyncDone) {
+					this.#overRest = true;
+					this.#setStatus({});
+				}
 			});
 			if (this.#stopped) return;
 			this.#mergeHeld(before);
 			this.#caughtUp = true;
 			// Complete up to its newest event: a gap from a failed resync is closed.
-			this.#setStatus({gap: false});
+			this.#setStatus({gap: false, restReadAt: this.#now()});
 		} catch (error) {
 			if (this.#stopped) return;
 			if (isFatal(error)) {
@@ -614,7 +630,9 @@ export class StreamSupervisor {
 				return;
 			}
 			this.#caughtUp = false;
-			this.#setStatus({});
+			// Nothing is being read: no longer "over REST" until the next read starts.
+			this.#overRest = false;
+			this.#setStatus({restReadAt: undefined});
 		} finally {
 			this.#catchingUp = false;
 		}
@@ -750,6 +768,8 @@ export class StreamSupervisor {
 		const holds = next.state === 'live' && connection !== null && !connection.holding && connection.repairFrom === undefined && connection.repairing === undefined;
 		const caughtUp = next.state !== 'live' && this.#caughtUp;
 		next.settled = !next.gap && this.#pending.length === 0 && (holds || caughtUp);
+		next.overRest = next.state !== 'live' && this.#overRest;
+		if (!next.overRest || next.restReadAt === undefined) delete next.restReadAt;
 		if (next.state !== 'reconnecting') delete next.nextRetryInMs;
 		if (next.lastError === undefined) delete next.lastError;
 		if (sameStatus(this.#status, next)) return;
@@ -787,6 +807,8 @@ function sameStatus(a: StreamStatus, b: StreamStatus): boolean {
 		a.executionStatus === b.executionStatus &&
 		a.gap === b.gap &&
 		a.settled === b.settled &&
+		a.overRest === b.overRest &&
+		a.restReadAt === b.restReadAt &&
 		a.events === b.events
 	);
 }

@@ -425,17 +425,26 @@ export class TimelineSession {
 		const health: StreamHealth = {state: incoming.state, attempt: incoming.attempt};
 		if (incoming.nextRetryInMs !== undefined) health.nextRetryInMs = incoming.nextRetryInMs;
 		if (incoming.lastError !== undefined) health.lastError = redact(incoming.lastError, this.#options.secrets);
+		if (incoming.overRest) health.overRest = true;
+		if (incoming.restReadAt !== undefined) health.restReadAt = incoming.restReadAt;
 		const healthChanged =
 			previous.state !== health.state ||
 			previous.attempt !== health.attempt ||
 			previous.nextRetryInMs !== health.nextRetryInMs ||
-			previous.lastError !== health.lastError;
+			previous.lastError !== health.lastError ||
+			previous.overRest !== health.overRest ||
+			previous.restReadAt !== health.restReadAt;
 		const executionStatus = status.executionStatus === undefined ? this.#executionStatus : status.executionStatus;
 		const gap = status.gap ?? this.#gap;
 		if (!healthChanged && executionStatus === this.#executionStatus && gap === this.#gap) return;
 		if (healthChanged) {
 			if (previous.state === 'live' && health.state !== 'live') this.#lag = {...this.#lag, behindSince: this.#options.now()};
 			else if (health.state === 'live' && this.#lag.behindSince !== null) this.#lag = {...this.#lag, behindSince: null};
+			// A REST read reached the end while no socket holds (reported as it happens): the timeline
+			// was complete just now, so it is behind since then, not since the drop.
+			if (health.state !== 'live' && health.restReadAt !== undefined && health.restReadAt !== previous.restReadAt && this.#lag.behindSince !== null) {
+				this.#lag = {...this.#lag, behindSince: this.#options.now()};
+			}
 			this.#health = health;
 		}
 		this.#executionStatus = executionStatus;
