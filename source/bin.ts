@@ -10,6 +10,15 @@
 // (Bracket access: the bundled build defines NODE_ENV at build time and must not see an assignment.)
 process.env['NODE_ENV'] ??= 'production';
 
+// The Node lines `engines` admits. An older Node (a global install on Node 20 only warns) would
+// fail further on with a TypeError from an API it lacks (module.enableCompileCache, undici 8's
+// needs): say what it needs instead, as a configuration error (exit 2).
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+	process.stderr.write(`agent-tui: needs Node.js 22.19 or newer (22, 24 or 26); this is ${process.versions.node}. See "Set up" in the readme.\n`);
+	process.exit(2);
+}
+
 // `--version` alone is answered here, before any dependency loads: scripts and shell prompts call
 // it often, and meow, zod and the rest cost more than Node itself to start.
 const versionOnly = process.argv.length === 3 && process.argv[2] === '--version';

@@ -96,6 +96,19 @@ describe('agent-tui', {concurrency: true}, () => {
 		assert.equal(run.stdout.trim(), '0.1.0');
 	});
 
+	test('on a Node older than 22.19 (engines) it says which Node it needs and exits 2, not a TypeError from a missing API', async () => {
+		// This Node, made to say it is 20.20.2 before the bin runs: what a global install on Node 20 meets.
+		const older = `--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.20.2'})`;
+		for (const args of [['--demo'], ['conversations', '--demo']]) {
+			const run = await cli(args, {NODE_OPTIONS: older});
+			assert.equal(run.code, 2, run.stderr);
+			oneCleanLine(run.stderr);
+			assert.match(run.stderr, /^agent-tui: needs Node\.js 22\.19 or newer \(22, 24 or 26\); this is 20\.20\.2/);
+		}
+		const current = await cli(['--version']);
+		assert.equal(current.code, 0, 'the Node running the suite is one it takes');
+	});
+
 	test('--api-key VALUE is refused with exit 2 and a reason, without echoing the key', async () => {
 		const run = await cli(['conversations', '--api-key', 'sk-typed-on-the-command-line', '--base-url', sim.baseUrl]);
 		assert.equal(run.code, 2);
