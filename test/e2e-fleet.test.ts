@@ -74,7 +74,7 @@ describe('the fleet end to end: agent-tui simulator, the dashboard in tmux, the 
 		// Up to its parent: the preview names the sub-agent that needs you.
 		tmux.send('k');
 		screen = await tmux.waitFor((text) => raised.test(selected(text)), 'the parent selected');
-		assert.match(screen, /its sub-agent "Sub-agent \(task\): clean the build output and push" \([0-9a-f]{8}\) needs you/);
+		assert.match(screen, /a sub-agent needs you: waiting for you to approve an action for \d+[smhd] · "Sub-agent \(task\): clean the build/);
 		// space folds its sub-agents (the count stays), space again shows them.
 		tmux.send('Space');
 		screen = await tmux.waitFor((text) => /▸(3| 3 sub-agents)/.test(selected(text)) && !text.includes('├ Sub-agent'), 'folded');

@@ -48,7 +48,7 @@ test('sub-agents under their parent with a count; the waiting one raises its par
 	assert.match(lineOf(frame, 'Write the unit'), /├ Write the unit tests/);
 	assert.match(lineOf(frame, 'Plan the refactor'), /└ Plan the refactor/);
 	// The preview of the selected parent names the child and what it waits for (the list has no room for it).
-	assert.match(/Refactor payments/.test(selected(frame)) ? frame : '', /its sub-agent "Clean the build output" \(00000000\) needs you: waiting for you to approve an action/);
+	assert.match(/Refactor payments/.test(selected(frame)) ? frame : '', /a sub-agent needs you: waiting for you to approve an action for \d+[smhd] · "Clean the build output" \(00000000\)/);
 	rendered.unmount();
 });
 
@@ -59,6 +59,9 @@ test('80x24: the tree keeps its marks in the title column (▾, ├, └) and th
 	assert.match(lineOf(frame, 'Clean the build'), /! approve\? (\d+[smhd] )?· ├ Clean the build/);
 	assert.match(lineOf(frame, 'Plan the refactor'), /└ Plan the refactor/);
 	for (const line of frame.split('\n')) assert.ok(line.length <= 80, line);
+	// The parent is selected: its preview says what the sub-agent needs before its (long) title.
+	assert.match(selected(frame), /Refactor paym/);
+	assert.match(lineOf(frame, 'needs you'), /^! a sub-agent needs you: waiting for you to approve an action for \d+[smhd] · "Clean/);
 	rendered.unmount();
 });
 

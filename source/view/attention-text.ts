@@ -54,9 +54,11 @@ export function attentionLong(reason: AttentionReason, now: number): string {
 		case 'repeating':
 			return `repeated the same ${reason.tool} call ${reason.count} times`;
 		case 'sub_agent': {
+			// What it needs first, then which sub-agent: a sub-agent's title is long ("Sub-agent
+			// (task): …"), and at 80 columns whatever follows it is cut.
 			const name = reason.child.title ? `"${reason.child.title}"` : 'untitled';
 			const others = reason.count > 1 ? ` (${reason.count} sub-agents need you)` : '';
-			return `its sub-agent ${name} (${reason.child.key.slice(0, 8)}) needs you: ${attentionLong(reason.reason, now)}${others}`;
+			return `a sub-agent needs you: ${attentionLong(reason.reason, now)}${others} · ${name} (${reason.child.key.slice(0, 8)})`;
 		}
 	}
 }
