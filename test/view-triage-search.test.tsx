@@ -79,3 +79,25 @@ test('a new query cancels the running search; esc closes', async () => {
 	assert.equal(controller.searches[1]?.cancelled, true);
 	rendered.unmount();
 });
+
+test('the hits\' times say their zone, as the timeline\'s header does (the agent servers\' wall clock)', async () => {
+	for (const [zone, said] of [
+		['UTC+1', 'times UTC+1'],
+		[null, 'times server-local'],
+	] as const) {
+		const controller = searchingController();
+		const snapshot = fixtureSnapshot();
+		const store = fixtureStore({...snapshot, connection: {...snapshot.connection, eventZone: zone}});
+		const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} />, {columns: 80, rows: 24});
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('Upgrade React'));
+		await press(rendered, 'S', (frame) => frame.includes('search:'));
+		await press(rendered, 'pytest', (frame) => frame.includes('search: pytest'));
+		await press(rendered, keys.enter, (frame) => frame.includes('0 hits'));
+		controller.searches[0]!.listener.onHit({conversationKey: hexId(2), event: terminalAction('pytest -q tests/test_a.py')});
+		const frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('1 hit'));
+		const hit = frame.split('\n').find((line) => line.includes('pytest -q tests')) ?? '';
+		assert.match(hit, / \d{2}:\d{2}:\d{2} /, 'a hit shows its time');
+		assert.ok(frame.split('\n').some((line) => line.startsWith(said)), `${said} on screen:\n${frame}`);
+		rendered.unmount();
+	}
+});

@@ -133,6 +133,7 @@ export function DashboardOverlay(props: Props) {
 	} else if (props.overlay.kind === 'search') {
 		overlay = (
 			<SearchOverlay
+				eventZone={snapshot.connection.eventZone ?? null}
 				conversationKeys={conversationKeys}
 				snapshot={snapshot}
 				controller={controller}

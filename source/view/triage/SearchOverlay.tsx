@@ -18,6 +18,8 @@ type Props = {
 	height: number;
 	onOpen(hit: SearchHit, query: string): void;
 	onClose(): void;
+	/** The zone of the hits' naive times (`UTC+1`), null while not known: said, as the timeline's header does. */
+	eventZone?: string | null;
 };
 
 /** Hits kept on screen at most: a search that matches everything should not grow without end. */
@@ -97,7 +99,7 @@ export function SearchOverlay(props: Props) {
 				})}
 			</Box>
 			<Text dimColor wrap="truncate">
-				{line('enter runs, then opens the chosen hit · ↑/↓ choose · esc closes', width)}
+				{line(`times ${props.eventZone ?? 'server-local'} · enter runs, then opens the chosen hit · ↑/↓ choose · esc closes`, width)}
 			</Text>
 		</Box>
 	);
