@@ -244,3 +244,12 @@ test('every letter or sign the panes answer to is in the readme\'s Keys table', 
 	}
 	assert.deepEqual([...missing], [], 'keys the readme does not list');
 });
+
+test('the help names every panel whose keys it lists under the text prompts (A\'s question, S\'s search, the typed count)', () => {
+	const prompt = helpSections().find((section) => section.context === 'prompt');
+	assert.ok(prompt);
+	for (const overlay of [{kind: 'ask', conversationKey: 'k'}, {kind: 'search'}] as const) {
+		assert.deepEqual(keyContexts({...initialViewState, overlay})[0], 'prompt', `${overlay.kind} answers the prompt keys`);
+	}
+	for (const word of ['message', 'reason', 'question (A)', 'search (S)', 'typed count']) assert.ok(prompt.title.includes(word), `"${prompt.title}" names ${word}`);
+});
