@@ -288,7 +288,7 @@ export const contextTitles: Record<KeyContext, string> = {
 	help: 'Help',
 	confirm: 'Confirmation',
 	filter: 'Filter line',
-	prompt: 'Text prompts: a message, a reject reason, a question (A), a search (S), a typed count',
+	prompt: 'Text prompts: message, reject reason, question (A), search (S), typed count',
 	profiles: 'Profile list',
 	start: 'Start form',
 	changes: 'Changes (d)',
