@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {useState} from 'react';
 import {Text} from 'ink';
 import {render} from 'ink-testing-library';
-import {bindingKeysLabel, findBinding, footerHints, helpSections, type InkKey, type KeyContext, keyLabel, keymap} from '../source/view/keymap.js';
+import {bindingKeysLabel, contextTitles, findBinding, footerHints, helpSections, type InkKey, type KeyContext, keyLabel, keymap} from '../source/view/keymap.js';
 import {dispatchKey, isForeignInput, isTextContext, KeyRegistry, planChunk, KeyRegistryContext, useKeyDispatch, useKeyHandlers} from '../source/view/use-key-dispatch.js';
 import {helpLines, HelpOverlay} from '../source/view/HelpOverlay.js';
 import {initialViewState, keyContexts, viewReducer} from '../source/view/view-state.js';
@@ -14,7 +14,8 @@ import {cellWidth} from '../source/format/width.js';
 const allContexts: KeyContext[] = ['always', 'global', 'conversations', 'sandboxes', 'timeline', 'details', 'help', 'confirm', 'filter', 'start'];
 
 test('no key is bound twice within a context', () => {
-	for (const context of allContexts) {
+	// Every context the help knows, the panels' too (queue, remedy, links, changes, diff, prompt, …).
+	for (const context of new Set([...allContexts, ...(Object.keys(contextTitles) as KeyContext[])])) {
 		const seen = new Map<string, string>();
 		for (const binding of keymap) {
 			if (!binding.contexts.includes(context)) continue;
