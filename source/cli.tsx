@@ -59,6 +59,7 @@ function parseArgs() {
 				spendAfter: {type: 'string'},
 				alertCommand: {type: 'string'},
 				allProfiles: {type: 'boolean'},
+				causes: {type: 'string'},
 				alertProtocol: {type: 'string'},
 				reason: {type: 'string'},
 				run: {type: 'boolean'},

@@ -58,6 +58,26 @@ test('conversations --json: every row gains error_cause; errored ones carry the 
 	assert.match(text.stdout, /✗ error · auth: check the LLM key/);
 });
 
+test('conversations --causes N reads the causes of the N most recently updated errored conversations only', {timeout: 60_000}, async () => {
+	errOut(live('coding'), 'LLMRateLimitError', 'litellm.RateLimitError: slow down', {kind: 'rate_limit', retryable: true, user_action: 'retry'});
+	const run = await runCli(['conversations', '--json', '--causes', '1', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	assert.equal(run.code, 0, run.stderr);
+	const rows = JSON.parse(run.stdout) as Array<Row & {updated_at: string; cause: {key: string} | null}>;
+	const errored = rows.filter((row) => row.execution_status === 'error');
+	assert.ok(errored.length >= 2, JSON.stringify(errored));
+	const read = errored.filter((row) => row.error_cause !== null);
+	assert.equal(read.length, 1, 'one cause read');
+	const newest = [...errored].sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))[0]!;
+	assert.equal(read[0]!.id, newest.id, 'the most recently updated one');
+	// The others are said to be unread, not to have no cause.
+	assert.ok(errored.filter((row) => row.id !== newest.id).every((row) => row.cause?.key === 'error:unread'), JSON.stringify(errored.map((row) => row.cause)));
+	assert.match(run.stderr, new RegExp(`the cause of ${errored.length - 1} older errored conversations? (was|were) not read`));
+
+	const wrong = await runCli(['conversations', '--causes', 'some', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	assert.equal(wrong.code, 2, wrong.stderr);
+	assert.match(wrong.stderr, /--causes takes a count or all/);
+});
+
 test('watch --json: a change into error carries its cause', {timeout: 90_000}, async (t) => {
 	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey}});
 	let stdout = '';

@@ -7,7 +7,7 @@ import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
 import {conversationCause} from './conversation-cause.js';
-import {errorCauses, readConversations, treeOrder} from './conversations.js';
+import {errorCauses, parseCauseLimit, readConversations, treeOrder} from './conversations.js';
 import {errorCauseJson} from '../wire/error-classification.js';
 import {normalizeId} from '../wire/ids.js';
 import {requestDeadline} from './deadline.js';
@@ -47,10 +47,11 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 		if (twin) note(io, `profile ${target.profile} is the same server and key as profile ${twin.profile}: its conversations are listed once, as ${twin.profile}'s`);
 		else targets.push(target);
 	}
-	const results = await Promise.all(targets.map((target) => ('config' in target ? readProfile(target, io) : target)));
+	const causeLimit = parseCauseLimit(flags.causes);
+	const results = await Promise.all(targets.map((target) => ('config' in target ? readProfile(target, io, causeLimit) : target)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause ?? undefined), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
 	else for (const line of profileConversationTable(inTreeOrder(rows), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;
@@ -77,17 +78,21 @@ async function resolveTarget(name: string, warn: Warn): Promise<Target> {
 	}
 }
 
-async function readProfile({profile: name, config}: {profile: string; config: ServerConfig}, io: Io): Promise<ProfileResult> {
+async function readProfile({profile: name, config}: {profile: string; config: ServerConfig}, io: Io, causeLimit: number): Promise<ProfileResult> {
 	let server: Server | undefined;
 	try {
 		addSecret(io, config.apiKey);
 		server = await openServer(config, profileIo(io, name));
 		const conversations = await readConversations(server);
 		// Why the errored ones failed, from each server.
-		const causes = await errorCauses(server, profileIo(io, name), conversations);
+		const causes = await errorCauses(server, profileIo(io, name), conversations, causeLimit);
 		// Ages by each server's own clock.
 		const now = clockOf(server).now();
-		return {profile: name, rows: conversations.map((conversation) => ({profile: name, conversation, now, cause: causes.get(normalizeId(conversation.id)) ?? null}))};
+		return {profile: name, rows: conversations.map((conversation) => {
+			const key = normalizeId(conversation.id);
+			// Not read (older than --causes, or the read failed) stays undefined: `cause` says error:unread.
+			return {profile: name, conversation, now, ...(causes.has(key) ? {cause: causes.get(key) ?? null} : {})};
+		})};
 	} catch (error) {
 		if (error instanceof KeyRejectedError) error.message += `; the key sent is profile "${name}"'s`;
 		return {profile: name, error};

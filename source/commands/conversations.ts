@@ -1,4 +1,6 @@
+import {parseTime} from '../state/attention.js';
 import {readErrorCause} from '../state/error-causes.js';
+import {UsageError} from './exit-codes.js';
 import {type ErrorCause, type ErrorCauseJson, errorCauseJson} from '../wire/error-classification.js';
 import {KeyRejectedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
@@ -25,7 +27,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	if (warning) note(io, warning);
 	const all = await readConversations(server);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
-	const causes = await errorCauses(server, io, rows);
+	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
 		const now = clockOf(server).now();
@@ -95,16 +97,37 @@ export function treeOrder(rows: readonly AppConversation[]): AppConversation[] {
 	return out;
 }
 
+/** How many errored conversations `conversations` reads the cause of when `--causes` is not given. */
+export const defaultCauseReads = 25;
+
+/** `--causes N|all`: how many errored conversations to read the cause of, newest first. */
+export function parseCauseLimit(text: string | undefined): number {
+	if (text === undefined) return defaultCauseReads;
+	if (text.trim().toLowerCase() === 'all') return Number.POSITIVE_INFINITY;
+	const count = Number(text);
+	if (!Number.isInteger(count) || count < 0) throw new UsageError(`--causes takes a count or all, not "${text}"`);
+	return count;
+}
+
 /**
  * Why each errored conversation failed: its newest ConversationErrorEvent from the app server's
- * stored copy (one request each, under the server's budget; state/error-causes.ts). A read that
- * fails leaves that row's cause unknown and says so once; the list is printed anyway.
+ * stored copy (one request each, under the server's budget; state/error-causes.ts). An account
+ * keeps its old errors, and at the hosted service's 100 requests a minute reading every one
+ * would make a listing take minutes: the `limit` most recently updated are read (`--causes`),
+ * the rest keep an unread cause (`cause` says `error:unread`) and stderr says how many. A read
+ * that fails leaves that row's cause unread too and says so once; the list is printed anyway.
  */
-export async function errorCauses(server: Server, io: Io, rows: readonly AppConversation[]): Promise<Map<string, ErrorCause | null>> {
+export async function errorCauses(server: Server, io: Io, rows: readonly AppConversation[], limit = defaultCauseReads): Promise<Map<string, ErrorCause | null>> {
 	const causes = new Map<string, ErrorCause | null>();
+	const errored = rows.filter((row) => String(row.execution_status ?? '').toLowerCase() === 'error');
+	const newestFirst = errored
+		.map((row) => ({row, at: parseTime(row.updated_at) ?? Number.NEGATIVE_INFINITY}))
+		.sort((a, b) => b.at - a.at)
+		.map(({row}) => row);
+	const unread = Math.max(0, newestFirst.length - limit);
+	if (unread > 0) note(io, `the cause of ${unread} older errored conversation${unread === 1 ? ' was' : 's were'} not read (--causes all reads every one, a request each)`);
 	let failed = 0;
-	for (const row of rows) {
-		if (String(row.execution_status ?? '').toLowerCase() !== 'error') continue;
+	for (const row of newestFirst.slice(0, limit)) {
 		try {
 			causes.set(normalizeId(row.id), await server.pace(`error-cause:${row.id}`)((signal) => readErrorCause(server.app.storedEvents, row.id, signal)));
 		} catch (error) {

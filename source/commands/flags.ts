@@ -46,6 +46,8 @@ export type CommandFlags = {
 	run: boolean;
 	/** `export`: the file to write (`-o`); stdout when absent or `-`. */
 	output: string | undefined;
+	/** `conversations`: how many errored conversations to read the cause of, newest first (a count or `all`). */
+	causes: string | undefined;
 	/** The dashboard and `conversations`: every profile of the config file at once, each with its own key. */
 	allProfiles: boolean;
 	/** Every server command: how long to wait for an unreachable or stalled server (`30s`, `2m`; deadline.ts). */

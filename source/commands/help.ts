@@ -9,7 +9,7 @@ const exitCodes = exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join(
 export const helpText = `
 Usage
   $ agent-tui [options]                          open the dashboard
-  $ agent-tui conversations [--status S[,S...]] [--all-profiles] [--json]
+  $ agent-tui conversations [--status S[,S...]] [--all-profiles] [--causes N|all] [--json]
   $ agent-tui sandboxes [--json]
   $ agent-tui specs [--json]
   $ agent-tui pause <sandbox-id>
@@ -43,6 +43,9 @@ Commands
                   --all-profiles: every profile of the config file at once, a SERVER
                   column (JSON: "profile" on each row); a profile that cannot be read
                   is said on stderr, the others still listed, and the exit code is its
+                  --causes N|all: read why the N most recently updated errored
+                  conversations failed (default 25, a request each; the rest say
+                  error:unread, and stderr how many)
   sandboxes       every sandbox
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes

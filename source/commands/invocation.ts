@@ -34,7 +34,9 @@ export type Invocation = {
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o'];
-const commandFlagNames: CommandFlagName[] = ['json', 'status', 'kind', 'source', 'body', 'desc', 'follow', 'message', 'repo', 'plugin', 'wait', 'patch', 'stat', 'port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles', 'reason', 'run', 'output', 'timeout'];
+// Every command flag, checked against CommandFlags by the type: a flag added there and not here fails the type check.
+const commandFlagSet: Record<CommandFlagName, true> = {json: true, status: true, kind: true, source: true, body: true, desc: true, follow: true, message: true, repo: true, plugin: true, wait: true, patch: true, stat: true, port: true, seed: true, conversations: true, clockOffset: true, dataClockOffset: true, maxRunning: true, startingSandboxes: true, quietAfter: true, repeatThreshold: true, spendAfter: true, alertCommand: true, alertProtocol: true, allProfiles: true, reason: true, run: true, output: true, timeout: true, causes: true};
+const commandFlagNames = Object.keys(commandFlagSet) as CommandFlagName[];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
@@ -76,6 +78,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		output: flags.output ?? undefined,
 		timeout: flags.timeout ?? undefined,
 		allProfiles: flags.allProfiles ?? false,
+		causes: flags.causes ?? undefined,
 	};
 
 	const [name, ...args] = input;

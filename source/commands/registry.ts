@@ -21,7 +21,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	{
 		name: 'conversations',
 		args: [],
-		flags: ['json', 'status', 'allProfiles'],
+		flags: ['json', 'status', 'allProfiles', 'causes'],
 		run: async (server, io, _args, flags) => (await import('./conversations.js')).runConversations(server, io, flags),
 	},
 	{name: 'sandboxes', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./sandboxes.js')).runSandboxes(server, io, flags)},
