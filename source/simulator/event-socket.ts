@@ -41,6 +41,9 @@ export class SocketHub {
 		faults.onDropSockets = () => this.terminateAll();
 	}
 
+	/** Pings that went unanswered because the sockets were silent (a client's heartbeat at work). */
+	unansweredPings = 0;
+
 	get openSockets(): number {
 		return this.clients.size;
 	}
@@ -74,6 +77,7 @@ export class SocketHub {
 		// Pings are answered by hand so a "silent" socket can stop answering them too.
 		ws.on('ping', (data) => {
 			if (!this.faults.silent) ws.pong(data);
+			else this.unansweredPings++;
 		});
 		const header = request.headers['x-session-api-key'];
 		const offered = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('session_api_key');

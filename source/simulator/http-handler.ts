@@ -7,7 +7,7 @@ import type {Router, RouteContext} from './router.js';
 import {spaPage} from './spa-page.js';
 import type {World} from './world.js';
 
-type Deps = {world: World; faults: FaultState; router: Router; apiKey: string; count: (key: string) => void};
+type Deps = {world: World; faults: FaultState; router: Router; apiKey: string; track: (key: string, response: ServerResponse) => () => void};
 
 const statusText: Record<number, string> = {500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout'};
 
@@ -36,21 +36,24 @@ function withoutRemovedRoutes(deps: Deps, match: ReturnType<Router['match']>): R
  */
 export function createRequestHandler(deps: Deps) {
 	return (request: IncomingMessage, response: ServerResponse): void => {
-		handle(deps, request, response).catch((error: unknown) => {
-			if (error instanceof HttpError) sendJson(response, error.status, error.body, error.headers);
-			else sendJson(response, 500, {detail: 'Internal Server Error', exception: String(error)});
-		});
+		let handled: (() => void) | undefined;
+		handle(deps, request, response, (done) => (handled = done))
+			.catch((error: unknown) => {
+				if (error instanceof HttpError) sendJson(response, error.status, error.body, error.headers);
+				else sendJson(response, 500, {detail: 'Internal Server Error', exception: String(error)});
+			})
+			.finally(() => handled?.());
 	};
 }
 
-async function handle(deps: Deps, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(deps: Deps, request: IncomingMessage, response: ServerResponse, tracked: (done: () => void) => void): Promise<void> {
 	const url = new URL(request.url ?? '/', 'http://localhost');
 	// The server's clock as a proxy in front stamps it (clockOffsetMs): what clients fall back on.
 	response.setHeader('date', new Date(deps.world.headerNow()).toUTCString());
 	if (url.pathname.startsWith('/_sim/')) return handleControl(request, response, url, deps.world, deps.faults);
 	const method = request.method ?? 'GET';
 	const match = withoutRemovedRoutes(deps, deps.router.match(method, url.pathname));
-	deps.count(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`);
+	tracked(deps.track(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`, response));
 
 	if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
 	const fault = deps.faults.takeHttpFault();

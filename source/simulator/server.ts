@@ -89,6 +89,8 @@ export type Simulator = {
 	stats: RequestStats;
 	/** Event sockets open right now (tests check that a client closed its own). */
 	openSockets(): number;
+	/** Pings received while the sockets were silent (`faults.silentSockets`), left unanswered. */
+	unansweredPings(): number;
 	restart(): Promise<void>;
 	close(): Promise<void>;
 };
@@ -139,7 +141,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	registerAgentRoutes(router, Date.now());
 	registerGitRoutes(router);
 	const hub = new SocketHub(world, faults, (key) => stats.count(key));
-	const handler = createRequestHandler({world, faults, router, apiKey, count: (key) => stats.count(key)});
+	const handler = createRequestHandler({world, faults, router, apiKey, track: (key, response) => stats.track(key, response)});
 	const makeServer = () => {
 		const server = createServer(handler);
 		server.on('upgrade', (request, socket, head) => hub.handleUpgrade(request, socket, head));
@@ -164,6 +166,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		stats,
 		step: (n = 1) => world.step(n),
 		openSockets: () => hub.openSockets,
+		unansweredPings: () => hub.unansweredPings,
 		async restart() {
 			if (closed) throw new Error('simulator is closed');
 			hub.terminateAll();
