@@ -108,7 +108,8 @@ test('a burst of refreshes and actions never exceeds 10/s or 100/min', async (t)
 	}
 
 	await Promise.all(actions);
-	await sleep(1000);
+	// Everything the burst queued has gone out and come back (the budget holds none).
+	await eventually(() => budget.state(), 'the burst drained', {until: (state) => state.queued === 0 && state.inFlight === 0, timeoutMs: 30_000});
 	const times = sent.filter((request) => request.at >= start).map((request) => request.at);
 	t.diagnostic(`${times.length} requests; busiest second ${maxInWindow(times, 1000)}; budget says ${budget.requestsLastMinute()} in the last minute`);
 	assert.ok(times.length > 30, 'the burst really happened');
@@ -125,8 +126,9 @@ test('429: one shared backoff honouring Retry-After, then recovery', async (t) =
 	const limitedFrom = Date.now();
 	await waitFor(store, (s) => s.connection.health === 'stale', 'stale after 429', 5000);
 	const until = budget.backoffUntil();
-	assert.ok(until !== null && until >= limitedFrom + 1500, 'the budget backs off for Retry-After');
-	const during = sent.filter((request) => request.at > limitedFrom + 300 && request.at < until! - 100);
+	assert.ok(until !== null && until >= limitedFrom + 2000, 'the budget backs off for Retry-After: 2');
+	// From the moment the 429 came back (the backoff began: Retry-After before it ends) to its end.
+	const during = sent.filter((request) => request.at > until! - 2000 && request.at < until!);
 	assert.equal(during.length, 0, 'no request of any kind while backing off');
 	const recovered = await waitFor(store, (s) => s.connection.health === 'polling', 'recovery', 8000);
 	assert.equal(recovered.connection.lastError, null);
@@ -148,13 +150,19 @@ test('5xx storm: stale with the last data, then recovers by itself', async (t) =
 });
 
 test('a wrong key: keyRejected, a clear message, and polling stops', async (t) => {
-	const {sim, store} = await setup(t, {conversations: 10}, fast, 'wrong-key');
+	const {sim, store, controller} = await setup(t, {conversations: 10}, fast, 'wrong-key');
 	const snapshot = await waitFor(store, (s) => s.connection.keyRejected, 'key rejected', 5000);
 	assert.match(snapshot.connection.lastError ?? '', /key/i);
 	assert.ok(!(snapshot.connection.lastError ?? '').includes('wrong-key'));
+	// Polling stopped: nothing is scheduled that could ask again (no timer is left at all).
+	assert.equal(snapshot.connection.nextRetryAt, null);
+	assert.deepEqual(process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout'), [], 'no timer left to poll with');
 	const before = sim.stats.requests;
-	await sleep(1000);
-	assert.equal(sim.stats.requests, before, 'no more requests');
+	// ... until the user says so (ctrl-r after fixing the key): then it asks again, once.
+	controller.refresh();
+	await eventually(() => sim.stats.requests, 'the request ctrl-r sends', {until: (requests) => requests > before});
+	await waitFor(store, (s) => s.connection.keyRejected && s.connection.nextRetryAt === null, 'key rejected again');
+	assert.equal(sim.stats.requests, before + 1, 'one request for ctrl-r, no polling after it');
 });
 
 test('resume and pause: pending until the polled status changes; a cap pause is flagged', async (t) => {
@@ -289,16 +297,27 @@ test('a conversation whose sandbox is paused: the timeline shows its stored hist
 
 test('an idle store publishes nothing while polls bring the same data', async (t) => {
 	const {sim, store} = await setup(t, {conversations: 40});
-	await waitFor(store, (s) => s.conversations.size === 40 && s.specs.length > 0, 'loaded');
-	await sleep(600);
+	await waitFor(store, (s) => s.conversations.size === 40 && s.specs.length > 0 && causesRead(s), 'loaded');
+	// Polls come one at a time, each after the one before was read and its change (if any) published
+	// (the 20 ms publish is due long before the next 200 ms poll): counted in polls, not in time.
+	const polls = () => sim.stats.log.filter((entry) => entry.key.startsWith('GET /api/v1/')).length;
+	const pollsAfter = async (count: number) => {
+		const from = polls();
+		await eventually(polls, `${count} more polls`, {until: (now) => now >= from + count, timeoutMs: 20_000});
+	};
+	await pollsAfter(2);
 	let publishes = 0;
 	const unsubscribe = store.subscribe(() => publishes++);
 	const requests = sim.stats.requests;
-	await sleep(1500);
+	await pollsAfter(4);
 	unsubscribe();
 	t.diagnostic(`${sim.stats.requests - requests} requests, ${publishes} publishes`);
-	assert.ok(sim.stats.requests - requests >= 3, 'it kept polling');
 	assert.equal(publishes, 0);
+	// The same polls publish a change the moment there is one.
+	const changing = store.subscribe(() => publishes++);
+	t.after(changing);
+	sim.step(3);
+	await eventually(() => publishes, 'a publish once the agents moved', {until: (count) => count > 0, timeoutMs: 20_000});
 });
 
 test('opening a conversation waiting for an hour does not make it look as if it just started waiting', async (t) => {
