@@ -3,43 +3,83 @@ import assert from 'node:assert/strict';
 import {parseClockOffset} from '../source/simulator/clock.js';
 import {zoneLabel} from '../source/state/data-clock.js';
 import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import type {TmuxSession} from './helpers/tmux.js';
 
 /**
  * In a real terminal (tmux), against a simulator whose `Date` header is right while its data is
  * written by a clock 24 days and 31 s behind (a proxy in front of the server stamps the header):
  * the header says the data's clock is behind, no age reads `24d`, and following a live
  * conversation the lag reads about a second, never the `⚠ 31s behind` that rounding left, with the
- * zone of the event times said.
+ * zone of the event times said first on the timeline's header, at 80x24 and side by side at
+ * 160x48, following or not.
  */
 
 const lines = screenLines;
 const launch = dashboardLauncher({seed: 7, tickMs: 300, conversations: 24, dataClockOffsetMs: parseClockOffset('-24d31s')!, maxRunningSandboxes: 3, startingSandboxes: 1});
 
-describe('ages and lag on the data clock, in tmux', {skip: tmuxSkip}, () => {
+/** The timeline's header line: the whole line at 80 columns, the part right of the list side by side. */
+function timelineHeader(screen: string): string | null {
+	for (const line of lines(screen)) {
+		const part = line.includes('│') ? line.slice(line.lastIndexOf('│') + 1) : line;
+		if (/^\S+ · (?:▸|✓|◆|✗|◌|‖|—|status unknown|\?)/.test(part) && / · (?:live|connecting|reconnecting|stored history)/.test(part)) return part;
+	}
+	return null;
+}
+
+async function openBackfill(tmux: TmuxSession): Promise<void> {
+	// The running conversation that never ends (its title: Backfill November analytics events).
+	tmux.send('/');
+	await tmux.waitFor((text) => text.includes(' of '), 'the filter line');
+	tmux.send('Backfill status:running', {literal: true});
+	tmux.send('Enter');
+	await tmux.waitFor((text) => (lines(text).find((line) => line.startsWith('› ')) ?? '').includes('Backfill'), 'the running conversation selected');
+	tmux.send('Enter');
+}
+
+async function zoneAndFollowState(tmux: TmuxSession, columns: number): Promise<void> {
+	const zone = zoneLabel(-new Date().getTimezoneOffset() * 60_000);
+	const live = (text: string) => timelineHeader(text)?.match(/^(UTC[+-]?[\d:]*) · ▸ running · live · lag (?:<1s|1s) · following · /);
+	let screen = await tmux.waitFor((text) => Boolean(live(text)), 'the live timeline with its zone first and its lag', 30_000);
+	assertFits(screen, columns);
+	assert.equal(live(screen)![1], zone, 'the simulator writes naive times in this machine’s zone');
+	// For ten seconds of events: the lag never reads 31 s (or anything past 2 s).
+	const deadline = Date.now() + 10_000;
+	while (Date.now() < deadline) {
+		screen = tmux.capture();
+		assert.doesNotMatch(screen, /⚠ \d+s behind/, `a false lag:\n${screen}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	assert.match(screen, /lag (<1s|1s)/);
+	// The cursor moved: the rows stop following, in words that are no status, and the zone stays.
+	tmux.send('k');
+	screen = await tmux.waitFor((text) => / · not following(?: · [\d,]+ new)?(?: · |\s*$)/.test(timelineHeader(text) ?? ''), 'not following', 10_000);
+	const held = timelineHeader(screen)!;
+	assert.ok(held.startsWith(`${zone} · ▸ running · live`), `the zone first while not following: ${held}`);
+	assert.doesNotMatch(held, /paused/, 'the timeline\'s scroll does not say an agent\'s or a sandbox\'s status word');
+	tmux.send('f');
+	screen = await tmux.waitFor((text) => / · following · /.test(timelineHeader(text) ?? ''), 'following again', 10_000);
+	assert.ok(timelineHeader(screen)!.startsWith(`${zone} · `));
+	assertFits(screen, columns);
+}
+
+describe('ages and lag on the data clock, in tmux', {skip: tmuxSkip, concurrency: 2}, () => {
 	test('160x48: data clock 24d behind in the header, no 24d ages, lag about a second, times with their zone', {timeout: 90_000}, async () => {
 		const {tmux} = await launch(160, 48);
-		let screen = await tmux.waitFor((text) => /⏱ data clock 24d behind/.test(lines(text)[0] ?? '') && text.includes('AGENT'), 'the data clock in the header', 30_000);
+		const screen = await tmux.waitFor((text) => /⏱ data clock 24d behind/.test(lines(text)[0] ?? '') && text.includes('AGENT'), 'the data clock in the header', 30_000);
 		assertFits(screen, 160);
 		const rows = lines(screen).slice(1).join('\n');
 		assert.doesNotMatch(rows, /\b2[3-5]d\b/, 'no age on the list reads weeks');
-		// Open the running conversation that never ends (its title: Backfill November analytics events).
-		tmux.send('/');
-		await tmux.waitFor((text) => text.includes(' of '), 'the filter line');
-		tmux.send('Backfill status:running', {literal: true});
-		tmux.send('Enter');
-		await tmux.waitFor((text) => (lines(text).find((line) => line.startsWith('› ')) ?? '').includes('Backfill'), 'the running conversation selected');
-		tmux.send('Enter');
-		const zone = zoneLabel(-new Date().getTimezoneOffset() * 60_000);
-		screen = await tmux.waitFor((text) => /▸ running · live · lag (<1s|1s) .*· (times )?UTC([+-][\d:]+)?\s*$/m.test(text), 'the live timeline with its lag and zone', 30_000);
-		assert.match(screen, new RegExp(` ${zone.replace('+', '\\+')}\\s*$`, 'm'));
-		// For ten seconds of events: the lag never reads 31 s (or anything past 2 s).
-		const deadline = Date.now() + 10_000;
-		while (Date.now() < deadline) {
-			screen = tmux.capture();
-			assert.doesNotMatch(screen, /⚠ \d+s behind/, `a false lag:\n${screen}`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-		assert.match(screen, /lag (<1s|1s)/);
+		await openBackfill(tmux);
+		await zoneAndFollowState(tmux, 160);
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+	});
+
+	test('80x24: the timeline, the whole width, says its times\' zone first, following or not', {timeout: 90_000}, async () => {
+		const {tmux} = await launch(80, 24);
+		await tmux.waitFor((text) => /⏱ data clock 24d behind/.test(lines(text)[0] ?? '') && text.includes('AGENT'), 'the data clock in the header', 30_000);
+		await openBackfill(tmux);
+		await zoneAndFollowState(tmux, 80);
 		tmux.send('q');
 		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
 	});

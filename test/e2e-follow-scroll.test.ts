@@ -8,6 +8,9 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {cliCommand} from './helpers/built-cli.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 
+/** The timeline header says it follows the stream (`not following` is the other state). */
+const following = (text: string) => /(?<!not )following\b/.test(text);
+
 /**
  * Following a live stream where the timeline is the full width (80x24, or 160x48 zoomed with z):
  * new events scroll the pane with a scroll region (frame-diff.ts) instead of rewriting every row.
@@ -28,9 +31,9 @@ after(async () => {
 
 /** The screen without the header's "Ns ago", which moves with the clock. */
 const steady = (screen: string) => screen.split('\n').slice(1).join('\n');
-/** The timeline header's event count while live (the stream's lag may stand between). */
+/** The timeline header's event count while live (the stream's lag and the follow state stand between). */
 const liveEvents = (screen: string): number | null => {
-	const count = /live · (?:lag [^·]+ · )?(\d+) events/.exec(screen)?.[1];
+	const count = /live · (?:lag [^·]+ · )?(?:(?:not )?following(?: · [\d,]+ new)? · )?([\d,]+) events/.exec(screen)?.[1]?.replaceAll(',', '');
 	return count === undefined ? null : Number(count);
 };
 
@@ -61,7 +64,7 @@ async function followAndCompare(columns: number, rows: number, zoom: boolean): P
 	await session.waitFor((screen) => /\b1 of 40\b/.test(screen), 'the one conversation with that title', 10_000);
 	session.send('Enter');
 	session.send('Enter');
-	const opened = await session.waitFor((screen) => liveEvents(screen) !== null && screen.includes('following'), 'the timeline, live and following', 15_000);
+	const opened = await session.waitFor((screen) => liveEvents(screen) !== null && following(screen), 'the timeline, live and following', 15_000);
 	const before = liveEvents(opened)!;
 	if (zoom) {
 		session.send('z');

@@ -22,11 +22,11 @@ test('the lag segment: quiet while current, a warning once 2 s behind', () => {
 });
 
 test('the timeline header shows the stream lag; the main header calls its age the list\'s', async (t) => {
-	const props = {executionStatus: 'running', gap: false, width: 100, total: 40, shown: 40, descending: false, follow: true, newSincePause: 0};
-	const view = renderSized(<TimelineHeader {...props} stream={reconnecting} lag={{lagMs: 100, behindSince: 1000}} now={13_000} />, {columns: 100, rows: 3});
+	const props = {executionStatus: 'running', gap: false, width: 110, total: 40, shown: 40, descending: false, follow: true, newSincePause: 0};
+	const view = renderSized(<TimelineHeader {...props} stream={reconnecting} lag={{lagMs: 100, behindSince: 1000}} now={13_000} />, {columns: 110, rows: 3});
 	t.after(() => view.unmount());
 	const frame = await waitForFrame(view.lastFrame, (text) => text.includes('behind'));
-	assert.match(frame, /reconnecting \(attempt 3, retry in 1s\) · ⚠ 12s behind · 40 events/);
+	assert.match(frame, /reconnecting \(attempt 3, retry in 1s\) · ⚠ 12s behind · following · 40 events/);
 	view.instance.rerender(<TimelineHeader {...props} stream={live} lag={{lagMs: 100, behindSince: null}} />);
 	const current = await waitForFrame(view.lastFrame, (text) => text.includes('lag <1s'));
 	assert.doesNotMatch(current, /behind/);

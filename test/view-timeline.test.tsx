@@ -5,9 +5,13 @@ import type {LoggedEvent} from '../source/wire/schemas/events.js';
 import {keys, press as pressOnly, renderSized, waitForFrame} from './helpers/ink.js';
 import {message, sampleRun, stateUpdate, terminalAction, terminalObservation, wire} from './helpers/event-fixtures.js';
 import {TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
+import {TimelineHeader} from '../source/view/timeline/TimelineHeader.js';
 import {cellWidth} from '../source/format/width.js';
 import {World} from '../source/simulator/world.js';
 import {parseEvent, parseEventLater, validationsSoFar} from '../source/wire/schemas/events.js';
+
+/** The timeline header says it follows the stream (`not following` is the other state). */
+const following = (text: string) => /(?<!not )following\b/.test(text);
 
 function timelineOf(events: readonly LoggedEvent[], change: Partial<TimelineState> = {}): TimelineState {
 	return {
@@ -42,7 +46,7 @@ test('one line per event with time, source, kind and summary; header with status
 	const view = mount(new TimelineSource(timelineOf(events)));
 	t.after(() => view.unmount());
 	const frame = await waitForFrame(view.lastFrame, (text) => text.includes('All tests pass now.'));
-	assert.match(frame, /running · live · 12 events · oldest first · following/);
+	assert.match(frame, /^server-local · ▸ running · live · following · 12 events · oldest first/m);
 	assert.match(frame, /\d\d:\d\d:\d\d user  message +user: Fix the failing tests in src\/app\.py/);
 	assert.match(frame, /agent action +\$ pytest -q tests\/test_0\.py/);
 	assert.match(frame, /env +observation exit 1 · 3 lines · F\./);
@@ -70,20 +74,22 @@ test('scrolling up pauses follow and counts new events; f resumes and jumps to t
 	const source = new TimelineSource(timelineOf(sampleRun()));
 	const view = mount(source);
 	t.after(() => view.unmount());
-	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
-	let frame = await press(view, 'k', (text) => text.includes('paused'));
+	await waitForFrame(view.lastFrame, (text) => following(text));
+	let frame = await press(view, 'k', (text) => text.includes('not following'));
 	assert.match(selectedLine(frame), /All tests pass now\./);
 	const more = [message('assistant', 'One more thing'), stateUpdate('execution_status', 'running')];
 	source.update({events: [...source.get().events, ...more]});
 	frame = await waitForFrame(view.lastFrame, (text) => text.includes('2 new'));
-	assert.match(frame, /paused · 2 new \(f to follow\)/);
+	assert.match(frame, /not following · 2 new/);
+	// "paused" is an agent's status and a sandbox's: the timeline's scroll never says it.
+	assert.doesNotMatch(frame.split('\n')[0] ?? '', /paused/);
 	// The selection stays on the event it was on.
 	assert.match(selectedLine(frame), /All tests pass now\./);
-	frame = await press(view, 'f', (text) => text.includes('following'));
+	frame = await press(view, 'f', (text) => following(text));
 	assert.match(selectedLine(frame), /execution_status → running/);
 	frame = await press(view, 'g', (text) => selectedLine(text).includes('Fix the failing tests'));
 	frame = await press(view, 'j', (text) => selectedLine(text).includes('execution_status → running'));
-	frame = await press(view, 'G', (text) => selectedLine(text).includes('execution_status → running') && text.includes('paused'));
+	frame = await press(view, 'G', (text) => selectedLine(text).includes('execution_status → running') && text.includes('not following'));
 	frame = await press(view, 'O', (text) => text.includes('newest first'));
 	// Descending: the newest row is on top.
 	const rows = frame.split('\n').slice(1);
@@ -102,12 +108,12 @@ test('following marks the newest row in the gutter only; a paused cursor is the 
 	// With its colour codes (lastFrame strips them).
 	const coloured = () => view.stdout.frames.at(-1) ?? '';
 	const rowOf = (frame: string, text: string) => frame.split('\n').find((line) => line.includes(text)) ?? '';
-	await waitForFrame(view.lastFrame, (text) => text.includes('following') && text.includes('execution_status → finished'));
+	await waitForFrame(view.lastFrame, (text) => following(text) && text.includes('execution_status → finished'));
 	let frame = coloured();
 	const newest = rowOf(frame, 'execution_status → finished');
 	assert.match(newest, /^\u001B\[1m\u001B\[36m›/, 'a bold cyan mark in the gutter');
 	assert.ok(!frame.includes('\u001B[7m'), `no inverse bar while following: ${JSON.stringify(newest)}`);
-	await press(view, 'k', (text) => text.includes('paused'));
+	await press(view, 'k', (text) => text.includes('not following'));
 	frame = coloured();
 	assert.ok(rowOf(frame, 'All tests pass now.').includes('\u001B[7m'), 'moving the cursor shows it as the inverse bar');
 	assert.ok(!rowOf(frame, 'execution_status → finished').includes('›'));
@@ -116,7 +122,7 @@ test('following marks the newest row in the gutter only; a paused cursor is the 
 test('the filter line takes kind:, source: and words; the kind picker offers the kinds present', async (t) => {
 	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
 	t.after(() => view.unmount());
-	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await waitForFrame(view.lastFrame, (text) => following(text));
 	let frame = await press(view, '/', (text) => text.includes('pick a kind'));
 	view.stdin.write('source:agent ');
 	frame = await waitForFrame(view.lastFrame, (text) => /\/ source:agent/.test(text) && text.includes('4 matches'));
@@ -143,7 +149,7 @@ test('the filter line takes kind:, source: and words; the kind picker offers the
 	frame = await waitForFrame(view.lastFrame, (text) => /\/ F\. /.test(text));
 	assert.doesNotMatch(frame, /test_1F|source:agent/);
 	frame = await press(view, keys.enter, (text) => !text.includes('pick a kind'));
-	frame = await press(view, keys.escape, (text) => /live · 12 events ·/.test(text));
+	frame = await press(view, keys.escape, (text) => /live · (?:not )?following · 12 events ·/.test(text));
 	assert.doesNotMatch(frame, /\/ source:agent|\/ F\./);
 });
 
@@ -152,7 +158,7 @@ test('enter opens the details of the selected event in place; esc returns to the
 	const events = [message('user', 'Run the tests'), action, terminalObservation(action, 'F.\nFAILED test_x\n1 failed', 1)];
 	const view = mount(new TimelineSource(timelineOf(events)), 80, 20);
 	t.after(() => view.unmount());
-	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await waitForFrame(view.lastFrame, (text) => following(text));
 	await press(view, 'k', (text) => selectedLine(text).includes('$ pytest -q'));
 	let frame = await press(view, keys.enter, (text) => text.includes('arguments'));
 	assert.match(frame, /tool +terminal \(TerminalAction\)/);
@@ -161,7 +167,34 @@ test('enter opens the details of the selected event in place; esc returns to the
 	assert.match(frame, /exit code +1/);
 	assertFits(frame, 80);
 	frame = await press(view, keys.escape, (text) => selectedLine(text).includes('$ pytest -q'));
-	assert.match(frame, /paused/);
+	assert.match(frame, /not following/);
+});
+
+test('the zone of the rows\' times is on the header whatever else it says: at 80 columns and side by side at 140 and 160', async (t) => {
+	const goal = {status: 'running', active: true, iteration: 4, maxIterations: 10, objective: 'all tests pass', verdict: null};
+	const long = {executionStatus: 'waiting_for_confirmation', gap: true, total: 123_456, shown: 98_765, descending: true, goal, older: {state: 'loading' as const, pages: 3}, lag: {lagMs: 45_000, behindSince: null}} as const;
+	const cases = [
+		{name: 'following', props: {follow: true, newSincePause: 0}},
+		{name: 'not following, new events', props: {...long, follow: false, newSincePause: 1234}},
+		{name: 'stored history', props: {...long, follow: false, newSincePause: 0, stored: {sandboxStatus: 'STARTING'}}},
+	];
+	// 80x24 (the timeline is the whole width), 160x48 and 140 side by side (layout.ts: 79 and 69 cells).
+	for (const width of [80, 79, 69]) {
+		for (const {name, props} of cases) {
+			for (const [zone, shown] of [['UTC+1', 'UTC+1'], ['UTC-3:30', 'UTC-3:30'], [null, 'server-local']] as const) {
+				const view = renderSized(
+					<TimelineHeader executionStatus="running" stream={{state: 'live', attempt: 0}} gap={false} width={width} total={40} shown={40} descending={false} eventZone={zone} {...props} />,
+					{columns: width, rows: 3},
+				);
+				const frame = withoutColour(await waitForFrame(view.lastFrame, (text) => text.trim().length > 0));
+				view.unmount();
+				const line = frame.split('\n')[0] ?? '';
+				assert.ok(line.startsWith(`${shown} · `), `${width} columns, ${name}: the zone first, whole: ${JSON.stringify(line)}`);
+				assertFits(frame, width);
+			}
+		}
+	}
+	t.diagnostic('80, 79 and 69 columns; following, not following, stored history; a zone, a half-hour zone, none known');
 });
 
 test('stream health, gap marker and an unknown status show in the header', async (t) => {
@@ -258,7 +291,7 @@ test('every conversation of the simulator (hostile text on) renders within the p
 test('Down Down Down in one read moves three rows in the kind picker, as in the list', async (t) => {
 	const view = mount(new TimelineSource(timelineOf(sampleRun())), 80, 18);
 	t.after(() => view.unmount());
-	await waitForFrame(view.lastFrame, (text) => text.includes('following'));
+	await waitForFrame(view.lastFrame, (text) => following(text));
 	await press(view, '/', (text) => text.includes('pick a kind'));
 	let frame = await press(view, keys.down, (text) => text.includes('❯'));
 	const picked = (text: string) => /❯ (\S+)/.exec(text)?.[1];

@@ -58,7 +58,7 @@ test('S searches the conversations shown, lists hits as they arrive, enter opens
 	store.update(() => ({timeline: {conversationKey: hexId(5), events, version: 1, stream: {state: 'live', attempt: 0}, executionStatus: 'running', gap: false}}));
 	frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('/ pytest') && /› .*please run pytest again/.test(text));
 	assert.doesNotMatch(frame, /unrelated words/);
-	assert.match(frame, /paused/, 'following stopped on the chosen event');
+	assert.match(frame, /not following/, 'following stopped on the chosen event');
 	assert.equal(search.cancelled, true, 'closing the search cancels it');
 	rendered.unmount();
 });

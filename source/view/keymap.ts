@@ -160,7 +160,7 @@ export const keymap: readonly Binding[] = [
 	{action: 'expandSubAgents', keys: [named('rightArrow')], description: 'Show the sub-agents under this conversation', contexts: ['conversations']},
 	{action: 'nextAttention', keys: [char('n')], description: 'Next conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details'], hint: 'next!'},
 	{action: 'previousAttention', keys: [char('N')], description: 'Previous conversation needing attention', contexts: ['conversations', 'sandboxes', 'timeline', 'details']},
-	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); scrolling pauses it', contexts: ['timeline'], hint: 'follow'},
+	{action: 'follow', keys: [char('f')], description: 'Follow new events (tail); moving the cursor stops following', contexts: ['timeline'], hint: 'follow'},
 	{action: 'order', keys: [char('O')], description: 'Oldest or newest first', contexts: ['timeline']},
 	{action: 'interrupt', keys: [char('i')], description: 'Stop this agent only (asks first); its sandbox and neighbours keep running', contexts: ['conversations', 'timeline'], hint: 'stop agent'},
 	{action: 'continueAgent', keys: [char('c')], description: 'Let this stopped agent continue (asks first)', contexts: ['conversations', 'timeline'], hint: 'continue'},

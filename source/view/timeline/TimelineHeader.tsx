@@ -37,7 +37,7 @@ type Props = {
 	descending: boolean;
 	follow: boolean;
 	newSincePause: number;
-	/** The zone of the rows' naive times (`UTC+1`); null while it is not known. */
+	/** The zone of the rows' naive times (`UTC+1`), said first; null while it is not known (`server-local`). */
 	eventZone?: string | null;
 };
 
@@ -45,6 +45,11 @@ type Props = {
 const behindWarningMs = 2000;
 
 type Segment = {text: string; color: string | undefined; bold?: boolean};
+
+/** The cells the segments take, separators included. */
+function usedWidth(segments: readonly Segment[]): number {
+	return segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
+}
 
 /** Cuts the segments to `width` cells in total, separators included, so the line never wraps. */
 function fit(segments: readonly Segment[], width: number): Segment[] {
@@ -62,8 +67,9 @@ function fit(segments: readonly Segment[], width: number): Segment[] {
 }
 
 /**
- * The timeline's status line: execution status (from the stream's state updates), stream health,
- * counts, order, follow state, and a gap warning when a resync could not prove continuity.
+ * The timeline's status line: the zone of the rows' times, execution status (from the stream's
+ * state updates), stream health and lag, a gap warning when a resync could not prove continuity,
+ * whether the rows follow the stream, counts and order.
  */
 function TimelineHeaderView({executionStatus: status, goal, stored, older, newer, stream: health, gap, lag, now, width, total, shown, descending, follow, newSincePause, eventZone = null}: Props) {
 	const stream = stored ? storedLabel(stored.sandboxStatus) : streamLabel(health);
@@ -82,7 +88,15 @@ function TimelineHeaderView({executionStatus: status, goal, stored, older, newer
 	if (behind) segments.push(behind);
 	// Stored history: the mark comes first, it is what the user must know before reading on.
 	if (stored) segments.reverse();
+	// The rows' times are the agent server's wall clock: in which zone. First, right above the time
+	// column, where nothing after it can push it out (at the end it was the first thing cut).
+	segments.unshift({text: eventZone ?? 'server-local', color: tone('muted')});
 	if (gap) segments.push({text: '⚠ gap: events may be missing', color: tone('error'), bold: true});
+	// Whether the rows move with the stream, right after the stream itself: when they do not, how
+	// many arrived below is what the reader is missing. Not "paused": that word is an agent's
+	// status and a sandbox's; here only the scrolling stopped.
+	const held = newSincePause > 0 ? `not following · ${formatCount(newSincePause)} new` : 'not following';
+	segments.push(follow ? {text: 'following', color: undefined} : {text: held, color: tone(newSincePause > 0 ? 'warn' : 'muted')});
 	// While older events are not loaded, every count (and filter) covers the loaded ones: say so.
 	const olderPartial = older !== undefined && older.state !== 'none';
 	const newerPartial = newer !== undefined && newer.state !== 'none';
@@ -91,22 +105,14 @@ function TimelineHeaderView({executionStatus: status, goal, stored, older, newer
 	// The newer end first: it is the one a reader of the old end is missing, and `G` is the way back.
 	if (newer && newerPartial) segments.push(endSegment(newer, 'newer'));
 	if (older && olderPartial) segments.push(endSegment(older, 'older'));
-	segments.push(
-		{text: descending ? 'newest first' : 'oldest first', color: tone('muted')},
-		follow
-			? {text: 'following', color: undefined}
-			: {text: newSincePause > 0 ? `paused · ${formatCount(newSincePause)} new (f to follow)` : 'paused (f to follow)', color: tone(newSincePause > 0 ? 'warn' : 'muted')},
-	);
-	// The rows' times are the agent server's wall clock: in which zone. Last, so it is cut first;
-	// without its word when that makes it fit.
-	const zone = eventZone ?? 'server-local';
-	const used = segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
-	segments.push({text: used + 3 + cellWidth(`times ${zone}`) <= width ? `times ${zone}` : zone, color: tone('muted')});
+	segments.push({text: descending ? 'newest first' : 'oldest first', color: tone('muted')});
+	// The key that follows again, where it fits whole (the footer names it too).
+	if (!follow && usedWidth(segments) + 3 + cellWidth('f to follow') <= width) segments.push({text: 'f to follow', color: tone('muted')});
 	// The goal loop's round (`goal 3/10 running`): after everything about the stream, and only
 	// whole where it fits (a narrow pane leaves it out; the list's row and the goal rows say it).
 	const goalText = goal ? goalWords(goal) : null;
-	const withZone = segments.reduce((sum, segment, index) => sum + cellWidth(segment.text) + (index === 0 ? 0 : 3), 0);
-	if (goal && goalText && withZone + 3 + cellWidth(goalText) <= width) segments.push({text: goalText, color: tone(goalNeedsLook(goal) ? 'warn' : 'normal') ?? 'cyan'});
+	const used = usedWidth(segments);
+	if (goal && goalText && used + 3 + cellWidth(goalText) <= width) segments.push({text: goalText, color: tone(goalNeedsLook(goal) ? 'warn' : 'normal') ?? 'cyan'});
 	return (
 		<Text wrap="truncate">
 			{fit(segments, width).map((segment, index) => (
