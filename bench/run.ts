@@ -26,6 +26,7 @@ const {benchLongSession} = await import('./long-session.js');
 const {benchChanges} = await import('./changes.js');
 const {benchBounded, benchStored} = await import('./stored.js');
 const {benchRealStream} = await import('./real-stream.js');
+const {benchBigInputs} = await import('./big-inputs.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -53,6 +54,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'stored-open', run: () => benchStored(sizes)},
 	{name: 'bounded', run: () => benchBounded(sizes)},
 	{name: 'real-stream', run: () => benchRealStream(sizes)},
+	{name: 'big-inputs', run: () => benchBigInputs(sizes)},
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];

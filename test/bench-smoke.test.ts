@@ -33,7 +33,7 @@ test('the bench prints every measure, each with a figure and a target', {timeout
 	assert.equal(result.status, 0, result.stderr);
 	const rows = JSON.parse(result.stdout) as Array<{area: string; name: string; figure: string; target: string; met: boolean}>;
 	const areas = new Set(rows.map((row) => row.area));
-	for (const area of ['ingest', 'frame', 'timeline', 'traffic', 'requests', 'fleet', 'start-up', 'long run', 'changes', 'real stream']) assert.ok(areas.has(area), `no ${area} row`);
+	for (const area of ['ingest', 'frame', 'timeline', 'traffic', 'requests', 'fleet', 'start-up', 'long run', 'changes', 'real stream', 'format', 'wire', 'simulator']) assert.ok(areas.has(area), `no ${area} row`);
 	for (const row of rows) {
 		assert.ok(row.figure.length > 0 && row.figure !== 'NaN', `${row.name}: figure`);
 		assert.ok(!/NaN|Infinity/.test(row.figure), `${row.name}: ${row.figure}`);

@@ -23,6 +23,9 @@ after(async () => {
 	await sim?.close();
 });
 
+/** How the screen shows a payload it escaped: ␛ for ESC, ⟨U+202E⟩, ^[ or ^G. */
+const escaped = /␛|⟨U\+202E⟩|\^\[|\^G/;
+
 const tmuxQuery = (session: TmuxSession, ...args: string[]) => execFileSync('tmux', ['-L', session.socket, ...args], {encoding: 'utf8'}).trim();
 
 test('hostile events leave the window title and the clipboard buffer untouched (80x24)', {skip, timeout: 90_000}, async () => {
@@ -41,11 +44,14 @@ test('hostile events leave the window title and the clipboard buffer untouched (
 	assert.equal(tmuxQuery(tmux, 'list-buffers'), '');
 
 	// The dashboard over hostile titles and events.
-	await tmux.waitFor((screen) => screen.includes('Conversations (24)'), 'the list', 20_000);
-	await new Promise((resolve) => setTimeout(resolve, 1500));
+	// The hostile titles drawn, escaped, before anything is checked.
+	await tmux.waitFor((screen) => screen.includes('Conversations (24)') && escaped.test(screen), 'the list with its hostile titles, escaped', 20_000);
 	for (const key of ['j', 'j', 'Enter']) tmux.send(key);
-	await tmux.waitFor((screen) => screen.includes('[3 Timeline') && /events/.test(screen), 'a timeline');
-	await new Promise((resolve) => setTimeout(resolve, 2000));
+	const opened = await tmux.waitFor((screen) => screen.includes('[3 Timeline') && /[\d,]+ events/.test(screen), 'a timeline');
+	// Live events stream in (every third of them hostile): wait until a few more are drawn.
+	const count = (screen: string) => Number(/([\d,]+) events/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
+	const first = count(opened);
+	await tmux.waitFor((screen) => count(screen) >= first + 6, `six live events after the first ${first}`, 30_000);
 	tmux.send('Enter');
 	await tmux.waitFor((screen) => screen.includes('esc back'), 'an event in full');
 	const details = tmux.capture();
@@ -53,7 +59,7 @@ test('hostile events leave the window title and the clipboard buffer untouched (
 	tmux.send('1');
 	const list = await tmux.waitFor((text) => text.includes('[1 Conversations'), 'back on the list');
 	// The titles carry the payloads: they are on screen, escaped (␛ for ESC, ⟨U+202E⟩, ^G …).
-	assert.match(list + details, /␛|⟨U\+202E⟩|\^\[|\^G/, `the payloads are shown escaped:\n${list}`);
+	assert.match(list + details, escaped, `the payloads are shown escaped:\n${list}`);
 
 	assert.equal(tmuxQuery(tmux, 'display-message', '-p', '-t', 'app', '#{pane_title}'), 'SHELL-TITLE', 'no title change got through');
 	assert.equal(tmuxQuery(tmux, 'list-buffers'), '', 'no clipboard write got through');

@@ -28,21 +28,23 @@ test('determinism: the same seed and steps give the same world (ids, contents, o
 	assert.notDeepEqual(snapshot(other).map((row) => row.id), snapshot(a).map((row) => row.id));
 });
 
-test('10,000 conversations start fast and search pages without building their histories', async (t) => {
-	const started = performance.now();
+test('10,000 conversations start and search pages without building their histories', async (t) => {
+	// What keeps it fast, counted: only the running conversations get an agent and a history, at
+	// start and after paging to the end. (How fast it starts is the bench's: a time limit here
+	// failed on a loaded machine.)
 	const sim = await startTestSimulator(t, {conversations: 10_000});
+	const built = () => sim.world.conversationList().filter((conversation) => conversation.agent !== null).length;
+	const running = sim.world.conversationList().filter((conversation) => sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING').length;
+	t.diagnostic(`${built()} built at start, ${running} running`);
+	assert.ok(running > 0 && running <= 20, `${running} running`);
+	assert.ok(built() <= running, `only running conversations were built at start (${built()})`);
 	const first = await app(sim, '/api/v1/app-conversations/search');
 	assert.equal(first.body.items.length, 100);
-	const elapsed = performance.now() - started;
-	assert.ok(elapsed < 3000, `start and first page took ${elapsed.toFixed(0)} ms`);
 	assert.equal((await app(sim, '/api/v1/app-conversations/count')).body, 10_000);
-	const pageStarted = performance.now();
 	const deep = await app(sim, '/api/v1/app-conversations/search?page_id=9950');
 	assert.equal(deep.body.items.length, 50);
 	assert.equal(deep.body.next_page_id, null);
-	assert.ok(performance.now() - pageStarted < 1000);
-	const built = sim.world.conversationList().filter((conversation) => conversation.agent !== null).length;
-	assert.ok(built <= 20, `only running conversations were built (${built})`);
+	assert.ok(built() <= running, `paging built no history (${built()} built)`);
 });
 
 test('the seeded population covers every scenario, status and event kind, and all of it parses', async (t) => {

@@ -10,11 +10,14 @@ import {formatCount} from './numbers.js';
 export function firstLine(text: string, max = 200): string {
 	let start = 0;
 	while (start < text.length) {
-		let end = text.indexOf('\n', start);
-		if (end === -1) end = text.length;
-		const limit = Math.min(end, start + max);
-		const line = text.slice(start, limit);
-		if (line.trim().length > 0) return limit < end ? `${line.trimEnd()}…` : line.trimEnd();
+		// Only the line's first `max` characters count, and whether it goes on past them: its end is
+		// looked for no further (a 5 MB line without a newline would otherwise be scanned to its end).
+		const head = text.slice(start, start + max + 1);
+		const newline = head.indexOf('\n');
+		const line = head.slice(0, newline === -1 ? max : Math.min(newline, max));
+		if (line.trim().length > 0) return (newline === -1 ? head.length > max : newline > max) ? `${line.trimEnd()}…` : line.trimEnd();
+		const end = newline === -1 ? text.indexOf('\n', start + head.length) : start + newline;
+		if (end === -1) break;
 		start = end + 1;
 		// Leading blank lines are rare; give up after a screenful of them rather than scan megabytes.
 		if (start > 4096) break;
