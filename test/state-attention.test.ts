@@ -67,6 +67,16 @@ test('quiet: running in a running sandbox with no activity for quietAfterMs (con
 	assert.deepEqual(computeAttention({conversation: conversation({updated_at: '2026-11-22T10:00:00Z', execution_status: 'finished'}), now}), []);
 });
 
+test('quiet while ages are not known: only from what the dashboard watched itself, said as a lower bound', () => {
+	// By the Date header it has written nothing for weeks; the data disputes that clock.
+	const base = conversation({updated_at: '2026-10-29T11:59:00Z'});
+	assert.deepEqual(computeAttention({conversation: base, now}), [{kind: 'quiet', quietForMs: 24 * 86_400_000 + 60_000}], 'on a known clock: quiet 24d');
+	assert.deepEqual(computeAttention({conversation: base, now, agesKnown: false}), [], 'not an age on a disputed clock');
+	assert.deepEqual(computeAttention({conversation: base, now, agesKnown: false, quietSeenMs: 9 * 60_000}), [], 'watched 9 minutes: not yet');
+	assert.deepEqual(computeAttention({conversation: base, now, agesKnown: false, quietSeenMs: 11.5 * 60_000}), [{kind: 'quiet', quietForMs: 11 * 60_000, atLeast: true}]);
+	assert.equal(sameAttention([{kind: 'quiet', quietForMs: 60_000}], [{kind: 'quiet', quietForMs: 60_000, atLeast: true}]), false);
+});
+
 test('repeating: the same tool call with the same arguments three times in a row', () => {
 	const events = [message('user', 'go')];
 	for (let round = 0; round < 3; round++) {

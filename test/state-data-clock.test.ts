@@ -1,11 +1,16 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {createElement} from 'react';
 import {DataClock, naiveWallMs, zoneLabel} from '../source/state/data-clock.js';
 import {parseTime} from '../source/state/attention.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {ServerClock} from '../source/wire/server-clock.js';
 import {conversationCells, conversationColumns} from '../source/view/conversation-cells.js';
-import {clockOffsetText} from '../source/view/Header.js';
+import {clockOffsetText, Header} from '../source/view/Header.js';
+import {attentionLong} from '../source/view/attention-text.js';
+import {countConversations} from '../source/state/conversation-query.js';
+import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
+import {renderSized, waitForFrame} from './helpers/ink.js';
 import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
@@ -103,6 +108,44 @@ test('a clock set back: an upper bound below older lower bounds drops them', () 
 	assert.ok(Math.abs(clock.offsetMs() + 3_600_000) <= 3000, `offset ${clock.offsetMs()}`);
 });
 
+test('ages are not known while agents are at work and nothing listed is within a minute of the Date header; known once the data says its clock', () => {
+	let local = 1_800_000_000_000;
+	const clock = new DataClock({fallback: rightHeader, now: () => local});
+	assert.equal(clock.agesKnown(), true, 'nothing listed yet: nothing disputes the header');
+	// The first listing: the freshest row was written a second ago on a clock 24 days behind.
+	clock.observeSeen(local + skew - 1000, local);
+	clock.observeSeen(local + skew - 3_600_000, local);
+	assert.equal(clock.agesKnown(), true, 'no agent at work: nothing in the data can dispute the header');
+	clock.observeAtWork();
+	assert.equal(clock.agesKnown(), false, 'agents at work, none written within a minute by the header: disputed');
+	assert.equal(clock.source(), 'date-header');
+	// The next answer: a row changed in between. The data's own clock is learned; ages are known.
+	local += 2000;
+	clock.observeChange(local + skew - 500, local - 2000, local);
+	assert.equal(clock.source(), 'data');
+	assert.equal(clock.agesKnown(), true);
+
+	// The header right and the data on it: the freshest row, 20 s old by the header, backs it.
+	const right = new DataClock({fallback: rightHeader, now: () => local});
+	right.observeSeen(local - 20_000, local);
+	right.observeSeen(local - 5 * 86_400_000, local);
+	right.observeAtWork();
+	assert.equal(right.agesKnown(), true);
+	// Backed once, it stays backed: the lower bound stays true however quiet the fleet gets.
+	local += 3_600_000;
+	right.observeAtWork();
+	assert.equal(right.agesKnown(), true);
+
+	// Every agent at work quiet for two minutes by a right header: disputed too (the data cannot
+	// tell this from a skewed clock), until a fresh row backs the header.
+	const quiet = new DataClock({fallback: rightHeader, now: () => local});
+	quiet.observeSeen(local - 120_000, local);
+	quiet.observeAtWork();
+	assert.equal(quiet.agesKnown(), false);
+	quiet.observeSeen(local - 5000, local);
+	assert.equal(quiet.agesKnown(), true, 'a conversation written 5 s ago by the header backs it');
+});
+
 test('no Date header and no data: our own clock; ServerClock fits as the fallback', () => {
 	const clock = new DataClock();
 	assert.equal(clock.offsetMs(), 0);
@@ -174,4 +217,75 @@ test('stuck for days stays stuck for days across a pause and resume of its sandb
 	await controller.resumeSandbox(sandboxKey);
 	const resumed = await waitFor(store, (snapshot) => snapshot.conversations.get(key)?.conversation.sandbox_status === 'RUNNING' && snapshot.conversations.get(key)?.conversation.execution_status === 'stuck', 'running and stuck again');
 	assert.equal(stuckSince(resumed), since, 'the resume is no new "stuck": not minutes since the dashboard saw it again');
+});
+
+/** Rows that say `quiet` from an age (not from what the dashboard watched itself). */
+const quietByAge = (snapshot: DashboardSnapshot) => [...snapshot.conversations.values()].filter((row) => row.attention.some((reason) => reason.kind === 'quiet' && !reason.atLeast));
+
+test('before the data clock is learned, the Date header it disputes tells no age: ? on the list, no quiet, the count without them, the header says why', {timeout: 60_000}, async (t) => {
+	const {sim, store} = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 24, dataClockOffsetMs: skew});
+	const listed = await waitFor(store, (snapshot) => snapshot.conversationsListed && snapshot.conversations.size > 0, 'the list');
+	// Nothing moves (tickMs 0): by the right Date header every running agent wrote 24 days ago.
+	assert.equal(listed.connection.agesUnverified, true, 'agents at work, all weeks old by the Date header: ages not known');
+	assert.notEqual(listed.connection.clockSource, 'data');
+	assert.deepEqual(quietByAge(listed).map((row) => row.conversation.title), [], 'no quiet from a disputed clock');
+	const running = [...listed.conversations.values()].filter((row) => row.conversation.execution_status === 'running' && row.conversation.sandbox_status === 'RUNNING');
+	assert.ok(running.length >= 3, `agents at work: ${running.length}`);
+	const unverifiedCount = countConversations(listed).needingAttention;
+	// What the view draws: `?` for ages, the reason words without them, the header's note.
+	const row = [...listed.conversations.values()].find((candidate) => candidate.attention[0]?.kind === 'stuck')!;
+	const cells = conversationCells(row, conversationColumns(160), 'unknown');
+	assert.match(cells.rest, / +\? +\?$/, `ages: ${JSON.stringify(cells.rest)}`);
+	assert.match(cells.reason, /stuck · $/);
+	assert.equal(attentionLong(row.attention[0]!, 'unknown'), 'the agent is stuck');
+	const header = renderSized(createElement(Header, {serverLabel: 'sim', demo: false, connection: listed.connection, counts: countConversations(listed), invalidItems: 0, width: 160}), {columns: 160, rows: 2});
+	t.after(() => header.unmount());
+	await waitForFrame(header.lastFrame, (text) => text.includes('⏱ data clock not known'));
+	// Every server at once: a row of a server whose clock is not known reads `?` whatever the
+	// view's clock, and the header names that server's clock beside its health.
+	const tagged = {...row, server: {name: 'lab', stale: false, clockOffsetMs: 0, agesUnverified: true}};
+	assert.match(conversationCells(tagged, conversationColumns(160, 3), Date.now()).rest, / +\? +\?$/);
+	const fleetConnection = {...listed.connection, clockOffsetMs: 0, agesUnverified: false};
+	const fleet = renderSized(
+		createElement(Header, {serverLabel: 'every server', demo: false, connection: fleetConnection, servers: [{name: 'lab', label: 'lab', connection: listed.connection}, {name: 'work', label: 'work', connection: fleetConnection}], counts: countConversations(listed), invalidItems: 0, width: 160}),
+		{columns: 160, rows: 2},
+	);
+	t.after(() => fleet.unmount());
+	const fleetFrame = await waitForFrame(fleet.lastFrame, (text) => text.includes('lab'));
+	assert.match(fleetFrame, /lab [^·]*⏱ clock not known · work /);
+
+	// The agents write: the data's clock is learned from what changes, and ages come back.
+	const writer = setInterval(() => sim.step(1), 150);
+	t.after(() => clearInterval(writer));
+	const learned = await waitFor(store, (snapshot) => snapshot.connection.clockSource === 'data', 'the data clock', 20_000);
+	clearInterval(writer);
+	assert.equal(learned.connection.agesUnverified, undefined, 'ages known');
+	assert.ok(Math.abs(learned.connection.clockOffsetMs - skew) < 5000, `offset ${learned.connection.clockOffsetMs}`);
+	// No quiet for an agent that wrote seconds ago on the data's clock; the count is what it was, or
+	// more only by agents that have been quiet for real.
+	for (const quiet of quietByAge(learned)) {
+		const reason = quiet.attention.find((candidate) => candidate.kind === 'quiet')!;
+		assert.ok(reason.kind === 'quiet' && reason.quietForMs < 86_400_000, `quiet ${reason.kind === 'quiet' ? reason.quietForMs : ''} ms: ${quiet.conversation.title}`);
+	}
+	assert.ok(countConversations(learned).needingAttention >= unverifiedCount);
+});
+
+test('with the Date header right and the data on it, ages are known from the first listing (the positive half)', {timeout: 60_000}, async (t) => {
+	const {store} = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 24});
+	const listed = await waitFor(store, (snapshot) => snapshot.conversationsListed && snapshot.conversations.size > 0, 'the list');
+	assert.equal(listed.connection.agesUnverified, undefined);
+	const row = [...listed.conversations.values()].find((candidate) => candidate.conversation.execution_status === 'running')!;
+	assert.doesNotMatch(conversationCells(row, conversationColumns(160), Date.now() + listed.connection.clockOffsetMs).rest, /\?/);
+});
+
+test('an agent at work that writes nothing while ages are not known is quiet from what the dashboard watched, at least that long', {timeout: 60_000}, async (t) => {
+	const {store} = await dashboardOnSimulator(t, {seed: 7, tickMs: 0, conversations: 24, dataClockOffsetMs: skew}, {dashboard: {quietAfterMs: 1500}});
+	const first = await waitFor(store, (snapshot) => snapshot.conversationsListed && snapshot.conversations.size > 0, 'the list');
+	assert.equal(first.connection.agesUnverified, true);
+	assert.deepEqual(quietByAge(first), []);
+	// Nothing changes for 1.5 s of polls (our clock): quiet, marked as a lower bound.
+	const watched = await waitFor(store, (snapshot) => [...snapshot.conversations.values()].some((row) => row.attention.some((reason) => reason.kind === 'quiet' && reason.atLeast === true)), 'a watched quiet', 20_000);
+	assert.deepEqual(quietByAge(watched), [], 'still none from an age');
+	const reason = [...watched.conversations.values()].flatMap((row) => row.attention).find((candidate) => candidate.kind === 'quiet')!;
+	assert.match(attentionLong(reason, 'unknown'), /^running but quiet for at least \d+s \(watched here; the data clock is not yet known\)$/);
 });

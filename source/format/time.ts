@@ -123,6 +123,18 @@ export function formatAge(ms: number | null | undefined): string {
 	return `${Math.floor(age / year)}y`;
 }
 
+/**
+ * Now on the clock that wrote the data (ms), or `unknown` while ages cannot be told: only the
+ * `Date` header stands in for that clock and the data disputes it (state/data-clock.ts).
+ */
+export type AgeNow = number | 'unknown';
+
+/** Since `then` (ms) at `now`: `3m`; `?` while ages cannot be told; `—` for no time. */
+export function formatAgeAt(now: AgeNow, then: number | null): string {
+	if (then === null) return '—';
+	return now === 'unknown' ? '?' : formatAge(Math.max(0, now - then));
+}
+
 /** Age of a timestamp at `now` (`3m`), or `—` when the timestamp is unreadable. */
 export function formatAgeSince(timestamp: string | number | null | undefined, now: number): string {
 	const then = typeof timestamp === 'number' ? timestamp : parseTimestamp(timestamp);

@@ -48,6 +48,13 @@ export type AttentionInput = {
 	spending?: {since: number; spent: number} | null;
 	/** Why it is in error, when known (state/error-causes.ts); carried on the `error` reason. */
 	errorCause?: ErrorCause | null;
+	/**
+	 * False while ages cannot be told (DataClock.agesKnown): `now` is then only the `Date` header's
+	 * guess, disputed by the data, and no reason is raised from an age.
+	 */
+	agesKnown?: boolean;
+	/** How long the dashboard watched it write nothing (our clock), used for `quiet` while ages are not known. */
+	quietSeenMs?: number | null;
 };
 
 /** Rank of each reason kind; lower is more urgent. Rows without reasons rank after all of them. */
@@ -145,7 +152,13 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 
 	const quietAfterMs = input.quietAfterMs ?? defaultQuietAfterMs;
 	const lastActivity = input.lastActivityAt ?? parseTime(conversation.updated_at);
-	if (sandbox === 'RUNNING' && execution === 'running' && lastActivity !== null) {
+	if (sandbox === 'RUNNING' && execution === 'running' && input.agesKnown === false) {
+		// The data's clock is not known: `now - updated_at` could be weeks of clock skew (`quiet 24d`
+		// for an agent that wrote seconds ago). Only what the dashboard watched itself counts, and
+		// it says it is a lower bound.
+		const seen = input.quietSeenMs ?? null;
+		if (seen !== null && seen >= quietAfterMs) reasons.push({kind: 'quiet', quietForMs: Math.floor(seen / 60_000) * 60_000, atLeast: true});
+	} else if (sandbox === 'RUNNING' && execution === 'running' && lastActivity !== null) {
 		const quietFor = now - lastActivity;
 		if (quietFor >= quietAfterMs) {
 			// Whole minutes: the row only changes once a minute as the quiet period grows, so a
@@ -237,7 +250,7 @@ export function sameAttention(a: readonly AttentionReason[], b: readonly Attenti
 		if (x.kind !== y.kind) return false;
 		switch (x.kind) {
 			case 'quiet': {
-				if (x.quietForMs !== (y as typeof x).quietForMs) return false;
+				if (x.quietForMs !== (y as typeof x).quietForMs || x.atLeast !== (y as typeof x).atLeast) return false;
 				break;
 			}
 

@@ -103,6 +103,8 @@ export type CauseGroup = {
 	keys: string[];
 	/** The oldest `since` in the group (the servers' clock; in the all-servers view, ours), when any is known. */
 	oldestSince: number | null;
+	/** A member's server does not know its data's clock yet (RowServer.agesUnverified): how long is not told. */
+	agesUnverified?: boolean;
 	remedy: Remedy | null;
 };
 
@@ -134,27 +136,29 @@ const groupsMemo = new WeakMap<Snapshot['conversations'], CauseGroup[]>();
 export function causeGroups(snapshot: Snapshot): CauseGroup[] {
 	const memo = groupsMemo.get(snapshot.conversations);
 	if (memo) return memo;
-	const byKey = new Map<string, {cause: Cause; members: Array<{key: string; since: number | null}>; runnable: boolean}>();
+	const byKey = new Map<string, {cause: Cause; members: Array<{key: string; since: number | null}>; runnable: boolean; unverified: boolean}>();
 	for (const row of snapshot.conversations.values()) {
 		const cause = causeOf(row);
 		if (!cause) continue;
 		// In the all-servers view each row's times are on its own server's clock: on ours here.
 		const since = cause.since === null ? null : cause.since - (row.server?.clockOffsetMs ?? 0);
+		const unverified = row.server?.agesUnverified === true;
 		const group = byKey.get(cause.key);
 		if (group) {
 			group.members.push({key: row.key, since});
 			group.runnable ||= canRunAgain(cause);
-		} else byKey.set(cause.key, {cause, members: [{key: row.key, since}], runnable: canRunAgain(cause)});
+			group.unverified ||= unverified;
+		} else byKey.set(cause.key, {cause, members: [{key: row.key, since}], runnable: canRunAgain(cause), unverified});
 	}
 	const groups: CauseGroup[] = [];
-	for (const [key, {cause, members, runnable}] of byKey) {
+	for (const [key, {cause, members, runnable, unverified}] of byKey) {
 		// The longest-waiting first; unknown times last; the key keeps the order stable.
 		members.sort((a, b) => (a.since ?? Number.POSITIVE_INFINITY) - (b.since ?? Number.POSITIVE_INFINITY) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 		const times = members.map((member) => member.since).filter((since): since is number => since !== null);
 		// One kind of error can be retryable for some and not for others (agent_action): run is
 		// offered when any of them is, and acts on those only (the plan checks each, view/triage/remedy-plan.ts).
 		const remedy = cause.kind === 'error' ? (runnable ? 'run' : null) : remedyOf(cause);
-		groups.push({key, kind: cause.kind, cause, keys: members.map((member) => member.key), oldestSince: times.length > 0 ? Math.min(...times) : null, remedy});
+		groups.push({key, kind: cause.kind, cause, keys: members.map((member) => member.key), oldestSince: times.length > 0 ? Math.min(...times) : null, remedy, ...(unverified ? {agesUnverified: true} : {})});
 	}
 	groups.sort(
 		(a, b) =>

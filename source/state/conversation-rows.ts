@@ -39,6 +39,10 @@ export function sameWireObject<T extends {session_api_key?: unknown}>(a: T, b: T
 export type RowFacts = {
 	now: number;
 	quietAfterMs: number;
+	/** False while ages cannot be told (DataClock.agesKnown); absent: they can. */
+	agesKnown?: boolean;
+	/** How long the dashboard watched it write nothing (our clock): `quiet` while ages are not known. */
+	quietSeenMs?: number | null;
 	/** Identical tool calls in a row that make `repeating` (default in attention.ts). */
 	repeatThreshold?: number;
 	/** Execution status from the open timeline's stream (newer than the poll), if this row is open. */
@@ -103,6 +107,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		lastActivityAt,
 		events: facts.events ?? null,
 		quietAfterMs: facts.quietAfterMs,
+		...(facts.agesKnown === false ? {agesKnown: false, quietSeenMs: facts.quietSeenMs ?? null} : {}),
 		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),
 		sandboxDetail,
 		subAgent: facts.subAgent ?? null,

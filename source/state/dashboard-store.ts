@@ -187,6 +187,13 @@ class DashboardModel {
 	#lastKnownStatus = new Map<string, string>();
 	/** When the answer that last brought each conversation was asked for (our clock): a change bound. */
 	#answeredAt = new Map<string, number>();
+	/** Each conversation's `updated_at` and when (our clock) the first answer with it arrived. */
+	#held = new Map<string, {updatedAt: string; since: number}>();
+	/**
+	 * Whether ages can be told (DataClock.agesKnown), as of the last conversation answer: rows and
+	 * the connection's `agesUnverified` say the same thing from the same moment.
+	 */
+	#agesKnown = true;
 	#unseen = new Map<string, number>();
 	/** Sandboxes whose list was read again for a status their conversations showed first (the status asked for). */
 	readonly #reasonAsked = new Map<string, string>();
@@ -466,10 +473,12 @@ class DashboardModel {
 		const clockSource = this.#dataClock.source();
 		const naiveOffset = this.#dataClock.naiveOffsetMs();
 		const eventZone = naiveOffset === null ? null : zoneLabel(naiveOffset);
+		const agesUnverified = !this.#agesKnown;
 		const same =
 			previous.clockOffsetMs === clockOffsetMs &&
 			previous.clockSource === clockSource &&
 			previous.eventZone === eventZone &&
+			(previous.agesUnverified ?? false) === agesUnverified &&
 			previous.health === state &&
 			previous.lastError === health.lastError &&
 			previous.keyRejected === health.keyRejected &&
@@ -489,6 +498,7 @@ class DashboardModel {
 			clockOffsetMs,
 			clockSource,
 			eventZone,
+			...(agesUnverified ? {agesUnverified} : {}),
 		};
 	}
 
@@ -585,6 +595,7 @@ class DashboardModel {
 			...(goal === undefined ? {} : {goal}),
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
+			...(this.#agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#heldFor(key)}),
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
@@ -627,12 +638,25 @@ class DashboardModel {
 	}
 
 	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
+		// What the whole answer says of the clock first: whether ages can be told holds for every row.
+		if (timing) {
+			let atWork = false;
+			for (const conversation of items) {
+				const key = conversationKey(conversation);
+				this.#observeClock(key, conversation, this.#rows.get(key)?.conversation, timing);
+				this.#observeHeld(key, conversation, timing);
+				atWork ||= isAtWork(conversation);
+			}
+			if (atWork) this.#dataClock.observeAtWork();
+		}
+		const agesKnown = this.#dataClock.agesKnown();
+		const flipped = agesKnown !== this.#agesKnown;
+		this.#agesKnown = agesKnown;
 		let changed = false;
 		const parents = new Set<string>();
 		for (const conversation of items) {
 			const key = conversationKey(conversation);
 			const previous = this.#rows.get(key);
-			if (timing) this.#observeClock(key, conversation, previous?.conversation, timing);
 			const linked = this.#subAgents.link(key, parentKeyOf(conversation));
 			const row = this.#rowFor(key, conversation, previous);
 			if (row === previous) continue;
@@ -644,6 +668,12 @@ class DashboardModel {
 		}
 
 		this.#refreshParents(parents);
+		if (flipped) {
+			// Ages became known (or doubtful): every row's age-based reasons (quiet) follow at once.
+			const listed = new Set(items.map((conversation) => conversationKey(conversation)));
+			for (const key of [...this.#rows.keys()]) if (!listed.has(key)) this.#refreshRow(key);
+			changed = true;
+		}
 		if (changed) {
 			this.#touch();
 			// Rows on screen that changed may have a new last answer.
@@ -679,6 +709,26 @@ class DashboardModel {
 		if (newest && newest.arrivedAt >= askedBefore && newest.arrivedAt <= timing.receivedAt) {
 			this.#dataClock.observeSameMoment(newest.timestamp, updatedAt);
 		}
+	}
+
+	/**
+	 * Since when (our clock) each conversation's `updated_at` has stood still, as answers showed it:
+	 * the first answer with the current value arrived then, and every later one still had it.
+	 */
+	#observeHeld(key: string, conversation: AppConversation, timing: AnswerTiming): void {
+		const updatedAt = String(conversation.updated_at ?? '');
+		if (this.#held.get(key)?.updatedAt !== updatedAt) this.#held.set(key, {updatedAt, since: timing.receivedAt});
+	}
+
+	/**
+	 * How long we have watched a conversation write nothing (our clock, no server's): from the
+	 * arrival of the first answer with its current `updated_at` to the request of the latest one
+	 * that still had it. A lower bound of its quiet time that needs no clock of the data.
+	 */
+	#heldFor(key: string): number | null {
+		const held = this.#held.get(key);
+		const asked = this.#answeredAt.get(key);
+		return held && asked !== undefined ? Math.max(0, asked - held.since) : null;
 	}
 
 	/**
@@ -735,6 +785,7 @@ class DashboardModel {
 			this.#unseen.delete(key);
 			this.#finalResponses.forget(key);
 			this.#answeredAt.delete(key);
+			this.#held.delete(key);
 			this.#spend.forget(key);
 			this.#errorCauses.forget(key);
 			this.#goals.delete(key);
@@ -1056,3 +1107,10 @@ function worst(levels: Array<'info' | 'warn' | 'error'>): 'info' | 'warn' | 'err
 	return levels[0];
 }
 
+/**
+ * An agent at work: running, in a RUNNING sandbox. It writes as it goes, so the data's clock can
+ * be judged by it (DataClock.observeAtWork); a quiet one is what `quiet` is about.
+ */
+function isAtWork(conversation: AppConversation): boolean {
+	return String(conversation.execution_status ?? '') === 'running' && String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING';
+}

@@ -44,6 +44,13 @@ export type ConnectionState = {
 	 * an event with the app server's UTC time of the same moment; null until then.
 	 */
 	eventZone?: string | null;
+	/**
+	 * True while ages cannot be told (DataClock.agesKnown): only the `Date` header stands in for
+	 * the data's clock and the data disputes it (agents at work, none written within a minute by
+	 * it). Views show `?` for ages and the header says the data clock is not known yet; the store
+	 * raises nothing from an age meanwhile (a `quiet` only from what it watched itself).
+	 */
+	agesUnverified?: boolean;
 };
 
 /** Why a conversation needs a person; computed by the state layer, shown as a reason. */
@@ -59,7 +66,12 @@ export type AttentionReason =
 	 * needed you. `detail`: the sandbox's `status_detail` (`ImagePullBackOff`), when it gave one.
 	 */
 	| {kind: 'sandbox_error'; status: string; since: number | null; detail?: string}
-	| {kind: 'quiet'; quietForMs: number}
+	/**
+	 * Running and writing nothing for `quietForMs`. `atLeast`: watched by the dashboard itself
+	 * (its `updated_at` stood still across answers) while the data's clock is not known, so the
+	 * agent may have been quiet longer.
+	 */
+	| {kind: 'quiet'; quietForMs: number; atLeast?: boolean}
 	/** Its cost rose with no action or observation since `since` (servers' clock); `spent` USD since then. */
 	| {kind: 'spending'; since: number; spent: number}
 	| {kind: 'repeating'; count: number; tool: string}
@@ -120,7 +132,7 @@ export type ConversationRow = {
  * (its rows show their last known state, marked); `clockOffsetMs` is that server's clock minus
  * ours, so the row's ages are told by its own server's clock.
  */
-export type RowServer = {name: string; stale: boolean; clockOffsetMs: number};
+export type RowServer = {name: string; stale: boolean; clockOffsetMs: number; agesUnverified?: boolean};
 
 /** One server of the all-servers view, as the header shows it. */
 export type ServerState = {

@@ -26,6 +26,16 @@
  * whatever the agent server's clock is off the app server's; it is not rounded to a zone's
  * quarter hours (that would strip a real skew down to its remainder, a lag of 31 s that stayed for
  * 13 minutes). Until a pair is seen, a naive time has no known zone: no lag is shown.
+ *
+ * Before the data has said anything, the fallback stands in only while nothing in the data
+ * disputes it. The first listing cannot prove the fallback wrong (an `updated_at` alone bounds
+ * the clock from below only), but it can back it: a conversation written within a minute of the
+ * fallback's now proves the data's clock is at most a minute behind it, so ages read to the
+ * minute. When conversations are at work (their agents write as they go) and none of all the
+ * conversations listed was written within that minute, the data disputes the fallback: either
+ * every agent at work went quiet at once, or the data is written by another clock (weeks behind,
+ * every row `24d`, `quiet 24d` for an agent approved 5 s earlier). Nothing in the data tells which
+ * until it changes, so ages are not known (`agesKnown()`) until the data's clock is learned.
  */
 
 /** The `Date` header estimate the data clock falls back on (ServerClock has this shape). */
@@ -43,6 +53,11 @@ const sampleLifeMs = 15 * 60_000;
 const keepPairs = 9;
 /** Live events kept until the naive offset is known, so the first pair can use them. */
 const keepPending = 40;
+/**
+ * How far behind the fallback's now the freshest data may be and still back it: ages are then
+ * right to the minute (the header's offset note says nothing under a minute either).
+ */
+const backedWithinMs = 60_000;
 
 const naivePattern = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/;
 
@@ -98,6 +113,8 @@ export class DataClock {
 	#naiveOffset: number | null = null;
 	/** Live events seen before the naive offset was known: their bounds once it is. */
 	#pending: Array<{wall: number; arrivedAt: number}> = [];
+	/** What the first listings said of the fallback: nothing yet, backed it, or disputed it (see above). */
+	#fallbackVerdict: 'untested' | 'backed' | 'disputed' = 'untested';
 
 	constructor(options: DataClockOptions = {}) {
 		this.#fallback = options.fallback ?? null;
@@ -156,11 +173,41 @@ export class DataClock {
 		}
 	}
 
+	/**
+	 * An answer listed conversations at work (agent running, sandbox RUNNING), after its `updated_at`
+	 * values were observed: the test of the fallback above. Once backed, it stays backed (a lower
+	 * bound stays true); a dispute stands until the data's clock is learned or a fresh row backs it.
+	 */
+	observeAtWork(): void {
+		if (this.#fallbackVerdict === 'backed' || this.#estimate() !== null) return;
+		this.#fallbackVerdict = this.#backed() ? 'backed' : 'disputed';
+	}
+
+	/**
+	 * Whether ages (`3m`, `quiet 12m`, `stuck for 4d`) can be told as fact: on the data's clock, or
+	 * on the fallback while nothing in the data disputes it.
+	 */
+	agesKnown(): boolean {
+		if (this.#fallbackVerdict !== 'disputed' || this.#estimate() !== null) return true;
+		if (!this.#backed()) return false;
+		this.#fallbackVerdict = 'backed';
+		return true;
+	}
+
+	/** The freshest `updated_at` seen is within a minute of the fallback's now. */
+	#backed(): boolean {
+		return Number.isFinite(this.#floor) && this.#floor >= this.#fallbackOffset() - backedWithinMs;
+	}
+
+	#fallbackOffset(): number {
+		return this.#fallback && this.#fallback.samples() > 0 ? this.#fallback.offsetMs() : 0;
+	}
+
 	/** The data's clock minus ours (ms): from the data when it said something, else the fallback. */
 	offsetMs(): number {
 		const fromData = this.#estimate();
 		if (fromData !== null) return fromData;
-		const fallback = this.#fallback && this.#fallback.samples() > 0 ? this.#fallback.offsetMs() : 0;
+		const fallback = this.#fallbackOffset();
 		// Never earlier than data already seen: a timestamp cannot be from the future.
 		return Number.isFinite(this.#floor) ? Math.max(fallback, this.#floor) : fallback;
 	}

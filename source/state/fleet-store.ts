@@ -88,11 +88,14 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 	const publisher = new BatchedPublisher<DashboardSnapshot>(build(null), options.flushMs ?? 50);
 	for (const member of members) member.unsubscribe = member.store.subscribe(() => publisher.schedule(() => build(publisher.get())));
 
-	/** The row tag of a server: a new object only when its stale mark or clock offset moved. */
+	/** The row tag of a server: a new object only when its stale mark, clock offset or whether its ages are known moved. */
 	function tagOf(member: Member, snapshot: DashboardSnapshot): RowServer {
 		const stale = serverIsStale(snapshot.connection);
 		const offset = snapshot.connection.clockOffsetMs;
-		if (member.tag.stale !== stale || member.tag.clockOffsetMs !== offset) member.tag = {name: member.name, stale, clockOffsetMs: offset};
+		const unverified = snapshot.connection.agesUnverified === true;
+		if (member.tag.stale !== stale || member.tag.clockOffsetMs !== offset || (member.tag.agesUnverified ?? false) !== unverified) {
+			member.tag = {name: member.name, stale, clockOffsetMs: offset, ...(unverified ? {agesUnverified: true} : {})};
+		}
 		return member.tag;
 	}
 

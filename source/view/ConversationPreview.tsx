@@ -2,13 +2,14 @@ import {memo} from 'react';
 import {Box, Text} from 'ink';
 import {linkName, maskedLink} from '../format/link-text.js';
 import {formatCost, formatPercent, formatTokens} from '../format/numbers.js';
-import {formatDuration} from '../format/time.js';
+import {formatDuration, type AgeNow} from '../format/time.js';
 import {budgetShare, sessionTimeLeft} from '../state/spend.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {TreeNode} from '../state/conversation-tree.js';
 import type {ConversationRow} from '../state/dashboard-types.js';
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {attentionLong} from './attention-text.js';
+import {rowNow} from './conversation-cells.js';
 import {goalObjective, goalWords} from '../format/goal.js';
 import {line} from './cells.js';
 import {contextFraction, totalTokens} from './triage/usage-look.js';
@@ -16,7 +17,8 @@ import {contextFraction, totalTokens} from './triage/usage-look.js';
 type Props = {
 	row: ConversationRow | undefined;
 	width: number;
-	now: number;
+	/** Now on the data's clock; `unknown` while it is not known (no ages then). */
+	now: AgeNow;
 	/** Its sandbox's links while it runs (links.ts); shown with tokens hidden. */
 	links?: readonly ExposedUrl[];
 	/** Where it sits among sub-agents (conversation-tree.ts). */
@@ -47,7 +49,7 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 
 	const c = row.conversation;
 	// In the all-servers view: its own server's clock, and whether that server answers.
-	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+	const now = rowNow(row, viewNow);
 	const staleNote = row.server?.stale ? `! ${sanitizeLine(row.server.name)} is not answering: as last seen` : null;
 	const repo = c.selected_repository ? `${sanitizeLine(c.selected_repository)}${c.selected_branch ? `@${sanitizeLine(c.selected_branch)}` : ''}` : 'no repository';
 	const first = [
@@ -106,13 +108,14 @@ export const ConversationPreview = memo(ConversationPreviewImpl);
  * the time left before the service's 12-hour cap on a running session (`12h cap in 7h 12m`; `≥`
  * when the session's start was not seen, only the sandbox's creation).
  */
-export function spendParts(row: ConversationRow, now: number): string[] {
+export function spendParts(row: ConversationRow, now: AgeNow): string[] {
 	const parts: string[] = [];
 	if (typeof row.costPerHour === 'number') parts.push(`${formatCost(row.costPerHour)}/h`);
 	const metrics = row.conversation.metrics;
 	const share = budgetShare(metrics?.accumulated_cost, metrics?.max_budget_per_task);
 	if (share !== null) parts.push(`${formatPercent(share)} of the ${formatCost(metrics?.max_budget_per_task)} budget`);
-	const left = sessionTimeLeft(row.sessionStart ?? null, now);
+	// The time left is an age too: not said while the data's clock is not known.
+	const left = now === 'unknown' ? null : sessionTimeLeft(row.sessionStart ?? null, now);
 	if (left) parts.push(left.ms === 0 ? '12h cap reached' : `12h cap in ${left.atLeast ? '≥' : ''}${formatDuration(left.ms)}`);
 	return parts;
 }

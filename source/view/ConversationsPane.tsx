@@ -1,5 +1,6 @@
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
+import type {AgeNow} from '../format/time.js';
 import {parseConversationFilter, unknownFilterStatuses} from '../state/conversation-query.js';
 import type {TreeNode} from '../state/conversation-tree.js';
 import type {ConversationRow, ConversationSortKey} from '../state/dashboard-types.js';
@@ -33,7 +34,8 @@ export type ConversationsPaneProps = {
 	frozenChanges?: number | null;
 	/** Still loading the first page (no success yet): say so instead of "no conversations". */
 	loading: boolean;
-	now: number;
+	/** Now on the data's clock; `unknown` while it is not known (ages read `?`). */
+	now: AgeNow;
 	/** The selected conversation's sandbox links (links.ts). */
 	links?: readonly ExposedUrl[];
 	/** The all-servers view: the servers' names, for the SERVER column (absent: one server, no column). */

@@ -1,6 +1,7 @@
 import {useEffect, useEffectEvent, useMemo, useReducer} from 'react';
 import {Box, Text, useWindowSize} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {AgeNow} from '../format/time.js';
 import {countConversations} from '../state/conversation-query.js';
 import {selectConversationTree} from '../state/conversation-tree.js';
 import type {DashboardController, DashboardSnapshot, DashboardStore} from '../state/dashboard-types.js';
@@ -64,8 +65,9 @@ export function Dashboard(props: DashboardProps) {
 	const registry = useKeyRegistry();
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
-	// Server timestamps (created, updated, event times) are compared with the servers' clock.
-	const serverNow = now + snapshot.connection.clockOffsetMs;
+	// Server timestamps (created, updated, event times) are compared with the servers' clock;
+	// while the data disputes the only clock there is, ages are not told (state/data-clock.ts).
+	const serverNow: AgeNow = snapshot.connection.agesUnverified ? 'unknown' : now + snapshot.connection.clockOffsetMs;
 
 	const serverNames = useMemo(() => snapshot.servers?.map((server) => server.name), [snapshot.servers]);
 	// The list is a tree: sub-agents under their parent, folded where the user folded them.

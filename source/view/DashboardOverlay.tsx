@@ -1,6 +1,7 @@
 import {useEffect, type Dispatch} from 'react';
 import type {DashboardController, DashboardSnapshot} from '../state/dashboard-types.js';
 import type {ChangesSession} from '../state/changes-session.js';
+import type {AgeNow} from '../format/time.js';
 import {HelpOverlay} from './HelpOverlay.js';
 import {ProfilePicker, type ProfileChoice} from './ProfilePicker.js';
 import {AskPanel} from './triage/AskPanel.js';
@@ -48,7 +49,8 @@ type Props = {
 	/** The open Changes view's session (use-changes-session.ts, kept by Dashboard), if any. */
 	changesSession: ChangesSession | null;
 	/** Now on the servers' clock (the queue's ages). */
-	now?: number;
+	/** Now on the data's clock; `unknown` while it is not known (ages read `?`). */
+	now?: AgeNow;
 };
 
 /**

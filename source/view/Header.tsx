@@ -94,7 +94,7 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 			segments.push({text: `${index === 0 ? ' ' : ' · '}${truncateToWidth(sanitizeLine(server.name), 12)} `, bold: true}, {text: own.text, color: own.color, bold: own.color === 'red'});
 			// Every age of this server's rows is told on its own clock: when that is off, said here
 			// (the merged connection's offset is 0 in this view, so the note below never shows).
-			const offset = clockOffsetText(server.connection.clockOffsetMs, server.connection.clockSource);
+			const offset = server.connection.agesUnverified ? 'clock not known' : clockOffsetText(server.connection.clockOffsetMs, server.connection.clockSource);
 			if (offset) segments.push({text: ` ⏱ ${offset.replace(/^(?:data|server) clock /, '')}`, color: 'yellow', keep: 5});
 		}
 	} else {
@@ -106,7 +106,8 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
-	const clock = clockOffsetText(connection.clockOffsetMs, connection.clockSource);
+	// While the data disputes the only clock there is, ages read `?` and this says why.
+	const clock = connection.agesUnverified ? 'data clock not known' : clockOffsetText(connection.clockOffsetMs, connection.clockSource);
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.

@@ -2,6 +2,7 @@ import {useMemo} from 'react';
 import {Box, Text} from 'ink';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {AgeNow} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
 import {cellLeft, line} from './cells.js';
 import type {ListWindow} from './list-window.js';
@@ -19,7 +20,8 @@ export type SandboxesPaneProps = {
 	height: number;
 	focused: boolean;
 	loading: boolean;
-	now: number;
+	/** Now on the data's clock; `unknown` while it is not known (ages read `?`). */
+	now: AgeNow;
 	/** The all-servers view: the servers' names, for the SERVER column (absent: one server). */
 	serverNames?: readonly string[] | undefined;
 };

@@ -1,16 +1,19 @@
 import type {AttentionReason} from '../state/dashboard-types.js';
 import {formatCost} from '../format/numbers.js';
 import {causeLong, causeShort, failureKindWords} from '../format/error-cause.js';
-import {formatAge} from '../format/time.js';
+import {formatAge, type AgeNow} from '../format/time.js';
 
 /**
  * Short words for why a conversation needs a person, for the list (`stuck 4m`) and the preview
  * (`stuck for 4m`). The kinds come from the state layer; wording is the view's. Text from the
  * server (a sandbox's status_detail, a sub-agent's title) is returned as is: callers sanitize.
  */
-/** `now` null: without the time (the shortest form, for a narrow row). */
-export function attentionShort(reason: AttentionReason, now: number | null): string {
-	const since = now !== null && 'since' in reason && reason.since !== null ? ` ${formatAge(Math.max(0, now - reason.since))}` : '';
+/**
+ * `now` null: without the time (the shortest form, for a narrow row); `unknown`: ages cannot be
+ * told yet (the data's clock is not known), so the words without them.
+ */
+export function attentionShort(reason: AttentionReason, now: AgeNow | null): string {
+	const since = typeof now === 'number' && 'since' in reason && reason.since !== null ? ` ${formatAge(Math.max(0, now - reason.since))}` : '';
 	switch (reason.kind) {
 		case 'waiting_for_confirmation':
 			return `approve?${since}`;
@@ -26,7 +29,8 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 		case 'spending':
 			return now === null ? '$ stalled' : `$ stalled${since}`;
 		case 'quiet':
-			return now === null ? 'quiet' : `quiet ${formatAge(reason.quietForMs)}`;
+			// Not an age on the data's clock: how long it wrote nothing (`≥`: as long as the dashboard watched).
+			return now === null ? 'quiet' : `quiet ${reason.atLeast ? '≥' : ''}${formatAge(reason.quietForMs)}`;
 		case 'repeating':
 			return now === null ? `${reason.count}×` : `${reason.count}× ${reason.tool}`;
 		case 'sub_agent':
@@ -35,8 +39,8 @@ export function attentionShort(reason: AttentionReason, now: number | null): str
 	}
 }
 
-export function attentionLong(reason: AttentionReason, now: number): string {
-	const since = 'since' in reason && reason.since !== null ? ` for ${formatAge(Math.max(0, now - reason.since))}` : '';
+export function attentionLong(reason: AttentionReason, now: AgeNow): string {
+	const since = now !== 'unknown' && 'since' in reason && reason.since !== null ? ` for ${formatAge(Math.max(0, now - reason.since))}` : '';
 	const last = 'lastKnown' in reason && reason.lastKnown ? ' (last known: its sandbox has stopped since)' : '';
 	switch (reason.kind) {
 		case 'waiting_for_confirmation':
@@ -48,9 +52,9 @@ export function attentionLong(reason: AttentionReason, now: number): string {
 		case 'sandbox_error':
 			return sandboxTrouble(reason);
 		case 'spending':
-			return `${formatCost(reason.spent)} spent in ${formatAge(Math.max(0, now - reason.since))} without an action or observation`;
+			return `${formatCost(reason.spent)} spent${now === 'unknown' ? '' : ` in ${formatAge(Math.max(0, now - reason.since))}`} without an action or observation`;
 		case 'quiet':
-			return `running but quiet for ${formatAge(reason.quietForMs)}`;
+			return `running but quiet for ${reason.atLeast ? 'at least ' : ''}${formatAge(reason.quietForMs)}${reason.atLeast ? ' (watched here; the data clock is not yet known)' : ''}`;
 		case 'repeating':
 			return `repeated the same ${reason.tool} call ${reason.count} times`;
 		case 'sub_agent': {
@@ -85,7 +89,7 @@ function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}
  * the cause, without the time; for an error then the cause alone (the status column already says
  * error), the kind of failure alone, and the error without its cause.
  */
-export function attentionVariants(reason: AttentionReason, now: number): string[] {
+export function attentionVariants(reason: AttentionReason, now: AgeNow): string[] {
 	const variants = [attentionShort(reason, now), attentionShort(reason, null)];
 	if (reason.kind === 'error' && reason.cause) {
 		// Narrow rows: the status column already says error; the kind of failure is what is left to say.

@@ -1,6 +1,6 @@
 import {formatCost, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {formatAge} from '../format/time.js';
+import {formatAgeAt, type AgeNow} from '../format/time.js';
 import {cellWidth, truncateToWidth} from '../format/width.js';
 import {parseTime} from '../state/attention.js';
 import type {TreeNode} from '../state/conversation-tree.js';
@@ -118,9 +118,7 @@ const reasonColors: Record<string, string> = {
 	repeating: 'magenta',
 };
 
-function age(now: number, then: number | null): string {
-	return then === null ? '—' : formatAge(Math.max(0, now - then));
-}
+
 
 /** Cells the title keeps however long the attention badge: the badge shortens first. */
 const titleKeeps = 16;
@@ -139,7 +137,16 @@ function reasonBadge(forms: readonly string[], room: number, cuttable = false): 
 }
 
 /** A reason's badge texts, longest first: with its time, without, and for a raised parent `↓approve?`. */
-function badgeForms(reason: AttentionReason, now: number): string[] {
+/**
+ * Now for a row's ages: the view's (the one server's data clock), or in the all-servers view its own
+ * server's; `unknown` while that clock is not known (ages read `?`).
+ */
+export function rowNow(row: Pick<ConversationRow, 'server'>, viewNow: AgeNow): AgeNow {
+	if (viewNow === 'unknown' || row.server?.agesUnverified) return 'unknown';
+	return row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+}
+
+function badgeForms(reason: AttentionReason, now: AgeNow): string[] {
 	// An error's forms say its cause while there is room (`error 4m · rate limit · retryable`), then the cause alone.
 	const forms = attentionVariants(reason, now);
 	if (reason.kind === 'sub_agent') forms.push(`↓${attentionShort(reason.reason, null)}`);
@@ -167,10 +174,10 @@ function titleText(row: ConversationRow, prefix: string): string {
 	return prefix + (row.conversation.title ? sanitizeLine(row.conversation.title) : `(untitled ${row.key.slice(0, 6)})`);
 }
 
-export function conversationCells(row: ConversationRow, columns: ConversationColumns, viewNow: number, node?: TreeNode): ConversationCells {
+export function conversationCells(row: ConversationRow, columns: ConversationColumns, viewNow: AgeNow, node?: TreeNode): ConversationCells {
 	const conversation = row.conversation;
-	// In the all-servers view each row's ages are told by its own server's clock.
-	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+	// In the all-servers view each row's ages are told by its own server's clock, when it knows it.
+	const now = rowNow(row, viewNow);
 	const stale = row.server?.stale ?? false;
 	const server = columns.server && row.server ? cellLeft(`${stale ? '! ' : ''}${sanitizeLine(row.server.name)}`, columns.server) + ' ' : columns.server ? ' '.repeat(columns.server + 1) : '';
 	const agent = agentStatusLook(row);
@@ -197,8 +204,8 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	const rawTitle = titleText(row, treePrefix(node, titleWidth));
 	const parts = [''];
 	if (columns.repo) parts.push(' ', cellLeft(conversation.selected_repository ? sanitizeLine(conversation.selected_repository) : '—', columns.repo));
-	parts.push(' ', cellRight(age(now, parseTime(conversation.created_at)), columns.age));
-	parts.push(' ', cellRight(age(now, row.lastActivityAt), columns.activity));
+	parts.push(' ', cellRight(formatAgeAt(now, parseTime(conversation.created_at)), columns.age));
+	parts.push(' ', cellRight(formatAgeAt(now, row.lastActivityAt), columns.activity));
 	const cost = conversation.metrics?.accumulated_cost;
 	const usage: string[] = [];
 	if (columns.cost) usage.push(' ', cellRight(typeof cost === 'number' ? formatCost(cost) : '—', columns.cost));
@@ -225,10 +232,10 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 	};
 }
 
-const cache = new WeakMap<ConversationRow, {columns: ConversationColumns; now: number; node: string; cells: ConversationCells}>();
+const cache = new WeakMap<ConversationRow, {columns: ConversationColumns; now: AgeNow; node: string; cells: ConversationCells}>();
 
 /** `conversationCells`, cached on the (immutable) row object and where it sits in the tree. */
-export function cachedConversationCells(row: ConversationRow, columns: ConversationColumns, now: number, node?: TreeNode): ConversationCells {
+export function cachedConversationCells(row: ConversationRow, columns: ConversationColumns, now: AgeNow, node?: TreeNode): ConversationCells {
 	const hit = cache.get(row);
 	const place = node ? `${node.depth} ${node.children} ${node.collapsed} ${node.last} ${node.context} ${node.orphanOf ?? ''}` : '';
 	if (hit && hit.columns === columns && hit.now === now && hit.node === place) return hit.cells;

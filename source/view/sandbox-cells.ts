@@ -1,5 +1,5 @@
 import {sanitizeLine} from '../format/sanitize.js';
-import {formatAge} from '../format/time.js';
+import {formatAgeAt, type AgeNow} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
 import {parseTime} from '../state/attention.js';
 import type {ConversationRow, DashboardSnapshot, SandboxRow} from '../state/dashboard-types.js';
@@ -75,10 +75,10 @@ export function sandboxCells(
 	row: SandboxRow,
 	columns: SandboxColumns,
 	conversations: DashboardSnapshot['conversations'],
-	viewNow: number,
+	viewNow: AgeNow,
 ): SandboxCells {
-	// In the all-servers view the sandbox's age is told by its own server's clock.
-	const now = row.server ? viewNow + row.server.clockOffsetMs : viewNow;
+	// In the all-servers view the sandbox's age is told by its own server's clock, when it knows it.
+	const now: AgeNow = viewNow === 'unknown' || row.server?.agesUnverified ? 'unknown' : row.server ? viewNow + row.server.clockOffsetMs : viewNow;
 	const look = sandboxStatus(row.sandbox);
 	const pending = row.pending;
 	// While an action is in flight its progress is the status; a failed one keeps the real status.
@@ -102,7 +102,7 @@ export function sandboxCells(
 		cellLeft(sanitizeLine(String(row.sandbox.id)), columns.id),
 		columns.spec ? ` ${cellLeft(row.sandbox.sandbox_spec_id ? sanitizeLine(row.sandbox.sandbox_spec_id) : '—', columns.spec)}` : '',
 		' ',
-		cellRight(created === null ? '—' : formatAge(Math.max(0, now - created)), columns.age),
+		cellRight(formatAgeAt(now, created), columns.age),
 		' ',
 	].join('');
 	// A reason gets most of the room (it says what to do); the users keep a little.
@@ -140,14 +140,14 @@ export function selectSandboxKeys(sandboxes: DashboardSnapshot['sandboxes']): re
 	return keys;
 }
 
-const cellsCache = new WeakMap<SandboxRow, {columns: SandboxColumns; now: number; conversations: DashboardSnapshot['conversations']; cells: SandboxCells}>();
+const cellsCache = new WeakMap<SandboxRow, {columns: SandboxColumns; now: AgeNow; conversations: DashboardSnapshot['conversations']; cells: SandboxCells}>();
 
 /** `sandboxCells`, cached on the (immutable) row object, so memoised rows skip unchanged sandboxes. */
 export function cachedSandboxCells(
 	row: SandboxRow,
 	columns: SandboxColumns,
 	conversations: DashboardSnapshot['conversations'],
-	now: number,
+	now: AgeNow,
 ): SandboxCells {
 	const hit = cellsCache.get(row);
 	if (hit && hit.columns === columns && hit.now === now && hit.conversations === conversations) return hit.cells;

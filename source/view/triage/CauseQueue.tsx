@@ -1,6 +1,6 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
-import {formatAge} from '../../format/time.js';
+import {formatAgeAt, type AgeNow} from '../../format/time.js';
 import {type CauseGroup, causeGroups} from '../../state/causes.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, cellRight, line} from '../cells.js';
@@ -10,8 +10,8 @@ import {causeAdvice, causeLabel} from './cause-words.js';
 
 type Props = {
 	snapshot: Pick<DashboardSnapshot, 'conversations'>;
-	/** The servers' clock (ages are measured on it). */
-	now: number;
+	/** The servers' clock (ages are measured on it); `unknown` while it is not known (ages read `?`). */
+	now: AgeNow;
 	width: number;
 	height: number;
 	/** Enter: the group's conversations in the list. */
@@ -100,7 +100,7 @@ export function CauseQueue(props: Props) {
 			<Box flexDirection="column" height={listHeight} overflow="hidden">
 				{groups.slice(offset, offset + listHeight).map((group, position) => {
 					const chosen = offset + position === index;
-					const age = group.oldestSince === null ? '—' : formatAge(Math.max(0, now - group.oldestSince));
+					const age = formatAgeAt(group.agesUnverified ? 'unknown' : now, group.oldestSince);
 					const text = `${chosen ? '› ' : '  '}${cellLeft(causeLabel(group.cause), labelWidth)} ${cellRight(String(group.keys.length), 4)} ${cellRight(age, 6)}  ${causeAdvice(group)}`;
 					return (
 						<Text key={group.key} color={colors[group.kind]} bold={chosen} inverse={chosen} wrap="truncate">
