@@ -6,13 +6,15 @@ import {WebSocketServer, type WebSocket as ServerSocket} from 'ws';
 import {EventSocket, type EventSocketOptions, type SocketEnd, type SocketProblem} from '../source/wire/event-socket.js';
 import {settleEvent, type WireEvent} from '../source/wire/schemas/events.js';
 import {Secret} from '../source/wire/secret.js';
-import {clientFor, delay, startSim, waitUntil} from './wire-agent-fixtures.js';
+import {clientFor, startSim, waitUntil} from './wire-agent-fixtures.js';
 
 type Probe = {
 	socket: EventSocket;
 	events: WireEvent[];
 	problems: SocketProblem[];
 	ready: () => boolean;
+	/** The socket has ended (read at once, where awaiting `ended` would wait). */
+	isEnded: () => boolean;
 	ended: Promise<SocketEnd>;
 };
 
@@ -20,6 +22,7 @@ function probe(options: Omit<EventSocketOptions, 'handlers'>): Probe {
 	const events: WireEvent[] = [];
 	const problems: SocketProblem[] = [];
 	let isReady = false;
+	let isEnded = false;
 	let resolveEnd!: (end: SocketEnd) => void;
 	const ended = new Promise<SocketEnd>((resolve) => (resolveEnd = resolve));
 	const socket = new EventSocket({
@@ -28,10 +31,13 @@ function probe(options: Omit<EventSocketOptions, 'handlers'>): Probe {
 			onReady: () => (isReady = true),
 			onEvent: (event) => events.push(settleEvent(event)),
 			onProblem: (problem) => problems.push(problem),
-			onEnd: resolveEnd,
+			onEnd: (end) => {
+				isEnded = true;
+				resolveEnd(end);
+			},
 		},
 	});
-	return {socket, events, problems, ready: () => isReady, ended};
+	return {socket, events, problems, ready: () => isReady, isEnded: () => isEnded, ended};
 }
 
 /** A purpose-built ws server, for the faults the simulator does not make. */
@@ -132,20 +138,23 @@ test('a malformed frame is reported once and the socket stays open', async (t) =
 	assert.deepEqual(socket.events.map((entry) => entry.id), ['a', 'b']);
 	assert.deepEqual(socket.problems.map((problem) => problem.kind), ['malformed-frame', 'malformed-frame', 'malformed-frame']);
 	assert.ok(socket.problems.every((problem) => !problem.message.includes('trunc')), 'server text is not echoed');
-	await delay(30);
-	assert.equal(socket.problems.length, 3);
+	// Frames are read in order: with 'b', the last one sent, in, the three problems are all there are.
+	assert.equal(socket.isEnded(), false, 'still open');
 });
 
 test('invalid UTF-8 ends the connection at once (terminate, not the 30 s close timeout)', async (t) => {
 	const url = await tinyServer(t, (ws) => {
 		ws.once('message', () => ws.send(Buffer.from([0x7b, 0xc3, 0x28, 0x7d]), {binary: false}));
 	});
-	const started = Date.now();
+	// Timers fire in the order they are due: one at half the 30 s close timeout must not come first.
+	let late = false;
+	const half = setTimeout(() => (late = true), 15_000);
 	const socket = probe({url, sessionApiKey: new Secret('k')});
 	const end = await socket.ended;
+	clearTimeout(half);
 	assert.equal(end.kind, 'invalid-utf8');
 	assert.equal(end.fatal, false);
-	assert.ok(Date.now() - started < 2000);
+	assert.equal(late, false, 'ended before half the close timeout');
 });
 
 test('a frame over maxPayload ends the connection as oversized-frame', async (t) => {
@@ -161,7 +170,15 @@ test('a frame over maxPayload ends the connection as oversized-frame', async (t)
 
 test('heartbeat: a socket that stops answering pings is terminated within interval + grace', async (t) => {
 	// The server speaks once, then neither sends nor answers pings.
-	const url = await tinyServer(t, (ws) => ws.once('message', () => ws.send(event('only'))), {autoPong: false});
+	let pings = 0;
+	const url = await tinyServer(
+		t,
+		(ws) => {
+			ws.on('ping', () => pings++);
+			ws.once('message', () => ws.send(event('only')));
+		},
+		{autoPong: false},
+	);
 	const socket = probe({url, sessionApiKey: new Secret('k'), heartbeatIntervalMs: 80, heartbeatGraceMs: 80});
 	await waitUntil(() => socket.events.length === 1);
 	const quietSince = Date.now();
@@ -169,17 +186,25 @@ test('heartbeat: a socket that stops answering pings is terminated within interv
 	const waited = Date.now() - quietSince;
 	assert.equal(end.kind, 'heartbeat-timeout');
 	assert.equal(end.wasReady, true);
-	assert.ok(waited >= 120 && waited < 1000, `detected after ${waited} ms`);
+	// Not before interval + grace (a lower bound holds however loaded the machine), and by then at
+	// most the two pings of that quiet went out (counted, not timed): not a ping too many.
+	assert.ok(waited >= 150, `detected after ${waited} ms`);
+	await waitUntil(() => pings >= 1, 5000, 'the unanswered ping');
+	assert.ok(pings <= 2, `${pings} pings before it was given up`);
 });
 
 test('heartbeat: pongs keep a quiet socket open', async (t) => {
-	const url = await tinyServer(t, (ws) => ws.once('message', () => ws.send(event('only'))));
+	let pings = 0;
+	const url = await tinyServer(t, (ws) => {
+		ws.on('ping', () => pings++);
+		ws.once('message', () => ws.send(event('only')));
+	});
 	const socket = probe({url, sessionApiKey: new Secret('k'), heartbeatIntervalMs: 30, heartbeatGraceMs: 30});
 	t.after(() => socket.socket.close());
 	await waitUntil(() => socket.events.length === 1);
-	await delay(300);
-	const raced = await Promise.race([socket.ended, delay(1).then(() => 'open')]);
-	assert.equal(raced, 'open');
+	// Ten pings, each answered: five times interval + grace of nothing but pongs, counted in pings.
+	await waitUntil(() => pings >= 10 || socket.isEnded(), 10_000, 'ten answered pings');
+	assert.equal(socket.isEnded(), false, 'still open');
 });
 
 test('a server that accepts but never speaks is given up on (first-frame timeout)', async (t) => {
@@ -198,11 +223,14 @@ test('a peer that accepts TCP but never answers the handshake times out', async 
 		for (const socket of sockets) socket.destroy();
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 	});
-	const started = Date.now();
+	// Its 150 ms, not the 10 s default: a timer at half the default must not fire first.
+	let late = false;
+	const half = setTimeout(() => (late = true), 5000);
 	const socket = probe({url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/sockets/events/x`, sessionApiKey: null, handshakeTimeoutMs: 150});
 	const end = await socket.ended;
+	clearTimeout(half);
 	assert.equal(end.kind, 'handshake-timeout');
-	assert.ok(Date.now() - started < 2000);
+	assert.equal(late, false, 'ended at its own handshake timeout');
 });
 
 test('an HTTP refusal of the upgrade: 401 is fatal, 503 is not', async (t) => {
