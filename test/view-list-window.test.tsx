@@ -70,6 +70,17 @@ test('view state: panes cycle, overlays shadow the panes, filters edit in place'
 	assert.equal(state.sort, 'attention');
 });
 
+test('a panel opened clears the last message, which spoke of what came before it', () => {
+	let state = viewReducer(initialViewState, {type: 'notice', text: 'Cancelled: nothing was done.', at: 1});
+	assert.equal(state.notice?.text, 'Cancelled: nothing was done.');
+	state = viewReducer(state, {type: 'open-overlay', overlay: {kind: 'queue'}});
+	assert.equal(state.overlay?.kind, 'queue');
+	assert.equal(state.notice, null, 'the next panel does not sit above an old "Cancelled"');
+	// A message given while the panel is open is shown.
+	state = viewReducer(state, {type: 'notice', text: 'Stopped: 1 of 2 sent.', at: 2});
+	assert.equal(state.notice?.text, 'Stopped: 1 of 2 sent.');
+});
+
 test('an adoption queued by a render never undoes a key pressed after that render', () => {
 	const keys = ['a', 'b', 'c', 'd'];
 	// The filter hid the selected row 'x': the render resolved to 'c' and queued its adoption.

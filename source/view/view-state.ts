@@ -166,7 +166,9 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			return {...state, pane: next, listPane: listPaneAfter(state, next), editing: null, overlay: null};
 		}
 		case 'open-overlay':
-			return {...state, overlay: action.overlay, editing: null};
+			// A new question supersedes the last message: "Cancelled: nothing was done." must not sit
+			// under the next panel's "2 of 2 done".
+			return {...state, overlay: action.overlay, editing: null, notice: null};
 		case 'close-overlay':
 			return state.overlay === null ? state : {...state, overlay: null};
 		case 'edit-filter':
