@@ -82,6 +82,31 @@ test('alerts: an error alert waiting for its cause goes out when its wait ends, 
 	assert.match(written[0]!, /error · Nightly build/);
 });
 
+test('alerts: a sandbox alert waits for the sandbox list to say why (polled apart from the conversations), and goes without it when the wait ends', (t) => {
+	t.mock.timers.enable({apis: ['setTimeout']});
+	let clock = fixtureNow;
+	const row = (n: number, sandbox: string, sandboxDetail?: string) => [hexId(n), conversationRow({id: hexId(n), title: `Backfill ${n}`, execution: null, lastKnown: 'running', sandbox, ...(sandboxDetail ? {sandboxDetail} : {})})] as const;
+	const store = fixtureStore(fixtureSnapshot({conversations: new Map([row(1, 'RUNNING'), row(2, 'RUNNING')])}));
+	const written: string[] = [];
+	const detach = attachAlerts(store, {write: (text) => written.push(text), minIntervalMs: 0, sandboxReasons: true, reasonTimeoutMs: 3000, now: () => clock});
+	t.after(detach);
+	const publish = (...rows: Array<readonly [string, ConversationRow]>) => store.update(() => ({conversations: new Map(rows), connection: {...liveConnection, lastSuccessAt: clock}}));
+	publish(row(1, 'RUNNING'), row(2, 'RUNNING'));
+	// The conversation list says ERROR first; the sandbox list, with the reason, comes later.
+	publish(row(1, 'ERROR'), row(2, 'RUNNING'));
+	assert.equal(written.length, 0, 'held for the sandbox list');
+	publish(row(1, 'ERROR', 'OOMKilled'), row(2, 'RUNNING'));
+	assert.equal(written.length, 1);
+	assert.match(written[0]!, /sandbox error: OOMKilled · Backfill 1/);
+	// No reason ever listed: it goes out as it is when the wait ends.
+	publish(row(1, 'ERROR', 'OOMKilled'), row(2, 'ERROR'));
+	assert.equal(written.length, 1, 'held for the sandbox list');
+	clock += 2999;
+	t.mock.timers.tick(3000);
+	assert.equal(written.length, 2);
+	assert.match(written[1]!, /sandbox error · Backfill 2/);
+});
+
 test('alert text: printable, one line, bounded', () => {
 	assert.equal(alertText('a\u0007b\u001B[2Jc\u202Ed\ne'), 'a b [2Jc d e');
 	assert.equal(alertText('x'.repeat(500)).length, 80);

@@ -49,6 +49,12 @@ export type AlertOptions = {
 	 * alert waits for that read (up to `reasonTimeoutMs`) to say it (`error · rate limit · retryable`).
 	 */
 	errorCauses?: boolean;
+	/**
+	 * The store reads why a sandbox is down from the sandbox list (row.sandboxDetail), polled apart
+	 * from the conversations: a sandbox alert waits for it (up to `reasonTimeoutMs`) to say
+	 * `sandbox error: OOMKilled`, not just `sandbox error`.
+	 */
+	sandboxReasons?: boolean;
 	/** Inside tmux: whether it forwards passthrough, asked at the first alert. */
 	passthrough?(): Promise<PassthroughState>;
 	/** The dashboard's notice line. */
@@ -174,16 +180,19 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		};
 	};
 
-	/** Error alerts waiting for their cause to be read, in the order seen. */
+	/** Its reason is known: an error's cause read, a sandbox's detail listed. */
+	const reasonKnown = (transition: StatusTransition, row: ConversationRow | undefined): boolean =>
+		transition.which === 'sandbox' ? Boolean(row?.sandboxDetail) : row?.errorCause !== undefined;
+	/** Alerts waiting for their reason (an error's cause, a sandbox's detail), in the order seen. */
 	const awaitingCause: Array<{transition: StatusTransition; since: number; timer: ReturnType<typeof setTimeout>}> = [];
-	/** Releases those whose cause is known or whose wait is over; `expired`'s timer has ended its wait whatever `now()` reads. */
+	/** Releases those whose reason is known or whose wait is over; `expired`'s timer has ended its wait whatever `now()` reads. */
 	const releaseErrors = (expired?: StatusTransition) => {
 		const snapshot = store.getSnapshot();
 		const timeout = options.reasonTimeoutMs ?? 3000;
 		for (let index = 0; index < awaitingCause.length; index++) {
 			const waiting = awaitingCause[index]!;
 			const row = snapshot.conversations.get(waiting.transition.id);
-			if (row?.errorCause === undefined && waiting.transition !== expired && now() - waiting.since < timeout) continue;
+			if (!reasonKnown(waiting.transition, row) && waiting.transition !== expired && now() - waiting.since < timeout) continue;
 			clearTimeout(waiting.timer);
 			awaitingCause.splice(index--, 1);
 			enqueue(itemFor(waiting.transition, null, row));
@@ -198,7 +207,8 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		for (const transition of entering) {
 			const row = snapshot.conversations.get(transition.id);
 			const approval = transition.which === 'agent' && transition.to === 'waiting_for_confirmation';
-			if (transition.which === 'agent' && transition.to === 'error' && options.errorCauses && row?.errorCause === undefined) {
+			const readsReason = transition.which === 'sandbox' ? options.sandboxReasons : transition.to === 'error' && options.errorCauses;
+			if (readsReason && !reasonKnown(transition, row)) {
 				// Why it failed is one read away: wait for it, but never long (the timer releases it).
 				awaitingCause.push({transition, since: now(), timer: setTimeout(() => releaseErrors(transition), options.reasonTimeoutMs ?? 3000)});
 				continue;

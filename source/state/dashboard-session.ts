@@ -131,6 +131,8 @@ function attachSessionAlerts(
 		pendingActions: controller.pendingActions ? (key) => controller.pendingActions!(key) : undefined,
 		// The store reads why each errored conversation failed: an error alert says it.
 		errorCauses: true,
+		// And why a sandbox is down, from the sandbox list: a sandbox alert says it.
+		sandboxReasons: true,
 		passthrough: () => tmuxPassthrough(process.env),
 		notice: (text, level) => controller.notice?.(text, level),
 	});
