@@ -16,6 +16,7 @@ import type {CommandFlags} from './flags.js';
 import {addSecret, note, printError, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {HeadlessCommand} from './registry.js';
+import {agesUnknownNote, listingNow} from './listing-clock.js';
 import {clockOf, openServer, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
@@ -86,8 +87,9 @@ async function readProfile({profile: name, config}: {profile: string; config: Se
 		const conversations = await readConversations(server);
 		// Why the errored ones failed, from each server.
 		const causes = await errorCauses(server, profileIo(io, name), conversations, causeLimit);
-		// Ages by each server's own clock.
-		const now = clockOf(server).now();
+		// Ages by each server's own clock, when its listing does not dispute it (listing-clock.ts).
+		const now = listingNow(clockOf(server), conversations);
+		if (now === 'unknown') note(profileIo(io, name), agesUnknownNote);
 		return {profile: name, rows: conversations.map((conversation) => {
 			const key = normalizeId(conversation.id);
 			// Not read (older than --causes, or the read failed) stays undefined: `cause` says error:unread.

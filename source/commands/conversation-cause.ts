@@ -1,3 +1,4 @@
+import type {AgeNow} from '../format/time.js';
 import type {ErrorCause} from '../wire/error-classification.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {computeAttention, parseTime} from '../state/attention.js';
@@ -12,7 +13,7 @@ import type {ConversationRow} from '../state/dashboard-types.js';
  * (spending without progress, repeating, paused mid-run) is the dashboard's and `watch`'s.
  * `conversations --json` adds it to each row as `cause` (null when nothing needs a person).
  */
-export function conversationCause(conversation: AppConversation, now: number, errorCause?: ErrorCause | null): CauseJson | null {
+export function conversationCause(conversation: AppConversation, now: AgeNow, errorCause?: ErrorCause | null): CauseJson | null {
 	const status = conversation.execution_status ? String(conversation.execution_status) : null;
 	const lastActivityAt = parseTime(conversation.updated_at);
 	const row: ConversationRow & {errorCause?: ErrorCause | null} = {
@@ -20,7 +21,8 @@ export function conversationCause(conversation: AppConversation, now: number, er
 		conversation,
 		agentStatus: status,
 		agentStatusLastKnown: false,
-		attention: computeAttention({conversation, now, executionStatus: status, lastActivityAt}),
+		// Ages not known (commands/listing-clock.ts): no `quiet` from a clock's skew.
+		attention: computeAttention(now === 'unknown' ? {conversation, now: Date.now(), executionStatus: status, lastActivityAt, agesKnown: false} : {conversation, now, executionStatus: status, lastActivityAt}),
 		lastActivityAt,
 		unseenEvents: 0,
 		...(errorCause === undefined ? {} : {errorCause}),

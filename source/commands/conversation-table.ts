@@ -2,7 +2,7 @@ import {causeShort} from '../format/error-cause.js';
 import {formatCost, missing} from '../format/numbers.js';
 import type {ErrorCause} from '../wire/error-classification.js';
 import {executionStatusStyle, sandboxStatusStyle} from '../format/status-style.js';
-import {formatAgeSince} from '../format/time.js';
+import {formatAgeAt, formatAgeSince, parseTimestamp, type AgeNow} from '../format/time.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {renderTable, type Column} from './table.js';
@@ -17,16 +17,16 @@ export function shortId(id: string): string {
 }
 
 /** `3m`, `2d`, or `—` when the server gave no time or an unreadable one. */
-export function ageOf(iso: string | null | undefined, now: number): string {
-	return formatAgeSince(iso, now);
+export function ageOf(iso: string | null | undefined, now: AgeNow): string {
+	return now === 'unknown' ? formatAgeAt(now, parseTimestamp(iso)) : formatAgeSince(iso, now);
 }
 
-export function conversationTable(rows: readonly AppConversation[], now: number, width?: number, causes?: ReadonlyMap<string, ErrorCause | null>): string[] {
+export function conversationTable(rows: readonly AppConversation[], now: AgeNow, width?: number, causes?: ReadonlyMap<string, ErrorCause | null>): string[] {
 	return renderTable(rows, columnsOf((row) => row, () => now, (row) => causes?.get(normalizeId(row.id)), rows), width);
 }
 
 /** A row of the all-profiles table: the conversation, the profile it came from, now by that server's clock, and why it failed if it did. */
-export type ProfileConversation = {profile: string; conversation: AppConversation; now: number; cause?: ErrorCause | null};
+export type ProfileConversation = {profile: string; conversation: AppConversation; now: AgeNow; cause?: ErrorCause | null};
 
 /**
  * `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own
@@ -40,7 +40,7 @@ export function profileConversationTable(rows: readonly ProfileConversation[], w
 
 function columnsOf<T>(
 	conversation: (row: T) => AppConversation,
-	now: (row: T) => number,
+	now: (row: T) => AgeNow,
 	cause: (row: T) => ErrorCause | null | undefined,
 	rows: readonly T[] = [],
 	server: (row: T) => string = () => '',

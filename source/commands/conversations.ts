@@ -10,6 +10,7 @@ import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
+import {agesUnknownNote, listingNow} from './listing-clock.js';
 import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
@@ -28,13 +29,15 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const all = await readConversations(server);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
+	// Judged on the whole listing, whatever the filter shows.
+	const now = listingNow(clockOf(server), all);
+	if (now === 'unknown') note(io, agesUnknownNote);
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
-		const now = clockOf(server).now();
 		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation)})), io.secrets));
 	}
 	else {
-		for (const line of conversationTable(treeOrder(rows), clockOf(server).now(), io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
+		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
 		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
 	}
 	return 0;

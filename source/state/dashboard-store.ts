@@ -5,7 +5,7 @@ import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
 import {costPerHour, roundRate} from './spend.js';
 import {type ProbeClient, SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
-import {DataClock, zoneLabel} from './data-clock.js';
+import {DataClock, isAtWork, zoneLabel} from './data-clock.js';
 import type {GoalState} from '../wire/goal.js';
 import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
 import {
@@ -1107,10 +1107,3 @@ function worst(levels: Array<'info' | 'warn' | 'error'>): 'info' | 'warn' | 'err
 	return levels[0];
 }
 
-/**
- * An agent at work: running, in a RUNNING sandbox. It writes as it goes, so the data's clock can
- * be judged by it (DataClock.observeAtWork); a quiet one is what `quiet` is about.
- */
-function isAtWork(conversation: AppConversation): boolean {
-	return String(conversation.execution_status ?? '') === 'running' && String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING';
-}

@@ -39,6 +39,14 @@
  */
 
 /** The `Date` header estimate the data clock falls back on (ServerClock has this shape). */
+/**
+ * An agent at work: running, in a RUNNING sandbox. It writes as it goes, so the data's clock can
+ * be judged by it (DataClock.observeAtWork); a quiet one is what `quiet` is about.
+ */
+export function isAtWork(conversation: {execution_status?: unknown; sandbox_status?: unknown}): boolean {
+	return String(conversation.execution_status ?? '') === 'running' && String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING';
+}
+
 export type ClockFallback = {offsetMs(): number; samples(): number};
 
 export type DataClockSource = 'data' | 'date-header' | 'none';
