@@ -32,7 +32,7 @@ after(async () => {
 
 const cli = (args: string[]) => runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 30_000});
 
-type Row = {id: string; title: string; parent_conversation_id: string | null; sub_conversation_ids: string[]; sandbox_status: string; sandbox_status_detail: string | null};
+type Row = {id: string; title: string; parent_conversation_id: string | null; sub_conversation_ids: string[]; sandbox_status: string; sandbox_status_detail: string | null; cause: {key: string; kind: string; detail?: string | null; since?: string} | null};
 
 describe('headless: sub-agents and sandboxes in trouble', {concurrency: true}, () => {
 	test('conversations --json: every sub-conversation, with parent_conversation_id; sandbox_status_detail where the sandbox gave one', async () => {
@@ -46,6 +46,8 @@ describe('headless: sub-agents and sandboxes in trouble', {concurrency: true}, (
 		assert.deepEqual([...parent.sub_conversation_ids].sort(), children.map((row) => row.id).sort());
 		assert.ok(rows.every((row) => 'sandbox_status_detail' in row), 'the field is always there (null when none)');
 		assert.deepEqual(rows.filter((row) => row.sandbox_status === 'ERROR').map((row) => row.sandbox_status_detail), [errorSandboxDetail]);
+		// Its cause says it too, grouped as the dashboard's queue groups it.
+		assert.deepEqual(rows.filter((row) => row.sandbox_status === 'ERROR').map((row) => row.cause), [{key: `sandbox:ERROR:${errorSandboxDetail}`, kind: 'sandbox_down', sandbox_status: 'ERROR', detail: errorSandboxDetail, since: rows.find((row) => row.sandbox_status === 'ERROR')!.cause!.since}]);
 		assert.deepEqual(rows.filter((row) => row.sandbox_status === 'UNKNOWN').map((row) => row.sandbox_status_detail), [unknownDetail]);
 		assert.ok(rows.filter((row) => row.sandbox_status === 'RUNNING').every((row) => row.sandbox_status_detail === null));
 	});

@@ -16,15 +16,20 @@ import type {ConversationRow} from '../state/dashboard-types.js';
 export function conversationCause(conversation: AppConversation, now: AgeNow, errorCause?: ErrorCause | null): CauseJson | null {
 	const status = conversation.execution_status ? String(conversation.execution_status) : null;
 	const lastActivityAt = parseTime(conversation.updated_at);
+	// Why its sandbox is down, as the listing read it (conversations.ts withSandboxReasons): the
+	// dashboard's queue groups by it (`sandbox:ERROR:OOMKilled`).
+	const detail = conversation.sandbox_status_detail;
+	const sandboxDetail = typeof detail === 'string' && detail.trim() ? detail : null;
 	const row: ConversationRow & {errorCause?: ErrorCause | null} = {
 		key: conversationKey(conversation),
 		conversation,
 		agentStatus: status,
 		agentStatusLastKnown: false,
 		// Ages not known (commands/listing-clock.ts): no `quiet` from a clock's skew.
-		attention: computeAttention(now === 'unknown' ? {conversation, now: Date.now(), executionStatus: status, lastActivityAt, agesKnown: false} : {conversation, now, executionStatus: status, lastActivityAt}),
+		attention: computeAttention({conversation, executionStatus: status, lastActivityAt, sandboxDetail, ...(now === 'unknown' ? {now: Date.now(), agesKnown: false} : {now})}),
 		lastActivityAt,
 		unseenEvents: 0,
+		...(sandboxDetail === null ? {} : {sandboxDetail}),
 		...(errorCause === undefined ? {} : {errorCause}),
 	};
 	return causeJson(causeOf(row));
