@@ -91,11 +91,15 @@ test('watch --json: a transition names its parent and its sandbox\'s reason', {t
 	// The provider fails the sandbox the parent and its sub-agents share.
 	const waiting = sim.world.conversationList().find((row) => row.title === subAgentTitles.waiting)!;
 	sim.world.setSandboxStatus(sim.world.findSandbox(waiting.sandboxId)!, 'ERROR', 'OOMKilled');
-	type Line = {id: string; which: string; to: string; parent_conversation_id: string | null; sandbox_status_detail: string | null};
+	type Line = {id: string; which: string; to: string; parent_conversation_id: string | null; sandbox_status_detail: string | null; cause: {key: string; kind: string; detail?: string | null} | null};
 	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
 	await until(() => lines().filter((line) => line.which === 'sandbox' && line.to === 'error').length >= 4, 'the four conversations of that sandbox');
 	const errors = lines().filter((line) => line.which === 'sandbox' && line.to === 'error');
 	assert.ok(errors.every((line) => line.sandbox_status_detail === 'OOMKilled'), stdout);
+	// The queue's cause says the reason too, where the sandbox is what the conversation is down by.
+	const down = errors.filter((line) => line.cause?.kind === 'sandbox_down');
+	assert.ok(down.length > 0, stdout);
+	assert.ok(down.every((line) => line.cause!.detail === 'OOMKilled' && line.cause!.key === 'sandbox:ERROR:OOMKilled'), stdout);
 	assert.equal(errors.filter((line) => line.parent_conversation_id === waiting.parentId).length, 3, 'the three sub-agents name their parent');
 	assert.equal(errors.filter((line) => line.parent_conversation_id === null).length, 1, 'the parent names none');
 	child.kill('SIGINT');

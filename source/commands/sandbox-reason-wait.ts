@@ -1,6 +1,7 @@
 import {normalizeId} from '../wire/ids.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import type {StatusTransition} from '../state/status-transitions.js';
+import {causeJson, causeOf} from '../state/causes.js';
 
 /**
  * `watch` prints a sandbox's new status with its reason (`error: ImagePullBackOff`). A
@@ -33,7 +34,7 @@ export class SandboxReasonWait {
 			const sandbox = held.sandboxId === null ? undefined : snapshot.sandboxes.get(normalizeId(held.sandboxId))?.sandbox;
 			const listed = sandbox !== undefined && String(sandbox.status).toUpperCase() === status;
 			if (waits && !listed && now - held.since < this.maxWaitMs) continue;
-			ready.push(listed ? {...held.transition, sandbox_status_detail: sandbox.status_detail ?? null} : held.transition);
+			ready.push(listed ? withReason(held.transition, sandbox.status_detail ?? null, snapshot) : held.transition);
 			this.#held.splice(index--, 1);
 		}
 		return ready;
@@ -47,4 +48,11 @@ export class SandboxReasonWait {
 	get holding(): boolean {
 		return this.#held.length > 0;
 	}
+}
+
+/** The transition with the reason the sandbox list gives, in its detail and in its cause (`sandbox:ERROR:OOMKilled`, as the queue groups it). */
+function withReason(transition: StatusTransition, detail: string | null, snapshot: DashboardSnapshot): StatusTransition {
+	const row = snapshot.conversations.get(transition.id);
+	const cause = row ? causeJson(causeOf({...row, sandboxDetail: detail})) : transition.cause;
+	return {...transition, sandbox_status_detail: detail, cause};
 }
