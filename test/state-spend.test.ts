@@ -147,6 +147,18 @@ test('against the simulator: the spender is flagged within --spend-after, its co
 	assert.ok(rated.conversations.get(spender)!.attention.some((entry) => entry.kind === 'spending'), 'the spender is still flagged');
 });
 
+test('against the simulator: a git change is progress; the spender\'s flag goes when a file is written in its repository, and comes back once the writing stops', {timeout: 90_000}, async (t) => {
+	const {sim, store} = await dashboardOnSimulator(t, {seed: 3, tickMs: 100, triageCases: true, sharedSandboxes: true}, {dashboard: {spendAfterMs: 2000}});
+	const spender = sim.world.conversationList().find((conversation) => conversation.scenario === 'spender')!;
+	const flaggedNow = (snapshot: Parameters<Parameters<typeof waitForSnapshot>[1]>[0]) => snapshot.conversations.get(spender.id)?.attention.some((reason) => reason.kind === 'spending') === true;
+	await waitForSnapshot(store, flaggedNow, 'the spender flagged (no action, no observation, no git change)');
+	// Something writes in its repository (a build, a person): the next probe sees the changed files move.
+	sim.world.writeFile(spender, 'pricing/cache.py', 'CACHE = {}\n');
+	await waitForSnapshot(store, (snapshot) => !flaggedNow(snapshot), 'the flag gone once the git change is seen', 45_000);
+	// Nothing more is written, the cost keeps rising: flagged again after --spend-after.
+	await waitForSnapshot(store, flaggedNow, 'flagged again without further progress', 45_000);
+});
+
 test('a candidate is probed once at a time: polls while its probe is out do not send another', async () => {
 	const {SpendWatch} = await import('../source/state/spend-progress.js');
 	const {appConversationSchema} = await import('../source/wire/schemas/app.js');

@@ -4,8 +4,8 @@ import type {CommandFlags} from './flags.js';
 /**
  * `--quiet-after DURATION`, `--repeat-threshold N` and `--spend-after DURATION`: when the
  * dashboard calls a running conversation quiet (no event for that long), repeating (the same tool
- * call N times in a row) or spending without progress (its cost rose with no action or
- * observation for that long). Reasons to look, never server statuses.
+ * call N times in a row) or spending without progress (its cost rose with no action,
+ * observation or git change for that long). Reasons to look, never server statuses.
  */
 
 const units: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000};

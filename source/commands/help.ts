@@ -125,8 +125,9 @@ Output
   --quiet-after D dashboard: a running conversation with no event for D (90s, 10m, 1h;
                   default 10m) is flagged quiet
   --repeat-threshold N  dashboard: N identical tool calls in a row are flagged (default 3)
-  --spend-after D dashboard: a running conversation whose cost rises with no new action or
-                  observation for D (default 10m) is flagged spending without progress
+  --spend-after D dashboard: a running conversation whose cost rises with no new action,
+                  observation or git change for D (default 10m) is flagged spending
+                  without progress
   --help, --version
 
 Server and API key (flags > environment > config file)

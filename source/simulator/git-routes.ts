@@ -21,8 +21,10 @@ export function sandboxWorkspaces(world: World, sandbox: SimSandbox | null): Wor
 	const found: Workspace[] = [];
 	for (const id of sandbox?.conversationIds ?? []) {
 		const conversation = world.findConversation(id);
-		const files = conversation && workspaceFor(conversation.repository)?.files;
-		if (!conversation || !files) continue;
+		const base = conversation && workspaceFor(conversation.repository)?.files;
+		if (!conversation || !base) continue;
+		const written = world.writtenFiles(conversation.id);
+		const files = written.length === 0 ? base : [...base.filter((file) => !written.some((other) => other.path === file.path)), ...written];
 		const repoDir = world.repoDirOf(conversation);
 		if (!found.some((known) => known.repoDir === repoDir)) found.push({repoDir, files});
 	}

@@ -1,6 +1,7 @@
 import {normalizeId} from '../wire/ids.js';
 import {append, buildAgent, isActive, sendUserMessage, stepConversation} from './agent-runtime.js';
 import {omitNulls, type EventDraft, type EventSource, type SimEvent} from './event-factory.js';
+import type {WorkspaceFile} from './git-workspace.js';
 import {Rng} from './rng.js';
 import {seedWorld} from './seed-world.js';
 import {Timers} from './timers.js';
@@ -64,6 +65,8 @@ export class World {
 	readonly epoch: number;
 	readonly userId: string;
 	baseUrl = '';
+	/** Files written by writeFile, per conversation id. */
+	readonly #written = new Map<string, WorkspaceFile[]>();
 	/** The hostile-text fault: agent text and rows carry escape sequences and unknown values. */
 	hostile = false;
 	/** How long an `ask_agent` answer takes (a model call); tests set 0 or hold it longer. */
@@ -171,6 +174,20 @@ export class World {
 	 * groups conversations, then the repository's name (app_server `get_project_dir`,
 	 * `grouped_workspace_dir`). Without a repository, the workspace itself (not a git repository).
 	 */
+	/**
+	 * A file written in a conversation's repository outside its agent's calls (a build's output,
+	 * a person's edit): its git changes list shows it from now on, as an added file.
+	 */
+	writeFile(conversation: SimConversation, path: string, text: string): void {
+		const written = this.#written.get(conversation.id) ?? [];
+		this.#written.set(conversation.id, [...written.filter((file) => file.path !== path), {status: 'ADDED', path, original: null, modified: text}]);
+	}
+
+	/** The files written by writeFile in a conversation's repository. */
+	writtenFiles(conversationId: string): readonly WorkspaceFile[] {
+		return this.#written.get(conversationId) ?? [];
+	}
+
 	repoDirOf(conversation: SimConversation): string {
 		const sandbox = this.findSandbox(conversation.sandboxId);
 		const base = (sandbox?.workingDir ?? (sandbox ? this.findSpec(sandbox.specId)?.workingDir : undefined) ?? '/workspace/project').replace(/\/+$/, '');

@@ -51,6 +51,7 @@ import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
+import {gitStateReader} from './git-progress.js';
 import type {GitProxy} from '../wire/conversation-git.js';
 import {runStart, type StartClient, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
@@ -200,6 +201,8 @@ class DashboardModel {
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
 	readonly #spend: SpendWatch;
+	/** The changed files of a spending candidate's repository: progress for the spend watch. */
+	readonly #gitState: ReturnType<typeof gitStateReader>;
 	/** Per sandbox: its status as last seen, and when it was seen to start running (servers' clock). */
 	#sessions = new Map<string, {status: string; runningSince: number | null}>();
 	#startRun = 0;
@@ -230,11 +233,21 @@ class DashboardModel {
 		});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), options.flushMs ?? 100);
+		this.#gitState = gitStateReader({
+			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+			workspace: (conversation) => this.#workspaceOf(conversation),
+			agentGit: (conversation) =>
+				conversation.conversation_url
+					? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, options.appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 0, ...this.#transported})
+					: null,
+		});
 		this.#spend = new SpendWatch({
 			afterMs: options.spendAfterMs ?? defaultSpendAfterMs,
 			now: () => this.#serverNow(),
 			client: options.progressClient ?? ((conversation) => AgentClient.fromConversation(conversation, options.appBaseUrl, {maxRetries: 0, ...this.#transported})),
 			changed: (key) => this.#refreshRow(key),
+			// A git change is progress too: the changed files, read as the Changes view reads them.
+			gitState: (conversation, signal) => this.#gitState.read(conversation, signal),
 		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
@@ -787,6 +800,7 @@ class DashboardModel {
 			this.#answeredAt.delete(key);
 			this.#held.delete(key);
 			this.#spend.forget(key);
+			this.#gitState.forget(key);
 			this.#errorCauses.forget(key);
 			this.#goals.delete(key);
 			removed++;

@@ -14,6 +14,11 @@ import {CostHistory, costRise} from './spend.js';
  * The gap between the newest event and the newest progress is measured on the agent server's own
  * clock (its timestamps are naive local times: only differences between them mean anything),
  * and placed on the servers' clock once per distinct progress, so the flag's age stays still.
+ * A git change is progress too (a build writing files, work done outside the agent's own calls):
+ * each probe also reads the repository's changed files (`gitState`), and a list unlike the last
+ * probe's places progress at that probe (it happened since the one before; the later bound, so
+ * a flag is never early). Only the list is read, not the diffs: a file already changed that
+ * changes again is seen by its action, not by git.
  */
 
 export type ProgressMark = {
@@ -23,6 +28,8 @@ export type ProgressMark = {
 	stamp: string | null;
 	/** Servers' clock estimate of that progress: the probe's time minus the gap the server's own stamps show. */
 	progressAt: number;
+	/** The repository's changed files at the probe (`gitState`'s answer), when read. */
+	git?: string | null;
 };
 
 export type SpendVerdict = {
@@ -100,6 +107,11 @@ export type SpendWatchOptions = {
 	changed(key: string): void;
 	/** Each candidate is probed at most this often (default: a quarter of afterMs, 5 s to 60 s). */
 	probeEveryMs?: number;
+	/**
+	 * The repository's changed files as one comparable text (state/git-progress.ts), or null when
+	 * they cannot be read; a probe whose list differs from the last one's counts as progress.
+	 */
+	gitState?(conversation: AppConversation, signal: AbortSignal): Promise<string | null>;
 };
 
 const agentAtWork = new Set(['running']);
@@ -205,14 +217,21 @@ export class SpendWatch {
 			if (previous) this.#marks.set(key, {...previous, checkedAt: this.#options.now()});
 			return;
 		}
+		const git = this.#options.gitState ? await this.#options.gitState(conversation, this.#abort.signal).catch(() => null) : null;
 		if (this.#closed) return;
 		const now = this.#options.now();
 		const newest = answer.newest === null ? null : stampMs(answer.newest);
 		const progress = answer.progress === null ? null : stampMs(answer.progress);
 		if (newest === null || progress === null || answer.progress === null) return;
 		// The same progress as before keeps its place in time; a new one is placed now.
-		const progressAt = previous && previous.stamp === answer.progress ? previous.progressAt : now - Math.max(0, newest - progress);
-		this.#marks.set(key, {checkedAt: now, stamp: answer.progress, progressAt});
+		let progressAt = previous && previous.stamp === answer.progress ? previous.progressAt : now - Math.max(0, newest - progress);
+		// The changed files moved since the last probe: progress, at the latest now. (An unreadable
+		// list keeps the last one known, so a failed read neither makes progress nor forgets it.)
+		const gitNow = git ?? previous?.git ?? null;
+		if (git !== null && previous?.git != null && git !== previous.git) progressAt = now;
+		// Progress only goes forward: an older event found later does not undo a git change.
+		if (previous) progressAt = Math.max(progressAt, previous.progressAt);
+		this.#marks.set(key, {checkedAt: now, stamp: answer.progress, progressAt, git: gitNow});
 		if (!previous || previous.progressAt !== progressAt) this.#options.changed(key);
 	}
 }
