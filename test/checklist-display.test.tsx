@@ -3,7 +3,7 @@ import {test} from 'node:test';
 import stringWidth from 'string-width';
 import {Dashboard} from '../source/view/Dashboard.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
-import {fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
+import {fixtureNow, fixtureSnapshot, fixtureStore, hexId, liveConnection, recordingController} from './helpers/dashboard-fixture.js';
 import {message, resetFixtureClock, terminalAction, terminalObservation} from './helpers/event-fixtures.js';
 import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 
@@ -59,8 +59,12 @@ function benignEvents(): WireEvent[] {
 function mount(events: WireEvent[]) {
 	const timeline = {conversationKey: hexId(1), events, version: 1, stream: {state: 'live' as const, attempt: 0}, executionStatus: 'running', gap: false};
 	const controller = recordingController();
+	// Both frames compared below are drawn at the fixture's own moment (half a minute past it, so
+	// the dashboard's 5 s clock never crosses a minute of any age): drawn a minute apart on a loaded
+	// machine, `59m` became `1h` between them.
+	const connection = {...liveConnection, lastSuccessAt: Date.now(), clockOffsetMs: fixtureNow + 30_000 - Date.now()};
 	const rendered = renderSized(
-		<Dashboard store={fixtureStore(fixtureSnapshot({timeline}))} controller={controller} onQuit={() => undefined} initialView={{pane: 'timeline'}} />,
+		<Dashboard store={fixtureStore(fixtureSnapshot({timeline, connection}))} controller={controller} onQuit={() => undefined} initialView={{pane: 'timeline'}} />,
 		{columns: 160, rows: 48},
 	);
 	return {rendered, controller};
