@@ -68,7 +68,10 @@ async function openBackfill(tmux: TmuxSession): Promise<void> {
 	await tmux.waitFor((text) => text.includes(' of '), 'the filter line');
 	tmux.send('Backfill status:running', {literal: true});
 	tmux.send('Enter');
-	await tmux.waitFor((text) => (lines(text).find((line) => line.startsWith('› ')) ?? '').includes('Backfill'), 'the running conversation selected');
+	// The filter closed (the footer is the list's again), not only the row selected: the row is
+	// selected while the filter is still being typed, and an Enter sent then went nowhere once on
+	// a loaded machine (busy run 1 of 3 on 68214ab: the timeline never opened).
+	await tmux.waitFor((text) => (lines(text).find((line) => line.startsWith('› ')) ?? '').includes('Backfill') && text.includes('enter open'), 'the running conversation selected, the filter closed');
 	tmux.send('Enter');
 }
 
