@@ -15,7 +15,7 @@ export type AlertPayload = {
 	title: string | null;
 	/** What needs the person, in words: `approve: $ rm -rf build/ …`, `error · rate limit · retryable`. */
 	reason: string;
-	/** The cause's kind (`waiting_for_confirmation`, `error`, `stuck`, `sandbox_error`, `spending`), or `several`. */
+	/** What changed (`waiting_for_confirmation`, `error`, `stuck`, `sandbox_error`; spending without progress is a flag, not a change, and raises no alert), or `several`. */
 	kind: string;
 	/** ISO time the change was seen. */
 	time: string;

@@ -1092,6 +1092,8 @@ class DashboardModel {
 		this.#timeline = null;
 		this.#closed = true;
 		this.#spend.close();
+		// No agent's last answer is read after close (a poll's news or a row shown would start one).
+		this.#finalResponses.close();
 		this.#startRun++;
 		this.#startAbort?.abort();
 		this.#poller.close();
