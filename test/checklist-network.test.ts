@@ -292,7 +292,10 @@ test('36. leaving a view mid-poll: aborted; no state set after unmount; no leake
 	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'sim', demo: false});
 	await waitUntil(() => store.getSnapshot().conversations.size === 24, 10_000, 'loaded');
 	const running = [...store.getSnapshot().conversations.values()].find((row) => row.conversation.sandbox_status === 'RUNNING')!;
-	sim.faults.setLatency(400);
+	// Every answer held 10 s, so the view is surely left before the history is answered (400 ms was
+	// less than a loaded machine took to close it: busy run 2 saw it answered, not aborted). The
+	// simulator notes an abort when it comes to answer: the request ends 10 s on, as aborted.
+	sim.faults.setLatency(10_000);
 	sim.stats.reset();
 	controller.openTimeline(running.key);
 	// Leave while its history request is on the wire: the simulator has it and has not answered.
@@ -302,17 +305,18 @@ test('36. leaving a view mid-poll: aborted; no state set after unmount; no leake
 	controller.closeTimeline();
 	await waitUntil(() => store.getSnapshot().timeline === null, 2000, 'the timeline closed');
 	// The request is aborted: the simulator sees the connection close before its answer.
-	await waitUntil(() => history()!.endedAt !== null, 5000, 'the history request to end');
+	await waitUntil(() => history()!.endedAt !== null, 15_000, 'the history request to end (the simulator sees an abort once its 10 s are up)');
 	assert.equal(history()!.aborted, true, `the history request was aborted: ${JSON.stringify(history())}`);
 	assert.equal(store.getSnapshot().timeline, null, 'the late answer did not bring it back');
 	await controller.close();
 	const closedAt = Date.now();
 	const version = store.getSnapshot().version;
 	sim.faults.reset();
-	await waitUntil(() => sim.openSockets() === 0, 3000, 'no socket left open');
+	// A poll sent while answers were held 10 s is answered by then, then its socket closes.
+	await waitUntil(() => sim.openSockets() === 0, 25_000, 'no socket left open');
 	// Whatever was in flight at close has ended (answered or aborted), and nothing is scheduled:
 	// no timer of the dashboard is left to ask or publish later.
-	await waitUntil(() => sim.stats.log.every((entry) => entry.endedAt !== null && entry.handledAt !== null), 5000, 'every request to end');
+	await waitUntil(() => sim.stats.log.every((entry) => entry.endedAt !== null && entry.handledAt !== null), 25_000, 'every request to end');
 	assert.equal(timers(), timersBefore, `timers left after close: ${JSON.stringify(process.getActiveResourcesInfo())}`);
 	assert.deepEqual(sim.stats.log.filter((entry) => entry.at > closedAt).map((entry) => entry.key), [], 'nothing asked after close');
 	assert.equal(store.getSnapshot().version, version, 'nothing published after close');
