@@ -7,7 +7,7 @@ import type {Router, RouteContext} from './router.js';
 import {spaPage} from './spa-page.js';
 import type {World} from './world.js';
 
-type Deps = {world: World; faults: FaultState; router: Router; apiKey: string; track: (key: string, response: ServerResponse) => () => void};
+type Deps = {world: World; faults: FaultState; router: Router; apiKey: string; track: (key: string, response: ServerResponse, path: string) => () => void};
 
 const statusText: Record<number, string> = {500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout'};
 
@@ -53,7 +53,7 @@ async function handle(deps: Deps, request: IncomingMessage, response: ServerResp
 	if (url.pathname.startsWith('/_sim/')) return handleControl(request, response, url, deps.world, deps.faults);
 	const method = request.method ?? 'GET';
 	const match = withoutRemovedRoutes(deps, deps.router.match(method, url.pathname));
-	tracked(deps.track(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`, response));
+	tracked(deps.track(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`, response, url.pathname + url.search));
 
 	if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
 	const fault = deps.faults.takeHttpFault();

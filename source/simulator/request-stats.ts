@@ -8,6 +8,8 @@ import type {ServerResponse} from 'node:http';
 export type RequestEntry = {
 	/** The route pattern, as in `byRoute` (`GET /api/v1/app-conversations/search`). */
 	key: string;
+	/** The path asked, with its query (`/runtime/3/api/conversations/<id>/events/search?limit=100`). */
+	path: string;
 	/** Our clock (ms) when the request came in. */
 	at: number;
 	/** When the exchange ended (answered, or the client closed the connection first); null while open. */
@@ -31,7 +33,7 @@ export type RequestStats = {
 const logLimit = 10_000;
 
 /** `track` returns what to call when the handler is done. */
-export function createRequestStats(): RequestStats & {count(key: string): void; track(key: string, response: ServerResponse): () => void} {
+export function createRequestStats(): RequestStats & {count(key: string): void; track(key: string, response: ServerResponse, path?: string): () => void} {
 	let log: RequestEntry[] = [];
 	const stats = {
 		requests: 0,
@@ -48,9 +50,9 @@ export function createRequestStats(): RequestStats & {count(key: string): void; 
 			stats.requests++;
 			stats.byRoute[key] = (stats.byRoute[key] ?? 0) + 1;
 		},
-		track(key: string, response: ServerResponse) {
+		track(key: string, response: ServerResponse, path = '') {
 			stats.count(key);
-			const entry: RequestEntry = {key, at: Date.now(), endedAt: null, status: null, aborted: false, handledAt: null};
+			const entry: RequestEntry = {key, path, at: Date.now(), endedAt: null, status: null, aborted: false, handledAt: null};
 			if (log.length >= logLimit) log = log.slice(logLimit / 2);
 			log.push(entry);
 			response.once('close', () => {

@@ -141,7 +141,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	registerAgentRoutes(router, Date.now());
 	registerGitRoutes(router);
 	const hub = new SocketHub(world, faults, (key) => stats.count(key));
-	const handler = createRequestHandler({world, faults, router, apiKey, track: (key, response) => stats.track(key, response)});
+	const handler = createRequestHandler({world, faults, router, apiKey, track: (key, response, path) => stats.track(key, response, path)});
 	const makeServer = () => {
 		const server = createServer(handler);
 		server.on('upgrade', (request, socket, head) => hub.handleUpgrade(request, socket, head));
