@@ -146,6 +146,25 @@ test('the start form fields take ctrl-u and ctrl-w, and keys typed together', as
 });
 
 
+test('/text, Enter and Enter in one read: the filter applied, then the row opened; a pasted line\'s rest after Enter is not keys', async (t) => {
+	const {rendered, controller, quits} = mount();
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const opened = () => controller.calls.filter((call) => call.method === 'openTimeline').length;
+	// Typed fast, or read together on a loaded machine: the second Enter opens the row, as two
+	// Enters typed apart do. (It was dropped as meant for the field the first Enter closed.)
+	rendered.stdin.write('/status:stuck\r\r');
+	await eventually(opened, 'the row opened by the second Enter', {until: (count) => count === 1, detail: () => rendered.lastFrame()});
+	await press(rendered, '1', (text) => text.includes('[1 Conversations'), 'the list again');
+	// Text after an Enter in a field is the rest of a pasted line: for the field that closed, never keys.
+	const before = controller.calls.length;
+	rendered.stdin.write('/status:stuck\rdq');
+	const frame = await press(rendered, 'j', (text) => !text.includes('enter done'), 'a key after the chunk');
+	assert.doesNotMatch(frame, /\[y\/n\]/);
+	assert.deepEqual(controller.calls.slice(before).filter((call) => call.method !== 'setVisibleConversations').map((call) => call.method), [], 'd did nothing');
+	assert.equal(quits(), 0, 'q did not quit');
+});
+
 test('Esc and q read together in a field: Esc closes the field, q quits', async (t) => {
 	const {rendered, quits} = mount();
 	t.after(() => rendered.unmount());

@@ -358,8 +358,11 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 					direct.current = wasDirect;
 				}
 				// What follows a key typed into a field is meant for the field, unless that key is Esc
-				// (it closes the field: Esc then q, read together, quits).
-				const forField = textEntry && plan.first !== escapeKey;
+				// (it closes the field: Esc then q, read together, quits), or Enter followed by more
+				// Enters only: `/text⏎⏎` typed fast applies the filter, then opens the row (the second
+				// Enter was dropped as the field's; printable text after an Enter is still the
+				// field's, a pasted line's rest, never keys for the list).
+				const forField = textEntry && plan.first !== escapeKey && !(plan.first === '\r' && /^\r+$/.test(plan.rest));
 				queue.current.unshift({input: plan.rest, startedIn: current[0], queuedAt: renders.current, ...(forField ? {afterText: true as const} : {})});
 				dirty.current = true;
 				waitForCommit();
