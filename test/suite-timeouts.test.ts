@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {runNode} from './helpers/run-process.js';
 
 /**
  * A hang is a failure within seconds, in every test file, including files added later: the npm
@@ -48,16 +48,9 @@ function runnerFlags(): string[] {
 }
 
 function runRunner(files: string[], env: Record<string, string> = {}): Promise<{code: number | null; output: string}> {
-	return new Promise((resolve, reject) => {
-		// A runner of its own, not a child of this file's (NODE_TEST_CONTEXT would make it one).
-		const {NODE_TEST_CONTEXT: _context, ...inherited} = process.env;
-		const child = spawn(process.execPath, [...runnerFlags(), ...files], {cwd: root, env: {...inherited, ...env}});
-		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) => resolve({code, output}));
-	});
+	// A runner of its own, not a child of this file's (NODE_TEST_CONTEXT would make it one).
+	const {NODE_TEST_CONTEXT: _context, ...inherited} = process.env;
+	return runNode([...runnerFlags(), ...files], {cwd: root, env: {...inherited, ...env}, timeoutMs: 50_000}).then(({code, stdout, stderr}) => ({code, output: stdout + stderr}));
 }
 
 test('every verdict of every file reaches the summary: 4 files of 60 quick tests run in parallel count 240 (with --test-force-exit, 160 to 192 here)', {timeout: 60_000}, async (t) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
+import {runNode} from './run-process.js';
 
 /**
  * `npm run bench` works: each of its steps produces its rows, at tiny sizes, bundled as the table
@@ -14,27 +14,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 type Row = {area: string; name: string; figure: string; target: string; met: boolean};
 
-/** The bench in a child process, waited for without blocking this one (its timeout must be able to fire). */
-function runBench(args: readonly string[], timeoutMs: number): Promise<{status: number | null; stdout: string; stderr: string}> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/run.ts', ...args], {cwd: root, env: {...process.env}});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-		child.on('error', reject);
-		child.on('close', (status) => {
-			clearTimeout(timer);
-			resolve({status, stdout, stderr});
-		});
-	});
-}
-
 /** Runs `steps` of the tiny bench, bundled, and checks each expected area has rows with a figure and a target. */
 export async function smokeSteps(steps: readonly string[], areas: readonly string[]): Promise<void> {
-	const result = await runBench(['--tiny', '--json', '--bundled', `--only=${steps.join(',')}`], 55_000);
-	assert.equal(result.status, 0, result.stderr);
+	const result = await runNode(['--expose-gc', '--import', 'tsx', 'bench/run.ts', '--tiny', '--json', '--bundled', `--only=${steps.join(',')}`], {cwd: root, timeoutMs: 55_000});
+	assert.equal(result.code, 0, result.stderr);
 	const rows = JSON.parse(result.stdout) as Row[];
 	const seen = new Set(rows.map((row) => row.area));
 	for (const area of areas) assert.ok(seen.has(area), `no ${area} row`);
