@@ -498,7 +498,17 @@ export class ConversationPoller {
 	}
 
 	#failed(error: unknown): void {
-		if (this.#closed || error instanceof BudgetClosedError) return;
+		if (this.#closed) return;
+		if (error instanceof BudgetClosedError) {
+			// The budget closed under a poller still running (its owner closed the server first):
+			// nothing can be sent again. Retrying would refuse at once, forever, in a chain of
+			// settled promises that no timer can interrupt: stop, and say so once.
+			this.close();
+			this.#health = {...this.#health, ok: false, lastError: 'Polling stopped: the connection to the server was closed.', nextRetryAt: null};
+			this.#sink.health(this.#health);
+			return;
+		}
+
 		if (error instanceof KeyRejectedError) {
 			this.#health = {
 				...this.#health,
