@@ -22,12 +22,21 @@ class LaggingApp extends AppClient {
 	lag = false;
 	refuse = false;
 	sandboxReads = 0;
+	/** Answers the store has had, and reads still waiting for theirs. */
+	sandboxAnswers = 0;
+	sandboxReadsOpen = 0;
 	#last: Sandbox[] = [];
 
 	override async listSandboxes(...args: Parameters<AppClient['listSandboxes']>): Promise<Sandbox[]> {
 		this.sandboxReads++;
-		if (!this.lag) this.#last = await super.listSandboxes(...args);
-		return this.#last;
+		this.sandboxReadsOpen++;
+		try {
+			if (!this.lag) this.#last = await super.listSandboxes(...args);
+			return this.#last;
+		} finally {
+			this.sandboxReadsOpen--;
+			this.sandboxAnswers++;
+		}
 	}
 
 	override async getConversations(...args: Parameters<AppClient['getConversations']>): ReturnType<AppClient['getConversations']> {
@@ -58,8 +67,11 @@ test('watch ends while a sandbox transition waits for its reason: the transition
 	};
 	const watching = runWatch(server, io, {json: true, status: []} as unknown as CommandFlags);
 	await eventually(() => stderr.includes('watching 6 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 50, detail: () => stderr});
-	// The sandbox list has been read once: from then on a sandbox in trouble makes the store ask it again at once.
-	await eventually(() => app.sandboxReads > 0, 'the first sandbox list', {timeoutMs: 30_000, pollMs: 50});
+	// The sandbox list has been answered once, and no read is under way: from then on a sandbox in
+	// trouble makes the store ask it again at once. (Waiting only for a read to start lost a race:
+	// a read in flight when the status changed below was answered with ERROR and its reason, the
+	// store had nothing to ask, and this test waited 30 s for a read that had no reason to come.)
+	await eventually(() => app.sandboxAnswers > 0 && app.sandboxReadsOpen === 0, 'the first sandbox list answered', {timeoutMs: 30_000, pollMs: 50});
 
 	// The runtime fails a running sandbox; the sandbox list lags behind, still saying RUNNING.
 	const conversation = sim.world.conversationList().find((entry) => sim.world.findSandbox(entry.sandboxId)?.status === 'RUNNING')!;
