@@ -16,7 +16,14 @@ import {runCli} from './helpers/built-cli.js';
 type Run = {code: number | null; stdout: string; stderr: string};
 
 function cli(args: string[], options: {home?: string; env?: NodeJS.ProcessEnv} = {}): Promise<Run> {
-	return runCli(args, {home: options.home ?? mkdtempSync(join(tmpdir(), 'agent-tui-msg-')), env: options.env ?? {}, timeoutMs: 60_000});
+	return runCli(args, {home: options.home ?? freshHome(), env: options.env ?? {}, timeoutMs: 60_000});
+}
+
+/** An empty home, removed when the file ends (312 of them were left in the temporary folder). */
+function freshHome(): string {
+	const home = mkdtempSync(join(tmpdir(), 'agent-tui-msg-'));
+	homes.push(home);
+	return home;
 }
 
 async function loopback(t: TestContext, handler: RequestListener): Promise<string> {
@@ -35,8 +42,7 @@ after(() => {
 });
 
 function homeWithConfig(config: unknown): string {
-	const home = mkdtempSync(join(tmpdir(), 'agent-tui-msg-'));
-	homes.push(home);
+	const home = freshHome();
 	mkdirSync(join(home, 'xdg', 'agent-tui'), {recursive: true});
 	const path = join(home, 'xdg', 'agent-tui', 'config.json');
 	writeFileSync(path, JSON.stringify(config));
