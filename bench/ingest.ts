@@ -1,15 +1,18 @@
 import {EventLog} from '../source/state/event-log.js';
 import {executionStatusOf, transientEvent} from '../source/state/stream-events.js';
-import {mayHoldEncryptedContent, parseEventLater, settleEvent} from '../source/wire/schemas/events.js';
+import {settleEvent} from '../source/wire/schemas/events.js';
+import {readTextFrame} from '../source/wire/text-frame.js';
 import type {Sizes} from './sizes.js';
 import {simulatorFrames} from './frames.js';
 import {type BenchRow, median, perSecond, times} from './table.js';
 
 /**
- * Events per second through what a socket frame goes through in the dashboard (JSON.parse, the
- * envelope, encrypted_content scrubbing, the supervisor's transient and execution-status checks,
- * which validate state updates with zod, dedupe and ordered insert into the log), against bare
- * JSON.parse of the same frames. Other payloads are validated when a row first shows them
+ * Events per second through what a socket frame goes through in the dashboard (the socket's own
+ * reader, wire/text-frame.ts: the envelope scanned from the text, or the frame parsed whole when
+ * it may hold encrypted_content, which is then scrubbed; the supervisor's transient and
+ * execution-status checks, which validate state updates with zod; dedupe and ordered insert into
+ * the log), against bare JSON.parse of the same frames. (Until 2026-11-26 this row timed an older
+ * path, JSON.parse of every frame then its envelope, which the socket had stopped using.) Other payloads are validated when a row first shows them
  * (events.ts PendingEvent; `settle` below measures that separately). The median of seven
  * paired rounds, after a warm-up.
  */
@@ -27,7 +30,8 @@ export async function benchIngest(sizes: Sizes): Promise<BenchRow[]> {
 		let statuses = 0;
 		for (const frame of frames) {
 			// What EventSocket does with each text frame (validate: 'on-read')…
-			const event = parseEventLater(JSON.parse(frame), {mayHoldEncryptedContent: mayHoldEncryptedContent(frame), text: frame});
+			const {event} = readTextFrame(frame, frame.length, true);
+			if (!event) throw new Error('a simulator frame was refused');
 			// …then what the stream supervisor does with it.
 			if (transientEvent(event)) continue;
 			if (executionStatusOf(event) !== undefined) statuses++;

@@ -1,8 +1,10 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
 import WebSocket, {type RawData} from 'ws';
-import {shortEventKind} from './event-kinds.js';
-import {type LoggedEvent, mayHoldEncryptedContent, parseEvent, parseEventLater, parseFrameLater} from './schemas/events.js';
+import type {LoggedEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
+import {readTextFrame, type SocketProblem} from './text-frame.js';
+
+export type {SocketProblem} from './text-frame.js';
 
 /**
  * One connection to an agent server's event socket (docs/service-behaviour.md §2; docs/security-checklist.md
@@ -55,15 +57,6 @@ export type SocketEnd = {
 	message: string;
 	/** Whether the server accepted us (a first frame arrived) before the end. */
 	wasReady: boolean;
-};
-
-export type SocketProblem = {
-	kind: 'malformed-frame' | 'invalid-event';
-	message: string;
-	bytes: number;
-	/** For an invalid event: the kind it claims, and its id. */
-	eventKind?: string;
-	eventId?: string;
 };
 
 export type EventSocketHandlers = {
@@ -246,35 +239,10 @@ export class EventSocket {
 			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a binary frame (${buffer.length} bytes)`, bytes: buffer.length});
 			return;
 		}
-		const text = buffer.toString('utf8');
-		// The usual frame, for the dashboard: its envelope scanned, the rest left as text.
-		const fast = this.#validateOnRead ? parseFrameLater(text) : null;
-		if (fast) {
-			this.#handlers.onEvent(fast);
-			return;
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(text);
-		} catch {
-			// The frame's text is not repeated: it is server data and could be anything.
-			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a frame that is not JSON (${buffer.length} bytes)`, bytes: buffer.length});
-			return;
-		}
-		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-			this.#handlers.onProblem?.({kind: 'malformed-frame', message: `ignored a frame that is not a JSON object (${buffer.length} bytes)`, bytes: buffer.length});
-			return;
-		}
-		const parseOptions = {mayHoldEncryptedContent: mayHoldEncryptedContent(text)};
-		if (this.#validateOnRead) {
-			this.#handlers.onEvent(parseEventLater(value, {...parseOptions, text}));
-			return;
-		}
-		const event = parseEvent(value, parseOptions);
-		if (event.kind === 'UnknownEvent' && event.problem !== 'unknown event kind') {
-			this.#handlers.onProblem?.({kind: 'invalid-event', message: `event ${event.id.slice(0, 40)}: ${event.problem}`, bytes: buffer.length, eventKind: shortEventKind(event.originalKind), eventId: event.id});
-		}
-		this.#handlers.onEvent(event);
+		const {event, problem} = readTextFrame(buffer.toString('utf8'), buffer.length, this.#validateOnRead);
+		// An invalid event is reported, and shown (as unknown) all the same.
+		if (problem) this.#handlers.onProblem?.(problem);
+		if (event) this.#handlers.onEvent(event);
 	}
 
 	/**
