@@ -25,9 +25,12 @@ test('a frame read by its scanned envelope validates to exactly what a full pars
 });
 
 test('the scan: top-level string fields only, the last occurrence wins, nested ones are skipped', () => {
-	const keys = new Set(['kind', 'id', 'source']);
+	const keys = ['kind', 'id', 'source'];
 	const scanned = scanTopLevelStrings(' {"kind": "MessageEvent", "x": {"kind": "no", "s": "}\\"{"}, "id": "a\\"b", "list": [1, "]", {"id": "no"}], "kind": "ActionEvent"} ', keys);
 	assert.deepEqual(Object.fromEntries(scanned!), {kind: 'ActionEvent', id: 'a"b'});
+	// Keys are compared in place: a longer or shorter key that starts the same is another key, an
+	// escaped one is decoded first, and a string ending in escaped backslashes ends at its quote.
+	assert.deepEqual(Object.fromEntries(scanTopLevelStrings('{"\\u006bind": "MessageEvent", "source": "a\\\\", "id": "b", "kinds": "x", "idx": "y", "i": "z"}', keys)!), {kind: 'MessageEvent', source: 'a\\', id: 'b'});
 	for (const text of ['[1]', '"s"', 'null', '{"a":', '{"a" 1}', '{"kind":"MessageEvent","id":"x"} trailing']) assert.equal(scanTopLevelStrings(text, keys), null, text);
 	// Frames the fast path leaves to a full parse.
 	assert.equal(parseFrameLater('{"kind":1,"id":"x"}'), null, 'a kind that is not a string');

@@ -306,7 +306,7 @@ export function heldBytes(event: LoggedEvent): number {
 	return (typeof event.payload === 'string' ? event.payload.length : 4096) + 200;
 }
 
-const envelopeKeys = new Set(['kind', 'id', 'timestamp', 'source', 'key']);
+const envelopeKeys = ['kind', 'id', 'timestamp', 'source', 'key'];
 
 /**
  * A socket frame's event without parsing the whole frame: its envelope read by a scan of the
@@ -340,7 +340,7 @@ export function parseFrameLater(text: string): PendingEvent | null {
  * the text is not an object by the scan (nested values are skipped, not checked: the payload is
  * parsed for real when the event is validated, and a frame broken inside shows as invalid then).
  */
-export function scanTopLevelStrings(text: string, wanted: ReadonlySet<string>): Map<string, string> | null {
+export function scanTopLevelStrings(text: string, wanted: readonly string[]): Map<string, string> | null {
 	const found = new Map<string, string>();
 	let at = skipSpace(text, 0);
 	if (text.charCodeAt(at) !== 123 /* { */) return null;
@@ -350,14 +350,14 @@ export function scanTopLevelStrings(text: string, wanted: ReadonlySet<string>): 
 		if (text.charCodeAt(at) !== 34 /* " */) return null;
 		const keyEnd = stringEnd(text, at);
 		if (keyEnd < 0) return null;
-		const key = decodeString(text, at, keyEnd);
+		const key = wantedKey(text, at, keyEnd, wanted);
 		at = skipSpace(text, keyEnd);
 		if (text.charCodeAt(at) !== 58 /* : */) return null;
 		at = skipSpace(text, at + 1);
 		const valueStart = at;
 		at = valueEnd(text, at);
 		if (at < 0) return null;
-		if (key !== null && wanted.has(key)) {
+		if (key !== null) {
 			if (text.charCodeAt(valueStart) === 34) {
 				const value = decodeString(text, valueStart, at);
 				if (value === null) return null;
@@ -376,6 +376,22 @@ export function scanTopLevelStrings(text: string, wanted: ReadonlySet<string>): 
 	}
 }
 
+/**
+ * The wanted key that the key between `start` and `end` (its quotes included) spells, or null.
+ * Compared in place: decoding every key of every frame (a dozen a frame) through JSON.parse was a
+ * third of the scan's time and most of its garbage. A key with an escape is decoded.
+ */
+function wantedKey(text: string, start: number, end: number, wanted: readonly string[]): string | null {
+	const length = end - start - 2;
+	for (let index = start + 1; index < end - 1; index++) {
+		if (text.charCodeAt(index) !== 92 /* \ */) continue;
+		const decoded = decodeString(text, start, end);
+		return decoded !== null && wanted.includes(decoded) ? decoded : null;
+	}
+	for (const name of wanted) if (name.length === length && text.startsWith(name, start + 1)) return name;
+	return null;
+}
+
 function skipSpace(text: string, at: number): number {
 	while (at < text.length) {
 		const code = text.charCodeAt(at);
@@ -385,14 +401,22 @@ function skipSpace(text: string, at: number): number {
 	return at;
 }
 
-/** Index just past the string starting at `at` (a quote), or -1. */
+/**
+ * Index just past the string starting at `at` (a quote), or -1. The next quote is found by the
+ * engine's own search (most of a frame is the text of its strings: a loop over every character
+ * made the scan slower than JSON.parse of the whole frame); it ends the string unless an odd
+ * number of backslashes comes right before it.
+ */
 function stringEnd(text: string, at: number): number {
-	for (let index = at + 1; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code === 92 /* \ */) index++;
-		else if (code === 34) return index + 1;
+	let from = at + 1;
+	for (;;) {
+		const quote = text.indexOf('"', from);
+		if (quote < 0) return -1;
+		let backslashes = 0;
+		while (quote - backslashes - 1 > at && text.charCodeAt(quote - backslashes - 1) === 92 /* \ */) backslashes++;
+		if (backslashes % 2 === 0) return quote + 1;
+		from = quote + 1;
 	}
-	return -1;
 }
 
 /**
