@@ -1,4 +1,5 @@
 import {parentKeyOf} from './conversation-rows.js';
+import {sortInPlace} from './sort-in-place.js';
 import {compareRows, type ConversationFilter, isEmptyFilter, parseConversationFilter, rowMatches} from './conversation-query.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
 
@@ -133,7 +134,7 @@ function buildTree(rows: Rows, filter: ConversationFilter, sort: ConversationSor
 		if (folded || !kids) return;
 		// The list is built for this call alone: sorted in place.
 		const visible = all ? kids : kids.filter((child) => shown(child, new Set()));
-		if (visible.length > 1) visible.sort(compare);
+		if (visible.length > 1) sortInPlace(visible, compare);
 		for (let index = 0; index < visible.length; index++) emit(visible[index]!, depth + 1, index === visible.length - 1);
 	};
 
