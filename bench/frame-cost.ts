@@ -92,8 +92,10 @@ export async function benchFrameCost(sizes: Sizes): Promise<BenchRow[]> {
  * sub-agents (selectConversationTree) against the flat sort it replaced (selectConversationKeys),
  * on the same rows, alternated so both share the machine's moments. A fresh Map each time: the
  * store makes one per change, and both selectors memoise on it. The tree sorts the top rows and
- * each parent's children, and groups them first: within twice the flat sort (measured 1.3x to
- * 1.7x on a loaded 2-core machine). A list without sub-agents takes the flat sort's path.
+ * each parent's children (a few each, by insertion: nothing allocated), and groups them first:
+ * within twice the flat sort (0.6x to 1.0x on the 2-core development machine on 2026-11-26, 2.6x
+ * to 3.5x before the children's sort stopped allocating). A list without sub-agents takes the
+ * flat sort's path.
  */
 function treeOrderRow(count: number, runs: number): BenchRow {
 	const rows = fixtureSnapshot({}, fleet(count, true)).conversations;
