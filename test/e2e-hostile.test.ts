@@ -3,6 +3,7 @@ import {execFileSync} from 'node:child_process';
 import {after, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {normalizeId} from '../source/wire/ids.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
 
@@ -46,7 +47,18 @@ test('hostile events leave the window title and the clipboard buffer untouched (
 	// The dashboard over hostile titles and events.
 	// The hostile titles drawn, escaped, before anything is checked.
 	await tmux.waitFor((screen) => screen.includes('Conversations (24)') && escaped.test(screen), 'the list with its hostile titles, escaped', 20_000);
-	for (const key of ['j', 'j', 'Enter']) tmux.send(key);
+	// A conversation whose agent never ends (the long-runner scenario), found by its id: the
+	// third row, opened blind, was whichever conversation the attention sort had put there, and
+	// once it was one that went stuck after 20 events: no live event came, and the test waited.
+	const runner = sim.world.conversationList().find((entry) => entry.scenario === 'long-runner' && sim?.world.findSandbox(entry.sandboxId)?.status === 'RUNNING');
+	assert.ok(runner, 'the simulator has a running long-runner conversation');
+	tmux.send('/');
+	await tmux.waitFor((screen) => /\d+ of \d+/.test(screen), 'the filter line');
+	tmux.send(normalizeId(runner.id).slice(0, 12), {literal: true});
+	await tmux.waitFor((screen) => /\b1 of 24\b/.test(screen), 'the list down to that conversation');
+	tmux.send('Enter');
+	await tmux.waitFor((screen) => screen.includes('esc clears'), 'the filter kept');
+	tmux.send('Enter');
 	const opened = await tmux.waitFor((screen) => screen.includes('[3 Timeline') && /[\d,]+ events/.test(screen), 'a timeline');
 	// Live events stream in (every third of them hostile): wait until a few more are drawn.
 	const count = (screen: string) => Number(/([\d,]+) events/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
