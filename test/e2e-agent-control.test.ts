@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {assertFits, dashboardLauncher, screenLines, selectedRow, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Stop one agent and let it continue, in a real terminal (tmux) at 80x24 and 160x48, against a
@@ -32,9 +32,9 @@ async function interruptAndContinue(columns: number, rows: number): Promise<void
 	await tmux.waitFor((text) => text.includes('running'), 'the list with running conversations', 30_000);
 	// Select a conversation whose agent is running.
 	for (let i = 0; i < 30 && !agentRunning(tmux.capture()); i++) {
-		const before = selected(tmux.capture());
+		const before = selectedRow(tmux.capture());
 		tmux.send('j');
-		await tmux.waitFor((text) => selected(text) !== before, 'the selection moved');
+		await tmux.waitFor((text) => selectedRow(text) !== before, 'the selection moved');
 	}
 	assert.ok(agentRunning(tmux.capture()), selected(tmux.capture()));
 	const wasRunning = new Set(running(simulator).map((conversation) => conversation.id));

@@ -7,7 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {after, before, describe, test} from 'node:test';
 import {subAgentTitles} from '../source/simulator/seed-fleet.js';
 import {cliArgs, cliCommand, runCli} from './helpers/built-cli.js';
-import {assertFits, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {assertFits, screenLines, selectedRow, tmuxSkip} from './helpers/e2e-dashboard.js';
 import {eventually} from './helpers/eventually.js';
 import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
 
@@ -64,9 +64,9 @@ describe('the fleet end to end: agent-tui simulator, the dashboard in tmux, the 
 		assert.ok(lines(screen).slice(parent + 2, parent + 4).some((line) => /[├└] /.test(line)), 'the other sub-agents under it too');
 		// n goes to the sub-agent itself (the parent is skipped while it is shown); its preview says whose it is.
 		for (let tries = 0; tries < 12 && !/◆ waiting .*├ Sub-agent/.test(selected(tmux.capture())); tries++) {
-			const before = selected(tmux.capture());
+			const before = selectedRow(tmux.capture());
 			tmux.send('n');
-			await tmux.waitFor((text) => selected(text) !== before, 'n moved');
+			await tmux.waitFor((text) => selectedRow(text) !== before, 'n moved');
 		}
 		screen = await tmux.waitFor((text) => /◆ waiting .*├ Sub-agent/.test(selected(text)), 'n on the waiting sub-agent');
 		assert.match(screen, /Sub-agent \(task\): clean the build output and push/, 'its whole title in the preview');

@@ -6,6 +6,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {cliCommand} from './helpers/built-cli.js';
+import {selectedRow} from './helpers/e2e-dashboard.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 
 /**
@@ -49,9 +50,9 @@ test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and th
 
 	// Typed on the list, each in a write of its own, as in the report.
 	for (const sequence of [red, reset, '\u001B[1m', '\u001B[m']) tmux.send(sequence, {literal: true});
-	const before = selected(screen);
+	const before = selectedRow(screen);
 	tmux.send('j');
-	screen = await tmux.waitFor((text) => !alive(text) || selected(text) !== before, 'j moving the selection after the escapes');
+	screen = await tmux.waitFor((text) => !alive(text) || selectedRow(text) !== before, 'j moving the selection after the escapes');
 	assert.ok(alive(screen), `the dashboard is still running:\n${screen}`);
 
 	// Pasted into the filter: the words, not the codes.
@@ -68,9 +69,9 @@ test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and th
 	tmux.send('g');
 	screen = await tmux.waitFor((text) => lines(text).findIndex((line) => line.startsWith('›')) === lines(text).findIndex((line) => /^[›\s]\s[▸◆✗◌✓—]/.test(line)), 'the first row selected');
 	for (let row = 0; row < 30 && !selected(screen).includes('◆ waiting'); row++) {
-		const before = selected(screen);
+		const before = selectedRow(screen);
 		tmux.send('j');
-		screen = await tmux.waitFor((text) => selected(text) !== before, 'the next row selected');
+		screen = await tmux.waitFor((text) => selectedRow(text) !== before, 'the next row selected');
 	}
 	assert.match(selected(screen), /◆ waiting/, 'a conversation waiting for approval');
 	tmux.send('x');

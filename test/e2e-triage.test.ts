@@ -1,7 +1,7 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {TmuxSession} from './helpers/tmux.js';
-import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {assertFits, dashboardLauncher, screenLines, selectedRow, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Triage in a real terminal (tmux) against a simulator in this process: find the conversation
@@ -25,9 +25,13 @@ const fits = assertFits;
 /** `n` until the selected row is the one waiting for approval; then open its timeline with the pending actions. */
 async function openWaiting(tmux: TmuxSession, columns: number): Promise<string> {
 	await tmux.waitFor((text) => /1 waiting/.test(text), 'a conversation waiting for confirmation');
+	// One n at a time: each waits for the cursor to leave its row. (It waited for any selection,
+	// which was there before the key: several n went out at once, the cursor ran past the waiting
+	// row, and the Enter after them opened another conversation.)
 	for (let i = 0; i < 10 && !/approve\?/.test(selected(tmux.capture())); i++) {
+		const before = selectedRow(tmux.capture());
 		tmux.send('n');
-		await tmux.waitFor((text) => selected(text) !== '', 'a selection');
+		await tmux.waitFor((text) => selectedRow(text) !== before, 'n moved');
 	}
 	await tmux.waitFor((text) => /approve\?/.test(selected(text)), 'the waiting conversation selected');
 	tmux.send('Enter');

@@ -43,6 +43,18 @@ export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns:
 
 export const screenLines = (screen: string) => screen.split('\n');
 
+/**
+ * The selected row (`› `) with its figures masked: ages, times and costs change every second,
+ * so two screens whose cursor is on the same row give the same answer. A wait for "the selection
+ * moved" that compared whole lines was met by a clock tick; the next key then went out before the
+ * first was handled and the cursor ran past its row (e2e-fleet on a busy run: `n` twice, then `k`
+ * selected the row under the parent).
+ */
+export function selectedRow(screen: string): string {
+	const line = screenLines(screen).find((candidate) => candidate.startsWith('› ')) ?? '';
+	return line.replaceAll(/\d+(?:[.:]\d+)*[smhd]?/g, '#');
+}
+
 /** Every line of the screen fits the terminal's width. */
 export function assertFits(screen: string, columns: number): void {
 	for (const line of screenLines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
