@@ -1,6 +1,6 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {assertFits, dashboardLauncher, screenLines, selectedRow, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * Spend without progress, in a real terminal against the simulator's spender (its model is
@@ -31,11 +31,11 @@ describe('spend without progress end to end in tmux', {skip: tmuxSkip}, () => {
 		assert.match(lineWith(screen, 'spending without progress'), /spending without progress +1 +\d+[smh] +enter lists them; i stops one/);
 		// Enter: the list under cause:spending, the spender selected; its preview says what it spent without progress.
 		// Down, one row at a time (each waits for the selection to move), to the spending group.
-		const selectedGroup = (text: string) => screenLines(text).find((line) => line.startsWith('› ')) ?? '';
-		for (let step = 0; step < 12 && !selectedGroup(tmux.capture()).includes('spending'); step++) {
-			const before = selectedGroup(tmux.capture());
+		// A group's line carries its oldest age, which ticks: compared with its figures masked.
+		for (let step = 0; step < 12 && !selectedRow(tmux.capture()).includes('spending'); step++) {
+			const before = selectedRow(tmux.capture());
 			tmux.send('Down');
-			await tmux.waitFor((text) => selectedGroup(text) !== before, 'the selection moved');
+			await tmux.waitFor((text) => selectedRow(text) !== before, 'the selection moved');
 		}
 		await tmux.waitFor((text) => /› spending without progress/.test(text), 'the spending group selected');
 		tmux.send('Enter');
