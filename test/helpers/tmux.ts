@@ -14,8 +14,15 @@ export function tmuxAvailable(): boolean {
 export type TmuxSession = {
 	socket: string;
 	target: string;
-	/** The visible screen as text (no colours). */
+	/**
+	 * The visible screen as text (no colours), once it holds still: a frame is one write, but tmux
+	 * reads the terminal in pieces, so a capture can land between them and show half a frame (a
+	 * row cut after its title, every line below it blank: e2e-data-clock failed on that once, in
+	 * CI on Node 22). Two captures a moment apart that agree are taken as a whole frame.
+	 */
 	capture(): string;
+	/** One capture-pane, whatever state the frame is in. */
+	rawCapture(): string;
 	/** tmux key names (`Enter`, `Escape`, `C-c`, `Tab`) or literal text with `literal`. */
 	send(keys: string | string[], options?: {literal?: boolean}): void;
 	waitFor(predicate: (screen: string) => boolean, message: string, timeoutMs?: number, pollMs?: number): Promise<string>;
@@ -35,6 +42,16 @@ export type StartOptions = {
 	cwd?: string;
 };
 
+/** Time between the two captures that must agree, and how many tries before giving up on stillness. */
+const settleGapMs = 30;
+const settleTries = 8;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** A synchronous pause: capture() is synchronous and is called from predicates' loops. */
+function pause(ms: number): void {
+	Atomics.wait(sleeper, 0, 0, ms);
+}
+
 export function startTmux(options: StartOptions): TmuxSession {
 	const socket = `agent-tui-e2e-${process.pid}-${randomBytes(4).toString('hex')}`;
 	const target = 'app';
@@ -45,7 +62,18 @@ export function startTmux(options: StartOptions): TmuxSession {
 	const session: TmuxSession = {
 		socket,
 		target,
-		capture: () => tmux('capture-pane', '-p', '-t', target),
+		rawCapture: () => tmux('capture-pane', '-p', '-t', target),
+		capture() {
+			let last = session.rawCapture();
+			for (let tries = 0; tries < settleTries; tries++) {
+				pause(settleGapMs);
+				const next = session.rawCapture();
+				if (next === last) return next;
+				last = next;
+			}
+			// Still changing (a stream drawing several frames a second): the newest, as it is.
+			return last;
+		},
 		send(keys, sendOptions = {}) {
 			const list = Array.isArray(keys) ? keys : [keys];
 			tmux('send-keys', '-t', target, ...(sendOptions.literal ? ['-l'] : []), ...list);
