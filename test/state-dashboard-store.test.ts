@@ -13,6 +13,9 @@ import {
 } from '../source/wire/schemas/app.js';
 import type {CreateRequest} from '../source/wire/schemas/create-request.js';
 import {hexId} from './helpers/fixtures.js';
+import {message} from './helpers/event-fixtures.js';
+import type {EventLog} from '../source/state/event-log.js';
+import type {OpenTimelineStream, TimelineStreamHandlers} from '../source/state/timeline-session.js';
 
 /**
  * The store against an in-memory client, on mocked time: batching, idleness, failures, the
@@ -116,7 +119,7 @@ class FakeClient implements DashboardClient {
 	}
 }
 
-function setup(t: {after: (fn: () => void | Promise<void>) => void}, count = 250) {
+function setup(t: {after: (fn: () => void | Promise<void>) => void}, count = 250, extra: Partial<Parameters<typeof createDashboard>[0]> = {}) {
 	mock.timers.enable({apis: ['setTimeout', 'Date'], now: Date.parse('2026-11-22T12:00:00Z')});
 	const client = new FakeClient(count);
 	const dashboard = createDashboard({
@@ -126,6 +129,7 @@ function setup(t: {after: (fn: () => void | Promise<void>) => void}, count = 250
 		demo: false,
 		secrets: ['the-api-key'],
 		random: () => 0.5,
+		...extra,
 	});
 	let publishes = 0;
 	dashboard.store.subscribe(() => publishes++);
@@ -299,4 +303,53 @@ test('visible rows go first in every round, then attention, then the rest', asyn
 	assert.ok(rounds.length > 0, 'a round started with the visible rows');
 	assert.deepEqual(rounds[0]!.slice(0, 4), [...visible, hexId(100)]);
 	assert.ok(client.lookups.every((batch) => batch.length <= 99));
+});
+
+test('a flooding stream is published 4 times a second, not 10; a slow one at the normal pace', async (t) => {
+	let handlers: TimelineStreamHandlers | undefined;
+	let log: EventLog | undefined;
+	const openStream: OpenTimelineStream = (_conversation, streamHandlers, context) => {
+		handlers = streamHandlers;
+		log = context.log;
+		streamHandlers.status({health: {state: 'live', attempt: 0}});
+		return {close: () => undefined};
+	};
+	// Windows of 400 ms (1,000 ms in a flood): the publisher measures the time since its last flush
+	// on the real clock while the timers here are mocked, so the margins stay far above the real
+	// time a busy machine takes between two lines of this test.
+	const {store, controller, publishes} = setup(t, 5, {openStream, flushMs: 400});
+	await advance(6000);
+	controller.openTimeline(hexId(1));
+	await advance(1000);
+	assert.ok(handlers && log, 'the timeline opened its stream');
+	const arrive = (count: number) => handlers!.events(log!.addNew(Array.from({length: count}, () => message('assistant', 'working'))));
+	const eventsShown = () => store.getSnapshot().timeline?.events.length ?? 0;
+
+	// A slow stream: 5 events a window, each window published after 400 ms.
+	arrive(5);
+	await advance(400);
+	assert.equal(eventsShown(), 5);
+	arrive(5);
+	await advance(400);
+	assert.equal(eventsShown(), 10, 'the normal window');
+
+	// A flood: 20 events in one window (more than an 80x24 pane shows). The next window is 1,000 ms.
+	arrive(20);
+	await advance(400);
+	assert.equal(eventsShown(), 30, 'the window that brought the flood goes out at the normal pace');
+	const before = publishes();
+	arrive(20);
+	await advance(600);
+	assert.equal(eventsShown(), 30, 'the window after a flood is longer than the normal one');
+	assert.equal(publishes(), before);
+	await advance(500);
+	assert.equal(eventsShown(), 50, 'and over by 2.5 times the normal one');
+
+	// The stream slows down: a window of 3 events brings the normal pace back for the next one.
+	arrive(3);
+	await advance(1100);
+	assert.equal(eventsShown(), 53);
+	arrive(3);
+	await advance(400);
+	assert.equal(eventsShown(), 56, 'back to the normal window once a window brings fewer than a pane of rows');
 });

@@ -8,7 +8,7 @@
  * which is what React requires (a value that changes between calls tears the UI).
  */
 export class BatchedPublisher<T> {
-	readonly #flushMs: number;
+	#flushMs: number;
 	readonly #listeners = new Set<() => void>();
 	#published: T;
 	#build: (() => T) | null = null;
@@ -30,6 +30,11 @@ export class BatchedPublisher<T> {
 			this.#listeners.delete(listener);
 		};
 	};
+
+	/** The window from now on (the store stretches it while a stream floods in: flood-window.ts). */
+	setWindow(ms: number): void {
+		this.#flushMs = Math.max(0, ms);
+	}
 
 	/**
 	 * Marks the state dirty. `build` is called once, at flush time, to produce the next value;

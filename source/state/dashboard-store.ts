@@ -57,6 +57,7 @@ import {runStart, type StartClient, type StartInput} from './start-conversation.
 import type {ReadHistoryPage} from './history-pager.js';
 import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
+import {publishWindowMs} from './flood-window.js';
 
 /**
  * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
@@ -167,6 +168,9 @@ class DashboardModel {
 	/** Working rows; shared with the published snapshot until the first change after a flush. */
 	#rows: Map<string, ConversationRow> = new Map();
 	#rowsOwned = false;
+	/** The normal publishing window, and the live events of the open timeline since the last snapshot (flood-window.ts). */
+	readonly #flushMs: number;
+	#liveSincePublish = 0;
 	#linksDirty = false;
 	#sandboxes: ReadonlyMap<string, SandboxRow> = new Map();
 	#specs: readonly SandboxSpec[] = [];
@@ -232,7 +236,8 @@ class DashboardModel {
 			now: () => this.#now(),
 		});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
-		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), options.flushMs ?? 100);
+		this.#flushMs = options.flushMs ?? 100;
+		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#gitState = gitStateReader({
 			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
 			workspace: (conversation) => this.#workspaceOf(conversation),
@@ -434,6 +439,8 @@ class DashboardModel {
 
 	#buildSnapshot(): DashboardSnapshot {
 		const previous = this.#publisher.get();
+		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#liveSincePublish));
+		this.#liveSincePublish = 0;
 		if (this.#linksDirty) {
 			this.#linksDirty = false;
 			this.#sandboxes = relinkSandboxes(this.#sandboxes, this.#conversationKeysBySandbox());
@@ -1023,6 +1030,7 @@ class DashboardModel {
 	#onTimelineChange(key: string, change: TimelineChange): void {
 		if (this.#timeline?.key !== key || this.#closed) return;
 		if (change.liveEvents > 0) this.#unseen.set(key, (this.#unseen.get(key) ?? 0) + change.liveEvents);
+		this.#liveSincePublish += change.liveEvents;
 		if (change.newestActivityAt !== null && change.newestActivityAt > (this.#streamActivity.get(key) ?? 0)) {
 			this.#streamActivity.set(key, change.newestActivityAt);
 		}
