@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
+import {timelineLoaded} from './helpers/e2e-dashboard.js';
 
 /**
  * The dashboard in a real terminal (tmux), against a simulator in this process, at 80x24 and
@@ -69,7 +70,7 @@ async function flow(columns: number, rows: number): Promise<string[]> {
 
 	// Open it: its timeline.
 	tmux.send('Enter');
-	screen = await tmux.waitFor((text) => text.includes('[3 Timeline') && /events/.test(text), 'the timeline');
+	screen = await tmux.waitFor(timelineLoaded, 'the timeline with its history');
 	fits(screen);
 
 	// Only actions, then one of them in full with its observation.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type {Simulator} from '../source/simulator/server.js';
 import type {ScenarioName} from '../source/simulator/world-types.js';
 import type {TmuxSession} from './helpers/tmux.js';
-import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {assertFits, dashboardLauncher, screenLines, timelineLoaded, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
  * The 2026 shapes as a person meets them (issue 21), in a real terminal (tmux) running the built
@@ -38,7 +38,7 @@ async function open(tmux: TmuxSession, title: string): Promise<void> {
 	tmux.send('Enter');
 	await tmux.waitFor((text) => text.includes('esc clears'), 'the filter kept');
 	tmux.send('Enter');
-	await tmux.waitFor((text) => text.includes('[3 Timeline') && /events/.test(text), `the timeline of "${title}"`);
+	await tmux.waitFor((text) => timelineLoaded(text) && text.includes(`[3 Timeline: ${title.slice(0, 12)}`), `the timeline of "${title}" with its history`);
 }
 
 /** The timeline filter line: type, wait for it to show, keep it. */
@@ -77,17 +77,17 @@ describe('the 2026 shapes end to end in tmux', {skip: tmuxSkip}, () => {
 
 		// The refused command: an error, with the terminal's reason, never "still running".
 		await open(tmux, agentError.title.slice(0, 24));
-		screen = await filterTimeline(tmux, 'kind:ObservationEvent multiple');
-		const refused = lines(screen).find((line) => /Cannot execute multiple commands/.test(line));
-		assert.ok(refused, `the refused command's row:\n${screen}`);
+		await filterTimeline(tmux, 'kind:ObservationEvent multiple');
+		screen = await tmux.waitFor((text) => lines(text).some((line) => /Cannot execute multiple commands/.test(line)), 'the refused command\'s row');
+		const refused = lines(screen).find((line) => /Cannot execute multiple commands/.test(line))!;
 		assert.match(refused, /\berror · \d+ lines · Cannot execute multiple commands at once\./);
 		assert.doesNotMatch(screen, /still running/);
 
 		// An apply_patch row names its file and the lines it adds and removes.
 		await open(tmux, coding.title.slice(0, 24));
-		screen = await filterTimeline(tmux, 'kind:ActionEvent apply_patch');
-		const patchRow = lines(screen).find((line) => / patch \S+\.\w+ \+\d+ -\d+/.test(line) || / patch \d+ files \+\d+ -\d+: /.test(line));
-		assert.ok(patchRow, `an apply_patch row with its file:\n${screen}`);
+		await filterTimeline(tmux, 'kind:ActionEvent apply_patch');
+		const isPatchRow = (line: string) => / patch \S+\.\w+ \+\d+ -\d+/.test(line) || / patch \d+ files \+\d+ -\d+: /.test(line);
+		await tmux.waitFor((text) => lines(text).some(isPatchRow), 'an apply_patch row with its file and lines');
 
 		// The long-runner's goal loop, beside its status in the header.
 		await open(tmux, runner.title.slice(0, 24));

@@ -55,6 +55,16 @@ export function selectedRow(screen: string): string {
 	return line.replaceAll(/\d+(?:[.:]\d+)*[smhd]?/g, '#');
 }
 
+/**
+ * The timeline is open and its history has arrived: its header counts at least one event
+ * (`42 events`, `7 of 20 events`, `50 loaded events`). A timeline that has just opened says `0 events` and `Loading
+ * events…`: a filter typed then is kept, but the rows it is checked for are not there yet
+ * (e2e-events-2026 read the screen right after filtering and found no row, on a quiet run).
+ */
+export function timelineLoaded(screen: string): boolean {
+	return screen.includes('[3 Timeline') && /· (?:[\d,]+ of )?[1-9][\d,]* (?:loaded )?events\b/.test(screen);
+}
+
 /** Every line of the screen fits the terminal's width. */
 export function assertFits(screen: string, columns: number): void {
 	for (const line of screenLines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
