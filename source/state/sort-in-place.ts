@@ -1,3 +1,6 @@
+/** Longer lists go to Array.prototype.sort: insertion is quadratic, its allocation then negligible. */
+const insertionUpTo = 16;
+
 /**
  * Sorts `list` in place, stably, as Array.prototype.sort does; a short list (a parent's few
  * sub-agents) by insertion. Array.prototype.sort allocates its working state on every call, about
@@ -5,9 +8,6 @@
  * was 17 MB of garbage per change of a 100,000-row list, which under --optimize-for-size cost a
  * full collection on most changes (bench/frame-cost.ts, the tree order row).
  */
-/** Longer lists go to Array.prototype.sort: insertion is quadratic, its allocation then negligible. */
-const insertionUpTo = 16;
-
 export function sortInPlace<T>(list: T[], compare: (a: T, b: T) => number): T[] {
 	if (list.length > insertionUpTo) return list.sort(compare);
 	for (let index = 1; index < list.length; index++) {
