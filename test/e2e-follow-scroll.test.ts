@@ -65,7 +65,19 @@ async function followAndCompare(columns: number, rows: number, zoom: boolean): P
 	session.send('Enter');
 	session.send('Enter');
 	const opened = await session.waitFor((screen) => liveEvents(screen) !== null && following(screen), 'the timeline, live and following', 15_000);
-	const before = liveEvents(opened)!;
+	// The header names the zone of the event times once a poll pairs a live event with the app
+	// server's time of the same moment (state/data-clock.ts), which on a busy machine can come after
+	// the events below: the label would then change between the two screens compared. So it is
+	// learned first: an event at a time until the header says UTC (the simulator's naive clock).
+	let sentEarly = 0;
+	const zoned = (screen: string) => /\bUTC · /.test(screen);
+	while (!zoned(session.capture())) {
+		assert.ok(sentEarly < 20, 'the header names the event times\' zone after 20 live events');
+		appendLike(sim, conversation.id, templates, sentEarly++);
+		await session.waitFor(zoned, 'the zone of the event times', 1000).catch(() => undefined);
+	}
+	const before = liveEvents(opened)! + sentEarly;
+	await session.waitFor((screen) => liveEvents(screen) === before && following(screen) && zoned(screen), 'the zone learned, every event counted, following', 10_000);
 	if (zoom) {
 		session.send('z');
 		await session.waitFor((screen) => screen.includes('zoomed (z)') && !/AGENT +SANDBOX/.test(screen), 'the timeline alone, the whole width');
@@ -77,8 +89,7 @@ async function followAndCompare(columns: number, rows: number, zoom: boolean): P
 	const added = rows > 24 ? rows + 10 : 15;
 	const gapMs = rows > 24 ? 100 : 200;
 	for (let sent = 0; sent < added; sent++) {
-		const {id: _id, timestamp: _timestamp, source: _source, ...rest} = templates[sent % templates.length]!;
-		sim.world.appendEvent(conversation.id, {...rest, kind: String(rest.kind)});
+		appendLike(sim, conversation.id, templates, sent);
 		await new Promise((resolve) => setTimeout(resolve, gapMs));
 	}
 	const followed = await session.waitFor((screen) => liveEvents(screen) === before + added, 'every new event counted', 10_000);
@@ -103,4 +114,10 @@ async function followAndCompare(columns: number, rows: number, zoom: boolean): P
 		.waitFor((screen) => steady(screen) === steady(scrolled), 'a full repaint showing what the scrolled frames left', 5000)
 		.catch(() => session.capture());
 	assert.equal(steady(repainted), steady(scrolled));
+}
+
+/** A new live event shaped like the `index`th of the conversation's own actions and observations. */
+function appendLike(sim: Simulator, conversationId: string, templates: ReturnType<Simulator['world']['events']>, index: number): void {
+	const {id: _id, timestamp: _timestamp, source: _source, ...rest} = templates[index % templates.length]!;
+	sim.world.appendEvent(conversationId, {...rest, kind: String(rest.kind)});
 }
