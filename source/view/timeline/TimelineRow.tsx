@@ -1,5 +1,6 @@
 import {memo} from 'react';
 import {Text} from 'ink';
+import {paint} from '../../boundary/ink-paint.js';
 import type {SummaryTone} from '../../format/event-summary.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
 import type {LoggedEvent} from '../../wire/schemas/events.js';
@@ -35,10 +36,23 @@ function cell(text: string, width: number): string {
 }
 
 /**
- * One timeline row, exactly `columns` wide. Memoised: a new event re-renders only the rows whose
- * props changed, and the strings come from the per-event summary cache.
+ * One timeline row, exactly `columns` wide: one Text holding one string, painted as nested Texts
+ * would paint it (boundary/ink-paint.ts). Ink re-styles and re-joins every nested Text of every
+ * visible row on every frame; a row held as one string is taken as it is. Memoised: a new event
+ * re-renders only the rows whose props changed, and the strings come from the per-event summary
+ * cache.
  */
 function TimelineRowView({event, columns, selected, forgotten, following = false}: Props) {
+	const bar = selected && !following;
+	return (
+		<Text inverse={bar} wrap="truncate">
+			{paintedTimelineRow(event, columns, selected, forgotten, following)}
+		</Text>
+	);
+}
+
+/** The row's text with its colours, as `<Text inverse={selected && !following}>` is to show it. */
+export function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, selected: boolean, forgotten: boolean, following: boolean): string {
 	const summary = summaryOf(event);
 	const condensation = isCondensationRow(event);
 	// The gutter carries the selection (visible without colour) and marks condensations and what they forgot.
@@ -46,21 +60,11 @@ function TimelineRowView({event, columns, selected, forgotten, following = false
 	const text = condensation ? `── ${summary.text} ──` : summary.text;
 	const bar = selected && !following;
 	return (
-		<Text inverse={bar} wrap="truncate">
-			{selected && following ? (
-				<Text bold color="cyan">
-					{gutter}
-				</Text>
-			) : (
-				gutter
-			)}
-			<Text dimColor>{cell(summary.time, columns.time)}</Text>
-			<Text color="cyan">{cell(sourceLabel(summary.source), columns.source)}</Text>
-			<Text color={condensation ? 'yellow' : 'blue'}>{cell(kindLabel(summary.kind), columns.kind)}</Text>
-			<Text color={toneColor[summary.tone]} dimColor={forgotten && !bar}>
-				{truncateToWidth(text, columns.summary)}
-			</Text>
-		</Text>
+		(selected && following ? paint(gutter, {color: 'cyan', bold: true}) : gutter) +
+		paint(cell(summary.time, columns.time), {dimColor: true}) +
+		paint(cell(sourceLabel(summary.source), columns.source), {color: 'cyan'}) +
+		paint(cell(kindLabel(summary.kind), columns.kind), {color: condensation ? 'yellow' : 'blue'}) +
+		paint(truncateToWidth(text, columns.summary), {color: toneColor[summary.tone], dimColor: forgotten && !bar})
 	);
 }
 
