@@ -33,9 +33,9 @@ const block = fc.array(fc.oneof(styledText, chalked), {minLength: 1, maxLength: 
 
 /**
  * Transformers as Ink's Text makes them (chalk wrappers for color, dimColor, bold, inverse …),
- * plus one that is not escape-aware, as a `transform` prop could be.
+ * plus one that is not escape-aware and one that numbers the lines, as a `transform` prop could.
  */
-const transformers: Record<string, (line: string) => string> = {
+const transformers: Record<string, (line: string, index: number) => string> = {
 	none: (line) => line,
 	bold: (line) => chalk.bold(line),
 	dimRed: (line) => chalk.red(chalk.dim(line)),
@@ -43,6 +43,8 @@ const transformers: Record<string, (line: string) => string> = {
 	background: (line) => chalk.bgBlue(line),
 	hex: (line) => chalk.hex('#ff8800')(line),
 	upper: (line) => line.toUpperCase(),
+	// As Ink's <Transform> can: the line's index within the write, after the clip.
+	numbered: (line, index) => `${index}:${line}`,
 };
 
 const operation = fc.oneof(

@@ -170,9 +170,9 @@ export function fastGet(this: OutputInternals): {output: string; height: number}
 		// A row written exactly as in a recent frame (most rows of a key press) is taken as it
 		// was, compared write by write, without building the cache's key.
 		const recent = (recentRows[y] ??= []);
-		const same = recent.find((memo) => memo.width === this.width && sameSegments(memo.segments, written));
-		if (same) {
-			output.push(same.text);
+		const same = recentRow(recent, this.width, written);
+		if (same !== undefined) {
+			output.push(same);
 			continue;
 		}
 		const text = rowFromSegments(written, this.width);
@@ -188,6 +188,11 @@ type RowMemo = {width: number; segments: Segment[]; text: string};
 const recentRows: RowMemo[][] = [];
 const recentFrames = 4;
 
+function recentRow(recent: readonly RowMemo[], width: number, written: readonly Segment[]): string | undefined {
+	for (const memo of recent) if (memo.width === width && sameSegments(memo.segments, written)) return memo.text;
+	return undefined;
+}
+
 function sameSegments(a: readonly Segment[], b: readonly Segment[]): boolean {
 	if (a.length !== b.length) return false;
 	for (let index = 0; index < a.length; index++) {
@@ -196,11 +201,21 @@ function sameSegments(a: readonly Segment[], b: readonly Segment[]): boolean {
 	return true;
 }
 
-/** Ink's `applyWriteOperation` up to the cells: which line lands on which row, at which column. */
+/**
+ * Ink's `applyWriteOperation` up to the cells: which line lands on which row, at which column.
+ * Ink clips with `lines.map` and `lines.slice`; here each kept line is clipped as it is placed,
+ * so a frame allocates no arrays per write (a write is a row or a few: a frame makes hundreds).
+ */
 function placeWrite(operation: Extract<Operation, {type: 'write'}>, clip: Clip | undefined, segments: Array<Segment[] | undefined>, height: number): void {
-	const {text, transformers} = operation;
-	let {x, y} = operation;
-	let lines = linesOf(text);
+	const {text, transformers, x: writtenX, y: writtenY} = operation;
+	const lines = linesOf(text);
+	let x = writtenX;
+	let y = writtenY;
+	// The lines kept (Ink's vertical slice) and the columns kept of each (its horizontal one).
+	let first = 0;
+	let end = lines.length;
+	let x1 = Number.NEGATIVE_INFINITY;
+	let x2 = Number.POSITIVE_INFINITY;
 	if (clip) {
 		if (isClipEmpty(clip)) return;
 		const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
@@ -208,32 +223,31 @@ function placeWrite(operation: Extract<Operation, {type: 'write'}>, clip: Clip |
 		if (clipHorizontally && (x + widestLineOf(text) < clip.x1! || x > clip.x2!)) return;
 		if (clipVertically && (y + lines.length < clip.y1! || y > clip.y2!)) return;
 		if (clipHorizontally) {
-			const x1 = clip.x1!;
-			const x2 = clip.x2!;
-			lines = lines.map((line) => {
-				const from = x < x1 ? x1 - x : 0;
-				const width = widthOf(line);
-				const to = x + width > x2 ? x2 - x : width;
-				return sliceLine(line, from, to);
-			});
+			x1 = clip.x1!;
+			x2 = clip.x2!;
 			if (x < x1) x = x1;
 		}
 		if (clipVertically) {
 			const y1 = clip.y1!;
 			const y2 = clip.y2!;
-			const from = y < y1 ? y1 - y : 0;
-			const count = lines.length;
-			const to = y + count > y2 ? y2 - y : count;
-			lines = lines.slice(from, to);
+			first = y < y1 ? y1 - y : 0;
+			end = y + lines.length > y2 ? y2 - y : lines.length;
 			if (y < y1) y = y1;
 		}
 	}
-	for (const [index, text] of lines.entries()) {
-		const row = y + index;
+	const clipHorizontally = x1 !== Number.NEGATIVE_INFINITY;
+	for (let index = first; index < end; index++) {
+		// `index - first` is the line's place among those kept, as Ink counts after its slice.
+		const row = y + index - first;
 		// As Ink: a line with no row of the output (above, below, between) is skipped.
 		if (!(Number.isInteger(row) && row >= 0 && row < height)) continue;
-		let line = text;
-		for (const transformer of transformers) line = transformer(line, index + y - operation.y);
+		let line = lines[index]!;
+		if (clipHorizontally) {
+			const width = widthOf(line);
+			line = sliceLine(line, writtenX < x1 ? x1 - writtenX : 0, writtenX + width > x2 ? x2 - writtenX : width);
+		}
+		// Ink passes `index + y - operation.y` of its sliced lines: the line's index in the write.
+		for (const transformer of transformers) line = transformer(line, index);
 		(segments[row] ??= []).push({x, line});
 	}
 }
