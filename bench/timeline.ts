@@ -27,14 +27,32 @@ export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
 	const mounted = await mount(createElement(Dashboard, {store, controller: recordingController(), onQuit: () => undefined}), {columns: 160, rows: 48});
 	await settle(50);
 	const count = events.length.toLocaleString('en-US');
-	const open = await keyToFrame(mounted, '3', (frame) => frame.includes(`${count} events`));
-	await keyToFrame(mounted, '/', (frame) => frame.includes('match'));
-	await settle(20);
-	const filter = await keyToFrame(mounted, 'kind:ActionEvent', (frame) => frame.includes('kind:ActionEvent'));
+	// Each key is timed several times and the median is the row: one press is hostage to whatever
+	// else the process does in those few milliseconds (a young-generation collection is 1-3 ms).
+	// The first of each, which also runs code for the first time in the process, is in the name.
+	const repeats = sizes.tiny ? 2 : 7;
+	const opened = (frame: string) => frame.includes(`${count} events`);
+	const firstOpen = await keyToFrame(mounted, '3', opened);
+	const opens: number[] = [];
+	for (let again = 0; again < repeats; again++) {
+		await keyToFrame(mounted, '1');
+		opens.push(await keyToFrame(mounted, '3', opened));
+	}
+	const typed = (frame: string) => frame.includes('kind:ActionEvent');
+	const filters: number[] = [];
+	for (let again = 0; again <= repeats; again++) {
+		if (again > 0) await keyToFrame(mounted, '\u001B', (frame) => !typed(frame));
+		await keyToFrame(mounted, '/', (frame) => frame.includes('match'));
+		await settle(20);
+		filters.push(await keyToFrame(mounted, 'kind:ActionEvent', typed));
+	}
 	await keyToFrame(mounted, '\r', (frame) => !frame.includes('enter keep'));
 	// Every key below moves the cursor, so each makes a frame: to the top, the end, then up a row at a time.
-	await keyToFrame(mounted, 'g');
-	const end = await keyToFrame(mounted, 'G');
+	const ends: number[] = [];
+	for (let again = 0; again <= repeats; again++) {
+		await keyToFrame(mounted, 'g');
+		ends.push(await keyToFrame(mounted, 'G'));
+	}
 	const scrolls: number[] = [];
 	for (let press = 0; press < 20; press++) scrolls.push(await keyToFrame(mounted, 'k'));
 	(globalThis as {gc?: () => void}).gc?.();
@@ -42,9 +60,9 @@ export async function benchTimeline(sizes: Sizes): Promise<BenchRow[]> {
 	mounted.unmount();
 	const row = (name: string, value: number): BenchRow => ({area: 'timeline', name: `${name}, ${count} events`, figure: ms(value), target: '< 50 ms', met: value < 50});
 	return [
-		row('open the timeline (key to frame)', open),
-		row('filter kind:ActionEvent (typed to frame)', filter),
-		row('jump to the end (G)', end),
+		row(`open the timeline (key to frame, median of ${opens.length} after the first: ${ms(firstOpen)})`, median(opens)),
+		row(`filter kind:ActionEvent (typed to frame, median of ${filters.length - 1} after the first: ${ms(filters[0]!)})`, median(filters.slice(1))),
+		row(`jump to the end (G, median of ${ends.length - 1} after the first: ${ms(ends[0]!)})`, median(ends.slice(1))),
 		row('scroll one row (median of 20)', median(scrolls)),
 		{area: 'timeline', name: `resident memory of the process holding ${count} events on screen (heap ${mb(heapUsed)})`, figure: mb(rss), target: '< 300 MB', met: rss < 300 * 1024 * 1024},
 	];
