@@ -130,6 +130,34 @@ test('npm test runs the patched dependencies, and the patches change no result',
 	assert.ok(table, 'the table is in front of string-width');
 });
 
+test("string-width's emoji guard lets every RGI emoji through: each is two columns wide", async () => {
+	const hooked = process.execArgv.some((argument) => argument.includes('patched-dependencies'));
+	assert.ok(hooked, 'npm test loads the patched string-width');
+	const {setFastWidth} = (await import('string-width')) as unknown as {setFastWidth: (measure: ((text: string) => number) | undefined) => ((text: string) => number) | undefined};
+	// string-width's own measure, the glyph table out of the way: its guard before \p{RGI_Emoji}.
+	const table = setFastWidth(undefined);
+	try {
+		const rgi = /^\p{RGI_Emoji}$/v;
+		const emoji: string[] = [];
+		// Every code point alone, with the emoji variation selector, as a keycap, and with each skin tone.
+		const tones = ['\u{1F3FB}', '\u{1F3FC}', '\u{1F3FD}', '\u{1F3FE}', '\u{1F3FF}'];
+		for (let code = 0; code <= 0x1_ff_ff; code++) {
+			if (code >= 0xd8_00 && code <= 0xdf_ff) continue;
+			const character = String.fromCodePoint(code);
+			for (const text of [character, `${character}\uFE0F`, `${character}\uFE0F\u20E3`, ...tones.map((tone) => character + tone)]) if (rgi.test(text)) emoji.push(text);
+		}
+		// Flags, a subdivision flag (tags), and a family (ZWJ).
+		emoji.push('🇫🇷', '🇯🇵', '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}', '👨\u200D👩\u200D👧');
+		assert.ok(emoji.length > 2000, `${emoji.length} RGI emoji found`);
+		const narrow = emoji.filter((text) => stringWidth(text) !== 2);
+		assert.deepEqual(narrow.map((text) => [...text].map((character) => character.codePointAt(0)!.toString(16)).join(' ')), []);
+		// And the guard says no where it should: a letter, a CJK character, a mark are not emoji.
+		assert.deepEqual(['é', '漢', 'e\u0301', 'ｶ'].map((text) => stringWidth(text)), [1, 2, 1, 1]);
+	} finally {
+		setFastWidth(table);
+	}
+});
+
 function InputProbe({seen}: {seen: string[]}) {
 	const emitter = useInkInputEmitter();
 	useLayoutEffect(() => {

@@ -110,13 +110,16 @@ export const sourcePatches = [
 		version: '8.3.0',
 		file: 'index.js',
 		sha256: 'abc20775da6b552188b098688ebec671e29f5416d6339d3534bb7b016174003e',
-		why: "Every width Ink and its helpers measure (measureText, wrap-ansi, cli-truncate, widest-line) goes through string-width, and any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓) takes its slow path: a grapheme segmenter, Unicode-property expressions and the East Asian width table per cluster, cold on the first frame (about 75 ms of CPU, profiled). setFastWidth lets installRenderSpeedups put the glyph table (format/table-width.ts) in front: a width, or -1 to go on as before, and only with the default options. Its `\\p{RGI_Emoji}` expression, about 20-40 ms to compile, is built on first use instead of at load.",
+		why: "Every width Ink and its helpers measure (measureText, wrap-ansi, cli-truncate, widest-line) goes through string-width, and any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓) takes its slow path: a grapheme segmenter, Unicode-property expressions and the East Asian width table per cluster, cold on the first frame (about 75 ms of CPU, profiled). setFastWidth lets installRenderSpeedups put the glyph table (format/table-width.ts) in front: a width, or -1 to go on as before, and only with the default options. Its `\\p{RGI_Emoji}` expression, about 20-40 ms to compile, is built on first use instead of at load, and asked only about a cluster that can be an emoji (a title with an accented letter or a CJK character no longer builds it).",
 		edits: [
 			{
 				find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
 				replace: [
-					'// agent-tui source patch (source/boundary/source-patches.mjs): built on first use, not at load.',
-					"const rgiEmojiRegex = {test(text) { return (this.built ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(text); }};",
+					'// agent-tui source patch (source/boundary/source-patches.mjs): built on first use, not at load, and used only',
+					'// on a cluster that can be an emoji: every RGI emoji holds an Extended_Pictographic character, a regional',
+					'// indicator, a skin tone or the keycap mark.',
+					"const mayBeEmoji = /\\p{Extended_Pictographic}|[\\u{1F1E6}-\\u{1F1FF}\\u{1F3FB}-\\u{1F3FF}\\u20E3]/u;",
+					"const rgiEmojiRegex = {test(text) { return mayBeEmoji.test(text) && (this.built ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(text); }};",
 				].join('\n'),
 			},
 			{
