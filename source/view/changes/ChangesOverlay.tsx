@@ -226,8 +226,10 @@ function DiffBody({file, index, count, top, width, height}: DiffProps) {
 	else if (!diff) body = message(`Reading ${sanitizeLine(file.path)}…`, width);
 	else if (diff.identical) body = message(identicalText[diff.side], width);
 	else {
+		// Keyed by place on the screen, not by row: a page down is then the same Text nodes with new
+		// strings, not every row's node removed and another made (Ink builds a layout node for each).
 		body = diff.rows.slice(top, top + rows).map((row, offset) => (
-			<Text key={top + offset} wrap="truncate">
+			<Text key={offset} wrap="truncate">
 				{diffLine(row, digits, width)}
 			</Text>
 		));
