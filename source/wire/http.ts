@@ -128,9 +128,12 @@ export class HttpClient {
 		const deadlineMs = options.deadlineMs ?? requestDeadlineMs;
 		for (let attempt = 0; ; attempt++) {
 			try {
-				await this.#transport.pace(url.origin, options.signal).catch(() => {
-					throw cancelled(method, url, options.signal);
-				});
+				const wait = this.#transport.pace(url.origin, options.signal);
+				if (wait) {
+					await wait.catch(() => {
+						throw cancelled(method, url, options.signal);
+					});
+				}
 				// No single try may outlast what is left of the call's deadline.
 				const left = Math.max(1000, deadlineMs - (Date.now() - started));
 				const bounded = {
