@@ -214,11 +214,12 @@ function placeWrite(operation: Extract<Operation, {type: 'write'}>, clip: Clip |
 	// The lines kept (Ink's vertical slice) and the columns kept of each (its horizontal one).
 	let first = 0;
 	let end = lines.length;
-	let x1 = Number.NEGATIVE_INFINITY;
-	let x2 = Number.POSITIVE_INFINITY;
+	let x1 = 0;
+	let x2 = 0;
+	let clipHorizontally = false;
 	if (clip) {
 		if (isClipEmpty(clip)) return;
-		const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+		clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
 		const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
 		if (clipHorizontally && (x + widestLineOf(text) < clip.x1! || x > clip.x2!)) return;
 		if (clipVertically && (y + lines.length < clip.y1! || y > clip.y2!)) return;
@@ -235,7 +236,6 @@ function placeWrite(operation: Extract<Operation, {type: 'write'}>, clip: Clip |
 			if (y < y1) y = y1;
 		}
 	}
-	const clipHorizontally = x1 !== Number.NEGATIVE_INFINITY;
 	for (let index = first; index < end; index++) {
 		// `index - first` is the line's place among those kept, as Ink counts after its slice.
 		const row = y + index - first;

@@ -52,7 +52,7 @@ function TimelineRowView({event, columns, selected, forgotten, following = false
 }
 
 /** The row's text with its colours, as `<Text inverse={selected && !following}>` is to show it. */
-export function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, selected: boolean, forgotten: boolean, following: boolean): string {
+function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, selected: boolean, forgotten: boolean, following: boolean): string {
 	const summary = summaryOf(event);
 	const condensation = isCondensationRow(event);
 	// The gutter carries the selection (visible without colour) and marks condensations and what they forgot.
