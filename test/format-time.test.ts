@@ -121,4 +121,9 @@ test('numbers: cost, tokens, percent, count', () => {
 	assert.equal(formatPercent(0.4236, 1), '42.4%');
 	assert.equal(formatPercent(null), '—');
 	assert.equal(formatCount(1_234_567), '1,234,567');
+	// The one formatter made once writes what a formatter per call wrote, for every kind of number.
+	for (const count of [0, -0.4, 0.5, 7, 999, 1000, 12_345.6, -98_765, 2 ** 53, 1e21, Number.MAX_VALUE]) {
+		assert.equal(formatCount(count), Math.round(count).toLocaleString('en-US'), String(count));
+	}
+	assert.equal(formatCount(Number.NaN), '—');
 });

@@ -11,7 +11,7 @@ import {goalNeedsLook} from './goal.js';
 import type {Action} from '../wire/schemas/actions.js';
 import type {Observation} from '../wire/schemas/observations.js';
 import {countLines, plural, statsCost} from './event-values.js';
-import {formatCost} from './numbers.js';
+import {formatCost, formatCount} from './numbers.js';
 import {prettyJson, prettyJsonString} from './json.js';
 
 /**
@@ -392,7 +392,7 @@ export function condensationDetails(
 ): void {
 	const ids = event.forgotten_event_ids;
 	const known = forgotten?.length ?? 0;
-	doc.field('forgotten', `${plural(ids.length, 'event')}${forgotten ? ` (${known.toLocaleString('en-US')} in the loaded log)` : ''}`, 'warn');
+	doc.field('forgotten', `${plural(ids.length, 'event')}${forgotten ? ` (${formatCount(known)} in the loaded log)` : ''}`, 'warn');
 	doc.field(
 		'summary offset',
 		event.summary_offset == null
@@ -420,7 +420,7 @@ export function condensationDetails(
 
 	const missing = ids.filter((id) => !seen.has(id));
 	if (missing.length > 0) {
-		doc.line(`  not in the loaded log (${missing.length.toLocaleString('en-US')}):`, 'muted');
+		doc.line(`  not in the loaded log (${formatCount(missing.length)}):`, 'muted');
 		doc.text(missing.join('\n'), 'muted', {indent: '    '});
 	}
 }

@@ -8,7 +8,7 @@ import {readGoal} from '../wire/goal.js';
 import {goalNeedsLook, goalObjective, goalWords} from './goal.js';
 import {classificationWords} from './error-cause.js';
 import {compactJson, countLines, firstLine, plural, statsCost, stringAt} from './event-values.js';
-import {formatCost} from './numbers.js';
+import {formatCost, formatCount} from './numbers.js';
 import {sanitizeLine} from './sanitize.js';
 import {formatClock} from './time.js';
 
@@ -113,7 +113,7 @@ function describe(event: WireEvent): Line {
 		case 'TokenEvent': {
 			const prompt = event.prompt_token_ids?.length ?? 0;
 			const response = event.response_token_ids?.length ?? 0;
-			return line(`tokens: ${prompt.toLocaleString('en-US')} prompt, ${response.toLocaleString('en-US')} response`, 'muted');
+			return line(`tokens: ${formatCount(prompt)} prompt, ${formatCount(response)} response`, 'muted');
 		}
 
 		case 'ACPToolCallEvent': {

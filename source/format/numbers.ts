@@ -64,10 +64,16 @@ export function formatPercent(ratio: number | null | undefined, digits = 0): str
 	return `${text}%`;
 }
 
-/** A count with thousands separators: `12,345`. */
+/**
+ * A count with thousands separators: `12,345`. One formatter made once: `toLocaleString('en-US')`
+ * builds a new one per call (about 15 µs on Node 26, against under 1 µs for `format`), and a
+ * timeline frame asks for dozens of counts (every summary's "3 files", "12 lines", the header's).
+ */
 export function formatCount(count: number | null | undefined): string {
-	return isNumber(count) ? Math.round(count).toLocaleString('en-US') : missing;
+	return isNumber(count) ? groupedDigits.format(Math.round(count)) : missing;
 }
+
+const groupedDigits = new Intl.NumberFormat('en-US');
 
 /**
  * A rate in USD per hour for a 5-cell column, without the unit (the header says `$/H`): `0`,

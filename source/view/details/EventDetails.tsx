@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {memo, useMemo, useReducer, useState} from 'react';
 import type {DetailLine, DetailTone} from '../../format/event-detail-document.js';
 import {eventDetails} from '../../format/event-details.js';
+import {formatCount} from '../../format/numbers.js';
 import {truncateToWidth} from '../../format/width.js';
 import type {LoggedEvent, WireEvent} from '../../wire/schemas/events.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -69,7 +70,7 @@ export function EventDetails({event, events, width, height, active, onBack, even
 	);
 	const lines = document.lines(offset, offset + bodyHeight);
 	const last = Math.min(lineCount, offset + bodyHeight);
-	const position = lineCount > bodyHeight ? `${offset + 1}–${last} of ${lineCount.toLocaleString('en-US')} · ` : '';
+	const position = lineCount > bodyHeight ? `${offset + 1}–${last} of ${formatCount(lineCount)} · ` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Box flexDirection="column" height={bodyHeight} overflow="hidden">

@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {TextField} from '../TextField.js';
 import SelectInput from 'ink-select-input';
 import {useMemo} from 'react';
+import {formatCount} from '../../format/numbers.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -67,7 +68,7 @@ export function TimelineFilterLine(props: Props) {
 		);
 	}
 
-	const counter = ` ${matches.toLocaleString('en-US')} match${matches === 1 ? '' : 'es'}`;
+	const counter = ` ${formatCount(matches)} match${matches === 1 ? '' : 'es'}`;
 	return (
 		<Box flexDirection="column" width={width}>
 			<Box height={1} overflow="hidden">
