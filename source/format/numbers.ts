@@ -70,10 +70,14 @@ export function formatPercent(ratio: number | null | undefined, digits = 0): str
  * timeline frame asks for dozens of counts (every summary's "3 files", "12 lines", the header's).
  */
 export function formatCount(count: number | null | undefined): string {
-	return isNumber(count) ? groupedDigits.format(Math.round(count)) : missing;
+	if (!isNumber(count)) return missing;
+	// Made at the first count, not as the module loads: the first Intl object of a process pays
+	// ICU's set-up, and start-up need not.
+	groupedDigits ??= new Intl.NumberFormat('en-US');
+	return groupedDigits.format(Math.round(count));
 }
 
-const groupedDigits = new Intl.NumberFormat('en-US');
+let groupedDigits: Intl.NumberFormat | undefined;
 
 /**
  * A rate in USD per hour for a 5-cell column, without the unit (the header says `$/H`): `0`,
