@@ -46,7 +46,7 @@ export async function benchChanges(sizes: Sizes): Promise<BenchRow[]> {
 		// Fresh opens: ctrl-r drops the list and every diff read, so each enter requests the file
 		// and diffs it again. The first open above also paid for compiling that code (JIT).
 		const fresh: number[] = [];
-		for (let open = 0; open < (sizes.tiny ? 2 : 7); open++) {
+		for (let open = 0; open < (sizes.tiny ? 2 : 11); open++) {
 			await keyToFrame(mounted, '\u001B', (frame) => frame.includes('status, path'));
 			await keyToFrame(mounted, '\u0012', (frame) => new RegExp(`› M ${largeFilePath.replace('.', '\\.')} +\\?`).test(stripVTControlCharacters(frame)));
 			fresh.push(await keyToFrame(mounted, '\r', (frame) => frame.includes('hunk 1/12')));
