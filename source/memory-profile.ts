@@ -25,50 +25,8 @@ import {setFlagsFromString} from 'node:v8';
  * Set as the process starts, before the heap holds anything worth keeping.
  */
 export function preferMemoryOverSpeed(): void {
-	const flags = heapFlags(process.versions.v8);
-	setFlagsFromString(flags);
-	savingMemory = flags.includes('--memory-saver-mode');
+	setFlagsFromString(heapFlags(process.versions.v8));
 }
-
-/**
- * While a person acts, V8 collects for speed; a second after their last key, for memory again.
- *
- * Memory saver mode keeps the young generation at its smallest, so work that allocates a lot at
- * once runs many more collections: opening a 5,000-line diff ran 8 ms of them per open (333 ms in
- * 40 opens, against 27 ms with V8's default sizing), opening a stored history 1.5 ms. What the
- * mode is for, a process that follows streams for hours without holding on to pages, is the
- * time nobody presses a key. V8 reads the flag when it decides how to collect, so switching it is
- * immediate and costs a flag parse; a key (`noteKeyPressed`, from the key dispatcher) turns the
- * mode off and pushes back the timer that turns it on. Node 22's `--optimize-for-size` stays on:
- * it also changes what V8 compiles, and is set only once.
- */
-export function noteKeyPressed(): void {
-	if (!savingMemory) return;
-	if (backToMemory) {
-		backToMemory.refresh();
-		return;
-	}
-	setFlagsFromString('--no-memory-saver-mode');
-	backToMemory = setTimeout(saveMemoryAgain, actingMs);
-	backToMemory.unref();
-}
-
-/** Memory saver mode on again now (the timer's end, and before the process exits). */
-export function saveMemoryAgain(): void {
-	if (!backToMemory) return;
-	clearTimeout(backToMemory);
-	backToMemory = undefined;
-	setFlagsFromString('--memory-saver-mode');
-}
-
-/** Whether the heap is collected for memory now: set up by preferMemoryOverSpeed and no key within the last second. */
-export function savingMemoryNow(): boolean {
-	return savingMemory && backToMemory === undefined;
-}
-
-const actingMs = 1000;
-let savingMemory = false;
-let backToMemory: NodeJS.Timeout | undefined;
 
 export function heapFlags(v8Version: string): string {
 	const major = Number.parseInt(v8Version, 10);

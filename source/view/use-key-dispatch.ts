@@ -3,7 +3,6 @@ import {useInput, usePaste} from 'ink';
 import {commitPendingRenders, useInkInputEmitter} from '../boundary/ink-input.js';
 import {type ActionName, type Binding, findBinding, type InkKey, type KeyContext, keymap, keyMatches} from './keymap.js';
 import {type LineEdit, lineEditForKey} from './line-edit.js';
-import {noteKeyPressed} from '../memory-profile.js';
 
 /**
  * The one place keys come in. The root calls `useKeyDispatch` with the stack of active contexts
@@ -293,8 +292,6 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	useLayoutEffect(() => {
 		const current = burst.current;
 		const onRaw = (raw: string) => {
-			// The heap is collected for speed while keys come (source/memory-profile.ts).
-			noteKeyPressed();
 			// Every listener after this one (ours, ink-select-input's) meets the screen the
 			// previous key of the same read made.
 			commitPendingRenders();
