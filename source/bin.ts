@@ -35,8 +35,8 @@ if (versionOnly) {
 const {enableCompileCache} = await import('node:module');
 enableCompileCache();
 
-// The heap sized for memory, not speed: a long follow holds little and allocates steadily.
-(await import('./memory-profile.js')).preferMemoryOverSpeed();
+// The heap is sized for memory, not speed, once the dashboard has loaded (view/app.tsx): a V8
+// flag set earlier would cost every Node module loaded after it its built-in code cache.
 
 const noColorFlag = process.argv.slice(2).some((arg) => arg === '--no-color' || arg === '--color=false');
 if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noColorFlag) {

@@ -22,7 +22,13 @@ import {setFlagsFromString} from 'node:v8';
  * on screen 246 MB. Node 22's V8 (12.4) has no memory saver mode and keeps --optimize-for-size:
  * an unknown flag would be refused with a message on stderr, over the dashboard.
  *
- * Set as the process starts, before the heap holds anything worth keeping.
+ * Set once the dashboard has loaded and rendered (view/app.tsx, after Ink's render), not as the process
+ * starts: Node's own modules (tty, crypto, tls, http, http2, zlib, streams) come with V8 code
+ * cached inside the node binary, and V8 accepts that cache only under the flags it was made with.
+ * Set first, the flags made Node compile each of those modules from source at start-up: importing
+ * node:http2, node:zlib and node:tty took 83-167 ms after setting them against 43-67 ms without
+ * (Node 26, a loaded machine), and a profile of the dashboard's start showed the difference in
+ * Node's module loader. Both settings act from the next collection on, so later is as good.
  */
 export function preferMemoryOverSpeed(): void {
 	setFlagsFromString(heapFlags(process.versions.v8));

@@ -10,6 +10,7 @@ import {createExitGuard} from './exit-guard.js';
 import {inkTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
+import {preferMemoryOverSpeed} from '../memory-profile.js';
 
 export type RunDashboardOptions = {
 	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
@@ -107,6 +108,8 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		});
 		unmount = () => instance.unmount();
 		rerender = (next) => instance.rerender(next);
+		// Only now, with every module of the dashboard loaded (source/memory-profile.ts says why).
+		preferMemoryOverSpeed();
 		// Ink ends on its own only when a component throws: that is a crash like any other.
 		instance.waitUntilExit().then(
 			() => guard.finish(0),
