@@ -1,4 +1,5 @@
 import {sanitizeText} from './sanitize.js';
+import {formatCount} from './numbers.js';
 
 /**
  * A bounded pretty-printer for tool-call arguments and raw payloads. Arguments arrive as a JSON
@@ -71,7 +72,7 @@ function resolve(options: PrettyJsonOptions): Limits {
 
 function cutText(text: string, max: number): string {
 	if (text.length <= max) return text;
-	return `${text.slice(0, safeCut(text, max))}\n… (${(text.length - max).toLocaleString('en-US')} more characters)`;
+	return `${text.slice(0, safeCut(text, max))}\n… (${formatCount(text.length - max)} more characters)`;
 }
 
 /** `end`, moved back one if it would separate a surrogate pair. */
@@ -160,7 +161,7 @@ class Printer {
 	) {}
 
 	finish(): string {
-		if (this.full) this.parts.push(`\n… (output cut at ${this.limits.maxChars.toLocaleString('en-US')} characters)`);
+		if (this.full) this.parts.push(`\n… (output cut at ${formatCount(this.limits.maxChars)} characters)`);
 		return this.parts.join('');
 	}
 
@@ -228,7 +229,7 @@ class Printer {
 			if (index < size - 1) this.write(',');
 		}
 
-		if (shown < size) this.write(`\n${indent}… ${(size - shown).toLocaleString('en-US')} more`);
+		if (shown < size) this.write(`\n${indent}… ${formatCount(size - shown)} more`);
 		this.write(`\n${indentUnit.repeat(depth)}${close}`);
 		this.ancestors.delete(value);
 	}
@@ -268,7 +269,7 @@ class Printer {
 		const max = this.limits.maxStringLength;
 		if (value.length <= max) return JSON.stringify(value);
 		const cut = safeCut(value, max);
-		return `${JSON.stringify(value.slice(0, cut))}… (+${(value.length - cut).toLocaleString('en-US')} chars)`;
+		return `${JSON.stringify(value.slice(0, cut))}… (+${formatCount(value.length - cut)} chars)`;
 	}
 
 	private primitive(value: unknown): string {
