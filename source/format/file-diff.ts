@@ -1,9 +1,11 @@
 import {structuredPatch, type StructuredPatchHunk} from 'diff';
+import {lineHunks} from './line-diff.js';
 import {sanitizeLine} from './sanitize.js';
 
 /**
- * One file's change as display rows: unified hunks (computed by the `diff` package, never by
- * hand) with the old and new line number of every row, and the added and removed line counts.
+ * One file's change as display rows: unified hunks (jsdiff's, from `lineHunks`, which makes the
+ * hunks `structuredPatch` of the `diff` package makes, faster; the package itself when a change is
+ * too large for it) with the old and new line number of every row, and the added and removed line counts.
  * The texts are agent output, so every row is sanitized here, once: an escape sequence in a file
  * becomes visible text (`␛]0;pwned␇`) and never reaches the terminal. Pure; the caller caches it.
  */
@@ -39,6 +41,8 @@ export type DiffOptions = {
 	context?: number;
 	/** Give up on a minimal diff after this long and show the file as replaced whole. */
 	timeoutMs?: number;
+	/** How many search steps `lineHunks` may keep before it hands the texts to jsdiff (tests lower it). */
+	maxSteps?: number;
 };
 
 /** The hunks of two texts (null: the file does not exist on that side). */
@@ -46,7 +50,12 @@ export function diffHunks(original: string | null, modified: string | null, opti
 	const before = original ?? '';
 	const after = modified ?? '';
 	if (before === after) return [];
-	const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {context: options.context ?? 3, timeout: options.timeoutMs ?? 2000});
+	const context = options.context ?? 3;
+	const timeout = options.timeoutMs ?? 2000;
+	const hunks = lineHunks(before, after, {context, timeoutMs: timeout, ...(options.maxSteps === undefined ? {} : {maxSteps: options.maxSteps})});
+	if (hunks === 'timeout') return replacedWhole(before, after);
+	if (hunks !== 'too-big') return hunks;
+	const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {context, timeout});
 	return patch ? patch.hunks : replacedWhole(before, after);
 }
 
