@@ -7,7 +7,7 @@ import {diffHunks, hunkHeader} from './file-diff.js';
  * with the blobs' hashes, `new file mode` / `deleted file mode`, `--- /dev/null`, `\ No newline
  * at end of file`, paths quoted the way git quotes them (core.quotePath: control characters,
  * `"`, `\` and every non-ASCII byte, as C escapes and octal) and the tab git puts after a
- * `---`/`+++` name holding a space. The hunks come from the `diff` package (file-diff.ts).
+ * `---`/`+++` name holding a space. The hunks are jsdiff's `structuredPatch` hunks (file-diff.ts).
  * Pure: the texts go in unchanged; a caller printing to a terminal sanitizes the result.
  */
 

@@ -5,13 +5,14 @@ import type {StructuredPatchHunk} from 'diff';
  * package (jsdiff 9) makes, from the same search, in typed arrays.
  *
  * Why not call jsdiff: its search (Myers' O(ND) algorithm with its own edge pruning, in
- * `libesm/diff/base.js` `diffWithOptionsObj`) makes an object per step of every path it tries
- * and a string comparison per line; for a 5,000-line file changed in 12 places that was ~9 ms and
- * most of the garbage the Changes view's first frame waited on. Here the paths live in one
- * Int32Array, and the choice at each step is jsdiff's (the same diagonal order, tie-break and
- * pruning), so the hunks are equal to jsdiff's and a test holds them to that on random texts. The hunks are cut as jsdiff's `structuredPatch`
- * (`libesm/patch/create.js`) cuts them: `context` lines around each change, changes closer than
- * twice that in one hunk, `\ No newline at end of file` after a last line without one.
+ * `libesm/diff/base.js` `diffWithOptionsObj`) makes an object per step of every path it tries;
+ * for a 5,000-line file changed in 12 places that was ~9 ms (15 under memory saver mode), most
+ * of it those objects and their collection, and the Changes view's first frame waited on it.
+ * Here the steps live in one Int32Array and each choice is jsdiff's (the same diagonal order,
+ * tie-break and pruning), so the hunks equal jsdiff's; a test holds them to that on random texts.
+ * The hunks are cut as `structuredPatch` (`libesm/patch/create.js`) cuts them: `context` lines
+ * around each change, changes closer than twice that in one hunk, `\ No newline at end of file`
+ * after a last line without one.
  *
  * Returns 'timeout' when `timeoutMs` passed first (jsdiff's answer then is no patch) and
  * 'too-big' when the search would keep more than `maxSteps` steps (the caller hands it to jsdiff).
@@ -24,6 +25,8 @@ const add = 1;
 const remove = 2;
 /** A step is [previous step, old position, new position, kind]: jsdiff's path object, flattened. */
 const stride = 4;
+/** 1,000,000 steps are 16 MB; jsdiff would need more than a million path objects for such a change. */
+const defaultMaxSteps = 1_000_000;
 
 export function lineHunks(before: string, after: string, options: LineDiffOptions): StructuredPatchHunk[] | 'timeout' | 'too-big' {
 	const oldTokens = lineTokens(before);
@@ -55,7 +58,7 @@ type SearchEnd = {steps: Int32Array; last: number};
 function search(oldTokens: string[], newTokens: string[], options: LineDiffOptions): SearchEnd | 'timeout' | 'too-big' {
 	const oldLen = oldTokens.length;
 	const newLen = newTokens.length;
-	const maxSteps = options.maxSteps ?? 1_000_000;
+	const maxSteps = options.maxSteps ?? defaultMaxSteps;
 	let steps = new Int32Array(stride * Math.min(maxSteps, 4096));
 	let count = 0;
 	const maxEditLength = oldLen + newLen;
