@@ -125,6 +125,18 @@ test('typing contexts shadow single-letter bindings, ctrl-c always quits', () =>
 	assert.deepEqual(ran, ['always:forceQuit', 'confirm:confirmYes']);
 });
 
+test('the same key context stack is the same array from render to render (the footer is memoised on it)', () => {
+	const list = keyContexts(initialViewState);
+	const moved = keyContexts(viewReducer(initialViewState, {type: 'focus', pane: 'conversations'}));
+	assert.deepEqual(list, ['conversations', 'global', 'always']);
+	assert.equal(moved, list, 'a new array for the same stack would re-render the footer on every key');
+	const timeline = keyContexts(viewReducer(initialViewState, {type: 'focus', pane: 'timeline'}));
+	assert.deepEqual(timeline, ['timeline', 'global', 'always']);
+	assert.notEqual(timeline, list);
+	assert.equal(keyContexts(viewReducer(initialViewState, {type: 'focus', pane: 'timeline'})), timeline);
+	assert.ok(Object.isFrozen(list), 'shared, so nobody may change it');
+});
+
 test('terminal replies and pastes are not keys', () => {
 	assert.equal(isForeignInput('11;rgb:0000/0000/0000', {}), true);
 	assert.equal(isForeignInput(']', {meta: true}), true);

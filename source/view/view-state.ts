@@ -219,9 +219,23 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 
 /**
  * The contexts keys are looked up in, most specific first. A modal (help, confirmation, a text
- * field) shadows everything but `always`, so typing `q` in the filter types a q.
+ * field) shadows everything but `always`, so typing `q` in the filter types a q. The same stack
+ * is the same array from render to render, so what is memoised on it (the footer's hints) stays.
  */
-export function keyContexts(state: ViewState): KeyContext[] {
+export function keyContexts(state: ViewState): readonly KeyContext[] {
+	return stableStack(contextStack(state));
+}
+
+const stacks = new Map<string, readonly KeyContext[]>();
+
+function stableStack(stack: KeyContext[]): readonly KeyContext[] {
+	const id = stack.join(' ');
+	let kept = stacks.get(id);
+	if (kept === undefined) stacks.set(id, (kept = Object.freeze(stack)));
+	return kept;
+}
+
+function contextStack(state: ViewState): KeyContext[] {
 	const overlay = state.overlay?.kind;
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
