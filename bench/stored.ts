@@ -48,7 +48,10 @@ async function countingStoredRequests<T>(run: () => Promise<T>): Promise<T> {
 
 async function startStoredSim(count: number): Promise<{info: StoredSimInfo; stop(): void}> {
 	// The same entry (bundled or under tsx) with its loader flags, serving instead of measuring.
-	const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, `--serve-stored-sim=${count}`], {stdio: ['ignore', 'pipe', 'inherit']});
+	// BENCH_STORED_SIM names another build's bench bundle to serve from, so two builds can be
+	// measured against one server sending the same bytes (the simulator's stored form changed).
+	const entry = process.env['BENCH_STORED_SIM'] ?? process.argv[1]!;
+	const child = spawn(process.execPath, [...process.execArgv, entry, `--serve-stored-sim=${count}`], {stdio: ['ignore', 'pipe', 'inherit']});
 	const lines = createInterface({input: child.stdout});
 	const info = await new Promise<StoredSimInfo>((resolve, reject) => {
 		lines.once('line', (line) => resolve(JSON.parse(line) as StoredSimInfo));
@@ -109,10 +112,12 @@ async function openStopped(info: StoredSimInfo, tiny: boolean): Promise<BenchRow
 		await keyToFrame(mounted, info.title.slice(0, 30), (frame) => frame.includes(info.title.slice(0, 20)));
 		await keyToFrame(mounted, '\r');
 		await settle(300);
-		// Opened nine times (closed in between, so each open is a new read): the median, as the
-		// machine's load moves single timings a lot.
+		// Opened 25 times (closed in between, so each open is a new read): the median, as the
+		// machine's load moves single timings a lot, and the first few opens in a process run
+		// code not yet optimised (of 42 opens in a row, the first eight had a median of 17-22 ms,
+		// the rest 14-15; with nine opens the row moved by a seventh between runs).
 		const opens: Array<{ms: number; requests: number; split: string}> = [];
-		const rounds = tiny ? 3 : 9;
+		const rounds = tiny ? 3 : 25;
 		for (let round = 0; round < rounds; round++) {
 			const before = storedRequests;
 			const pressed = performance.now();
