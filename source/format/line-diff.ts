@@ -60,22 +60,17 @@ function search(oldTokens: string[], newTokens: string[], options: LineDiffOptio
 	const newLen = newTokens.length;
 	const maxSteps = options.maxSteps ?? defaultMaxSteps;
 	let steps = new Int32Array(stride * Math.min(maxSteps, 4096));
-	let count = 0;
 	const maxEditLength = oldLen + newLen;
 	const offset = maxEditLength + 1;
 	// best[diagonal + offset]: the furthest step on that diagonal (old position minus new), or none.
 	const best = new Int32Array(2 * offset + 1).fill(none);
-	let oldPos = -1;
-	let newPos = -1;
-	while (newPos + 1 < newLen && oldPos + 1 < oldLen && oldTokens[oldPos + 1] === newTokens[newPos + 1]) {
-		newPos++;
-		oldPos++;
-	}
+	let oldPos = followEqual(oldTokens, newTokens, -1, 0);
+	let newPos = oldPos;
 	steps[0] = none;
 	steps[1] = oldPos;
 	steps[2] = newPos;
 	steps[3] = 0;
-	count = 1;
+	let count = 1;
 	if (oldPos + 1 >= oldLen && newPos + 1 >= newLen) return {steps, last: 0};
 	best[offset] = 0;
 	const abortAt = Date.now() + options.timeoutMs;
@@ -103,12 +98,8 @@ function search(oldTokens: string[], newTokens: string[], options: LineDiffOptio
 			}
 			// jsdiff's choice: the path further along the old text; on a tie, the removal.
 			const adding = !canRemove || (canAdd && removeOld < addOld);
-			oldPos = adding ? addOld : removeOld + 1;
+			oldPos = followEqual(oldTokens, newTokens, adding ? addOld : removeOld + 1, diagonal);
 			newPos = oldPos - diagonal;
-			while (newPos + 1 < newLen && oldPos + 1 < oldLen && oldTokens[oldPos + 1] === newTokens[newPos + 1]) {
-				newPos++;
-				oldPos++;
-			}
 			const step = count++;
 			steps[step * stride] = adding ? addFrom : removeFrom;
 			steps[step * stride + 1] = oldPos;
@@ -121,6 +112,16 @@ function search(oldTokens: string[], newTokens: string[], options: LineDiffOptio
 		}
 	}
 	return 'timeout';
+}
+
+/** jsdiff's `extractCommon`: from `oldPos` along `diagonal` while the lines are equal; the old position reached. */
+function followEqual(oldTokens: readonly string[], newTokens: readonly string[], oldPos: number, diagonal: number): number {
+	let newPos = oldPos - diagonal;
+	while (newPos + 1 < newTokens.length && oldPos + 1 < oldTokens.length && oldTokens[oldPos + 1] === newTokens[newPos + 1]) {
+		newPos++;
+		oldPos++;
+	}
+	return oldPos;
 }
 
 type Run = {kind: 'common' | 'added' | 'removed'; oldStart: number; newStart: number; count: number};
