@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs';
 import {registerHooks} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import {applyPatch, patchFor} from '../source/boundary/source-patches.mjs';
@@ -10,11 +11,13 @@ import {applyPatch, patchFor} from '../source/boundary/source-patches.mjs';
  */
 registerHooks({
 	load(url, context, nextLoad) {
-		const result = nextLoad(url, context);
-		if (!url.startsWith('file:')) return result;
-		const patch = patchFor(fileURLToPath(url));
-		if (!patch || result.source === undefined || result.source === null) return result;
-		const text = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
-		return {...result, source: applyPatch(patch, text)};
+		if (!url.startsWith('file:')) return nextLoad(url, context);
+		const path = fileURLToPath(url);
+		const patch = patchFor(path);
+		if (!patch) return nextLoad(url, context);
+		// The file as published, read here: tsx, the loader after this one, rewrites a module that
+		// holds a dynamic import() (Ink's reconciler does), so its text is not the one the patch names.
+		// Every patched file is a plain ES module that needs no compiling.
+		return {format: 'module', source: applyPatch(patch, readFileSync(path, 'utf8')), shortCircuit: true};
 	},
 });

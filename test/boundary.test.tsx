@@ -6,7 +6,7 @@ import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {Box, render, Text, useInput, usePaste} from 'ink';
+import {Box, render, Static, Text, useInput, usePaste} from 'ink';
 import {useLayoutEffect} from 'react';
 import * as undici from 'undici';
 import stringWidth from 'string-width';
@@ -21,7 +21,7 @@ import {Agent, errors, request} from '../source/boundary/undici-parts.js';
 import {diffingStdout} from '../source/view/diff-stdout.js';
 import {eventually} from './helpers/eventually.js';
 import {FakeStdin} from './helpers/fake-stdin.js';
-import {renderSized} from './helpers/ink.js';
+import {renderSized, waitForFrame} from './helpers/ink.js';
 import {VirtualScreen} from './helpers/virtual-screen.js';
 
 /**
@@ -95,6 +95,7 @@ test('npm test runs the patched dependencies, and the patches change no result',
 		(await import('../node_modules/ink/build/squash-text-nodes.js')) as {agentTuiSourcePatch?: string},
 		(await import('string-width')) as {agentTuiSourcePatch?: string},
 		(await import(yogaLoader)) as {agentTuiSourcePatch?: string},
+		(await import('../node_modules/ink/build/reconciler.js')) as {agentTuiSourcePatch?: string},
 	];
 	// Run on its own without the module hook, this file sees the files as installed.
 	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
@@ -299,6 +300,37 @@ test('Ink writes each frame the way the frame differ reads it, and the screen ma
 	for (const write of frameWrites) {
 		const body = write.slice(inkErasePrefix.exec(write)?.[0].length ?? 0);
 		assert.doesNotMatch(body, /\u001B(?!\[[\d;]*m)/, `a frame holds only text and colours: ${JSON.stringify(write)}`);
+	}
+});
+
+/** A live line under a <Static> list, or no <Static> at all. */
+function StaticLog({items, live}: {items: string[] | undefined; live: string}) {
+	return (
+		<Box flexDirection="column">
+			{items ? <Static items={items}>{(item) => <Text key={item}>{item}</Text>}</Static> : null}
+			<Text>{live}</Text>
+		</Box>
+	);
+}
+
+test('<Static> still writes its items once each: mounted, grown, removed and mounted again (the reconciler patch skips only the search for none)', async () => {
+	const rendered = renderSized(<StaticLog items={undefined} live="live 0" />, {columns: 30, rows: 8});
+	try {
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('live 0'));
+		rendered.instance.rerender(<StaticLog items={['static a']} live="live 1" />);
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('live 1'));
+		rendered.instance.rerender(<StaticLog items={['static a', 'static b']} live="live 2" />);
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('live 2'));
+		// Debug mode writes the static output so far above each frame: each item once, in order.
+		assert.match(rendered.lastFrame(), /^static a\nstatic b\nlive 2/);
+		rendered.instance.rerender(<StaticLog items={undefined} live="live 3" />);
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('live 3'));
+		assert.doesNotMatch(rendered.lastFrame(), /static/, 'a removed <Static> is written no more');
+		rendered.instance.rerender(<StaticLog items={['static c']} live="live 4" />);
+		await waitForFrame(rendered.lastFrame, (frame) => frame.includes('live 4'));
+		assert.match(rendered.lastFrame(), /^static c\nlive 4/, 'a <Static> mounted again writes its items');
+	} finally {
+		rendered.unmount();
 	}
 });
 

@@ -73,6 +73,51 @@ export const sourcePatches = [
 		],
 	},
 	{
+		package: 'ink',
+		version: '8.0.0',
+		file: 'build/reconciler.js',
+		sha256: '497b58b448d6cf4342c1808c38fb03588f04e1263db54befb9d96287f364d325',
+		why: "After every commit Ink 8 looks for a <Static> node by walking the whole tree (findStaticNode in resetAfterCommit), and the dashboard has none: at 160x48 that walk was 54 ms of a CPU profile of 960 key presses (1,133 ms), about 5% of each. Ink marks a node static in two places (createInstance, commitUpdate); those nodes are kept in a set, each dropped when React lets go of it (detachDeletedInstance, which Ink left empty). The walk runs as before while one of them is attached to a tree, and is skipped when none is: the walk starts at the root, so it finds only an attached node, and without one it finds nothing. A node is attached when its parents lead to an ink-root (Ink's removeChildNode clears the parent of the node it removes).",
+		edits: [
+			{
+				find: 'const findStaticNode = (node) => {',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): the nodes Ink has marked static and React',
+					'// still holds, so the walk below runs only while one of them is in a tree.',
+					'const staticNodes = new Set();',
+					'const isAttached = (node) => {',
+					'    let top = node;',
+					'    while (top.parentNode) top = top.parentNode;',
+					"    return top.nodeName === 'ink-root';",
+					'};',
+					'const mayHoldStaticNode = () => {',
+					'    for (const node of staticNodes) {',
+					'        if (isAttached(node)) return true;',
+					'    }',
+					'    return false;',
+					'};',
+					'const findStaticNode = (node) => {',
+				].join('\n'),
+			},
+			{
+				find: '        const staticNode = findStaticNode(rootNode);',
+				replace: '        const staticNode = mayHoldStaticNode() ? findStaticNode(rootNode) : undefined;',
+			},
+			{
+				find: "            if (key === 'internal_static') {\n                node.internal_static = true;",
+				replace: "            if (key === 'internal_static') {\n                node.internal_static = true;\n                staticNodes.add(node);",
+			},
+			{
+				find: "                if (key === 'internal_static') {\n                    node.internal_static = true;",
+				replace: "                if (key === 'internal_static') {\n                    node.internal_static = true;\n                    staticNodes.add(node);",
+			},
+			{
+				find: '    detachDeletedInstance() { },',
+				replace: '    detachDeletedInstance(node) {\n        staticNodes.delete(node);\n    },',
+			},
+		],
+	},
+	{
 		package: 'widest-line',
 		version: '6.0.0',
 		file: 'index.js',
