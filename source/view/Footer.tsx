@@ -21,8 +21,37 @@ type Props = {
 
 const levelColor = {info: 'cyan', warn: 'yellow', error: 'red'} as const;
 
+const noFirst: readonly ActionName[] = [];
+
+/**
+ * The hint line, kept per context stack, leading hints and width. The footer renders again when
+ * the selected row's status changes its leading hints (every j/k over a mixed list), and building
+ * the line walks the whole keymap: about a tenth of a key press's render at 10 conversations,
+ * profiled. The stacks (keyContexts) and the leading-hint lists (Dashboard's) are the same arrays
+ * each time, so they key the caches; past a few of each, the older are forgotten.
+ */
+const hintLines = new WeakMap<readonly KeyContext[], Map<readonly ActionName[], Map<number, string>>>();
+
+function hintLine(contexts: readonly KeyContext[], first: readonly ActionName[], width: number): string {
+	let byFirst = hintLines.get(contexts);
+	if (!byFirst) hintLines.set(contexts, (byFirst = new Map()));
+	let byWidth = byFirst.get(first);
+	if (!byWidth) {
+		// A caller passing a new array each render would otherwise grow this without end.
+		if (byFirst.size >= 16) byFirst.clear();
+		byFirst.set(first, (byWidth = new Map()));
+	}
+	let text = byWidth.get(width);
+	if (text === undefined) {
+		if (byWidth.size >= 8) byWidth.clear();
+		text = line(fitFooterHints(footerHints(contexts, keymap, first), width), width);
+		byWidth.set(width, text);
+	}
+	return text;
+}
+
 /** Key hints for what has the keyboard (or the y/n question), then the notice line. */
-function FooterImpl({width, contexts, question, notice, first = []}: Props) {
+function FooterImpl({width, contexts, question, notice, first = noFirst}: Props) {
 	// A question's detail (what else it stops, which sandbox the cap pauses) follows it on the same
 	// line when it fits, else takes the notice line: what the question acts on is never cut off.
 	const asked = question ? `${question.question} [y/n] ` : '';
@@ -36,7 +65,7 @@ function FooterImpl({width, contexts, question, notice, first = []}: Props) {
 				</Text>
 			) : (
 				<Text dimColor wrap="truncate">
-					{line(fitFooterHints(footerHints(contexts, keymap, first), width), width)}
+					{hintLine(contexts, first, width)}
 				</Text>
 			)}
 			{detailBelow ? (
