@@ -1,6 +1,7 @@
 import {rmSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {asciiOutput} from '../scripts/ascii-output.mjs';
 import {sharedBundleOptions} from '../scripts/bundle-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,5 +23,6 @@ export async function bundleBench(): Promise<{file: string; remove(): void}> {
 		// esbuild is the bench's own tool, loaded by the parent only: never bundled.
 		external: ['esbuild'],
 	});
+	asciiOutput(outdir);
 	return {file: `${outdir}/run.js`, remove: () => rmSync(outdir, {recursive: true, force: true})};
 }

@@ -25,7 +25,7 @@ export async function benchChanges(sizes: Sizes): Promise<BenchRow[]> {
 		for (let waited = 0; store.getSnapshot().conversations.size === 0 && waited < 10_000; waited += 20) await settle(20);
 		await settle(200);
 		await keyToFrame(mounted, 'd', (frame) => frame.includes(hostileFilePath));
-		const repository = /Changes · \/workspace\/project\/(\S+)/.exec(mounted.stdout.last)?.[1];
+		const repository = /Changes \u00B7 \/workspace\/project\/(\S+)/.exec(mounted.stdout.last)?.[1];
 		const files = workspaceFor(sim.world.conversationList().find((row) => row.repository?.endsWith(`/${repository}`))?.repository ?? null)!.files;
 		const large = files.findIndex((file) => file.path === largeFilePath);
 		for (let step = 0; step < large; step++) await keyToFrame(mounted, 'j');

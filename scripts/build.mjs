@@ -1,6 +1,7 @@
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
+import {asciiOutput} from './ascii-output.mjs';
 import {buildInputsHash, builtFromHash, stampFile} from './build-inputs.mjs';
 import {sharedBundleOptions} from './bundle-options.mjs';
 import {thirdPartyNotices} from './third-party-notices.mjs';
@@ -37,6 +38,9 @@ const {metafile} = await build({
 	chunkNames: 'chunks/[name]-[hash]',
 	metafile: true,
 });
+
+// Every chunk pure ASCII, so Node reads each as a one-byte string (scripts/ascii-output.mjs).
+asciiOutput(outdir);
 
 // The licences of the libraries inside the bundle travel with it (scripts/third-party-notices.mjs).
 writeFileSync(`${outdir}/THIRD-PARTY-NOTICES.md`, thirdPartyNotices(metafile).text);

@@ -1,9 +1,10 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {asciiSource} from '../scripts/ascii-output.mjs';
 import {sharedBundleOptions} from '../scripts/bundle-options.mjs';
 import {freshBuiltCli} from './helpers/built-cli.js';
 
@@ -54,4 +55,28 @@ test('what npm pack ships: the bundle, its third-party notices, the licence, the
 	for (const name of ['ink', 'react', 'react-reconciler', 'yoga-layout', 'undici', 'ws', 'zod', 'meow', 'ink-text-input', 'ink-select-input', 'string-width', '@alcalzone/ansi-tokenize', 'diff']) {
 		assert.match(notices, new RegExp(`^## ${name.replace('/', '\\/')} \\d+\\.\\d+\\.\\d+ \\((?:MIT|ISC|BSD-3-Clause|Apache-2\\.0)\\)\\n\\n\\S`, 'm'), `${name} and its licence in the notices`);
 	}
+});
+
+test('every file of the bundle is ASCII, so Node reads each as a one-byte string', () => {
+	freshBuiltCli();
+	const files = readdirSync(join(root, 'dist'), {recursive: true, withFileTypes: true}).filter((entry) => entry.isFile() && entry.name.endsWith('.js'));
+	assert.ok(files.length > 10, 'bin.js and its chunks');
+	for (const entry of files) {
+		const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+		assert.equal(/[^\u0000-\u007F]/.exec(text)?.index, undefined, `${entry.name}: a character past ASCII`);
+	}
+	// What the build did to them: comments escaped, the rest left as esbuild wrote it.
+	assert.match(readFileSync(join(root, 'source/format/graphemes.ts'), 'utf8'), /\/\/ ✓ and ✗/);
+	assert.ok(files.some((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8').includes('// \\u2713 and \\u2717')), 'the comment kept, escaped');
+});
+
+test('the ASCII pass escapes comments and refuses a character it cannot escape safely', () => {
+	const source = 'const a = 1; // ✓ done\n/* café — 👍 */\nexport const b = "x";\n';
+	const ascii = asciiSource(source);
+	assert.equal(ascii, 'const a = 1; // \\u2713 done\n/* caf\\u00e9 \\u2014 \\ud83d\\udc4d */\nexport const b = "x";\n');
+	assert.equal(asciiSource(ascii), ascii, 'ASCII already: unchanged');
+	assert.throws(() => asciiSource('export const r = / · $/;\n'), /outside a comment \(line 1\).*\\u escape in the source/);
+	assert.throws(() => asciiSource('const x = 1;\nexport const r = String.raw`é`;\n'), /outside a comment \(line 2\)/);
+	// A line separator ends a line comment: escaped, it would hide the code after it.
+	assert.throws(() => asciiSource('// note\u2028export const c = 1;\n'), /outside a comment/);
 });

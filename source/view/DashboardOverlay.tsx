@@ -306,6 +306,6 @@ export function DashboardOverlay(props: Props) {
 /** A start first runs the service's pause of old sandboxes: say which one it pauses before [start] is pressed. */
 export function startCapWarning(snapshot: DashboardSnapshot): string | null {
 	const cap = capQuestion(snapshot, null);
-	if (cap.question) return `⚠ Starting${cap.question.replace(/^ It/, '')} ${cap.detail.replace(/ · $/, '')}`;
-	return cap.detail ? `Starting: ${cap.detail.replace(/ · $/, '')}` : null;
+	if (cap.question) return `⚠ Starting${cap.question.replace(/^ It/, '')} ${cap.detail.replace(/ \u00B7 $/, '')}`;
+	return cap.detail ? `Starting: ${cap.detail.replace(/ \u00B7 $/, '')}` : null;
 }
