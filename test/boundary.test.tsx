@@ -99,6 +99,9 @@ test('npm test runs the patched dependencies, and the patches change no result',
 	];
 	// Run on its own without the module hook, this file sees the files as installed.
 	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
+	// A CommonJS file (undici's, loaded by this file's import of undici) names itself in a set instead.
+	const commonJs = (globalThis as {[key: symbol]: Set<string> | undefined})[Symbol.for('agent-tui.source-patches')];
+	assert.equal(commonJs?.has('undici/lib/dispatcher/client.js') === true, hooked, "undici's patched client is loaded exactly when the hook is on");
 	const samples = ['', 'plain', '│ ● ▸ ✓ 漢字', 'two\nlines ◆', '\u001B[36mcyan\u001B[39m\n\u001B[1m◆\u001B[22m x'];
 	for (const sample of samples) {
 		// widest-line's own definition; asked twice, the second answer is the remembered one.

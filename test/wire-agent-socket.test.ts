@@ -281,3 +281,25 @@ test('close 1013 says busy or credential activation, never only "busy"; it is re
 	const busy = await probe({url, sessionApiKey: new Secret('k')}).ended;
 	assert.match(busy.message, /Too many subscribers/);
 });
+
+test('closed or cut before ws has opened it, a socket never connects and ends once as closed by the client', async (t) => {
+	let connections = 0;
+	const url = await tinyServer(t, (ws) => {
+		connections++;
+		ws.send(event('e1'));
+	});
+	for (const end of ['close', 'terminate'] as const) {
+		const early = probe({url, sessionApiKey: null});
+		// At once, in the same turn as the constructor: the socket opens only after ws is loaded.
+		const closed = end === 'close' ? early.socket.close() : early.socket.terminate();
+		const ended = await early.ended;
+		await closed;
+		assert.equal(ended.kind, 'client-closed', end);
+		assert.equal(ended.wasReady, false);
+	}
+	// The positive half: the same server, a socket left open, connects and reads.
+	const open = probe({url, sessionApiKey: null});
+	t.after(() => open.socket.close());
+	await waitUntil(() => open.events.length === 1, 3000, 'the event');
+	assert.equal(connections, 1, 'only the socket left open connected');
+});

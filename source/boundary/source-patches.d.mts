@@ -6,6 +6,8 @@ export type SourcePatch = {
 	/** The sha256 of the file's text as published. */
 	sha256: string;
 	why: string;
+	/** How the file is loaded: an ES module unless it says CommonJS. */
+	format?: 'commonjs';
 	/** Each `find` occurs exactly once in the file and becomes `replace`. */
 	edits: ReadonlyArray<{find: string; replace: string}>;
 };

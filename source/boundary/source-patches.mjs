@@ -209,6 +209,20 @@ export const sourcePatches = [
 			},
 		],
 	},
+	{
+		package: 'undici',
+		version: '8.13.1',
+		file: 'lib/dispatcher/client.js',
+		sha256: '325d5606f38e7c2b164188cfc214c1832ead3da5e133343177dc6bbfec84ba51',
+		format: 'commonjs',
+		why: "undici's Client loads its HTTP/2 half (client-h2.js, and with it node:http2 and node:tls) as it loads, though a connection uses it only when TLS negotiates h2. Loaded at start-up it was about a tenth of the launch to the first frame (perf stat: 1.25 G instructions with it, 1.13 G without, against an http:// server). It is loaded by the first connection that needs it instead; nothing else changes.",
+		edits: [
+			{
+				find: "const connectH2 = require('./client-h2.js')",
+				replace: "// agent-tui source patch (source/boundary/source-patches.mjs): loaded by the first HTTP/2 connection.\nconst connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
+			},
+		],
+	},
 ];
 
 const slashed = (path) => path.replaceAll('\\', '/');
@@ -239,6 +253,9 @@ export function applyPatch(patch, text) {
 		if (at === -1 || patched.indexOf(edit.find, at + 1) !== -1) throw new Error(`${patch.package}/${patch.file}: an edit of source/boundary/source-patches.mjs does not find its one place`);
 		patched = patched.slice(0, at) + edit.replace + patched.slice(at + edit.find.length);
 	}
-	// Every patched file is an ES module: the marker tells a test which copy was loaded.
-	return `${patched}\nexport const agentTuiSourcePatch = ${JSON.stringify(`${patch.package}/${patch.file}`)};\n`;
+	// A marker tells a test which copy was loaded: an export of an ES module; a CommonJS module's
+	// exports are left as they are, and it is named in a set on globalThis instead.
+	const name = JSON.stringify(`${patch.package}/${patch.file}`);
+	if (patch.format === 'commonjs') return `${patched}\n;(globalThis[Symbol.for('agent-tui.source-patches')] ??= new Set()).add(${name});\n`;
+	return `${patched}\nexport const agentTuiSourcePatch = ${name};\n`;
 }

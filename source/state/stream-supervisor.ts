@@ -2,7 +2,7 @@ import type {AgentClient} from '../wire/agent-client.js';
 import {fullJitterDelay} from '../wire/backoff.js';
 import {errorMessage, KeyRejectedError, NotFoundError} from '../wire/errors.js';
 import {claimedKind} from '../wire/event-kinds.js';
-import {EventSocket, type EventSocketOptions, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
+import {EventSocket, loadWebSocket, type EventSocketOptions, type ResendMode, type SocketEnd, type SocketProblem} from '../wire/event-socket.js';
 import type {InvalidItem} from '../wire/schemas/common.js';
 import {compareEvents, type LoggedEvent, type WireEvent} from '../wire/schemas/events.js';
 import {EventLog} from './event-log.js';
@@ -51,6 +51,9 @@ import {executionStatusOf, transientEvent} from './stream-events.js';
  * key (4001, HTTP 401/403) or an unknown conversation (4004, HTTP 404) stops everything: retrying
  * cannot fix either.
  */
+
+/** Loads the WebSocket library ahead of the first stream (the dashboard does, once its first frame is out). */
+export const preloadStreams = (): Promise<unknown> => loadWebSocket();
 
 export type StreamState = 'backfilling' | 'live' | 'reconnecting' | 'failed' | 'closed';
 

@@ -11,6 +11,7 @@ import {inkTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
 import {preferMemoryOverSpeed} from '../memory-profile.js';
+import {preloadStreams} from '../state/stream-supervisor.js';
 
 export type RunDashboardOptions = {
 	/** Warning colours for cost and context use (view/triage/usage-look.ts). */
@@ -108,8 +109,14 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		});
 		unmount = () => instance.unmount();
 		rerender = (next) => instance.rerender(next);
-		// Only now, with every module of the dashboard loaded (source/memory-profile.ts says why).
-		preferMemoryOverSpeed();
+		// With the first frame out: the WebSocket library (and the Node modules it brings), which the
+		// list does not need, so opening a conversation does not wait for it; then the heap flags,
+		// with every module of the dashboard loaded (source/memory-profile.ts says why, and why after).
+		setImmediate(() => {
+			preloadStreams()
+				.catch(() => undefined)
+				.then(() => preferMemoryOverSpeed());
+		});
 		// Ink ends on its own only when a component throws: that is a crash like any other.
 		instance.waitUntilExit().then(
 			() => guard.finish(0),

@@ -1,5 +1,6 @@
 import type {ClientRequest, IncomingMessage} from 'node:http';
-import WebSocket, {type RawData} from 'ws';
+import type WebSocket from 'ws';
+import type {RawData} from 'ws';
 import type {LoggedEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
 import {readTextFrame, type SocketProblem} from './text-frame.js';
@@ -119,8 +120,23 @@ export function socketUrlWithResend(url: string, resend: ResendMode = {mode: 'no
 	return target.toString();
 }
 
+/**
+ * ws, loaded with the first socket rather than with the dashboard: it brings node:https, node:tls
+ * and node:zlib, none of which the list needs, and start-up is mostly loading code (the launch to
+ * the first frame: 1.27 G instructions with it loaded at start, see the commit). The dashboard
+ * asks for it right after its first frame (view/app.tsx), so opening a conversation does not wait.
+ */
+let webSocketClass: Promise<typeof WebSocket> | undefined;
+export function loadWebSocket(): Promise<typeof WebSocket> {
+	webSocketClass ??= import('ws').then((module) => module.default);
+	return webSocketClass;
+}
+
+/** ws's readyState for an open socket (WebSocket.OPEN, without loading ws to read it). */
+const open = 1;
+
 export class EventSocket {
-	readonly #ws: WebSocket | null;
+	#ws: WebSocket | null = null;
 	readonly #handlers: EventSocketHandlers;
 	readonly #validateOnRead: boolean;
 	readonly #intervalMs: number;
@@ -146,20 +162,34 @@ export class EventSocket {
 		this.#closed = new Promise((resolve) => {
 			this.#resolveClosed = resolve;
 		});
-		let ws: WebSocket | null = null;
+		loadWebSocket().then(
+			(WebSocketClass) => this.#connect(WebSocketClass, options),
+			(error: unknown) => {
+				this.#record({kind: 'network-error', fatal: false, message: `cannot open the event socket: ${(error as Error).message}`});
+				this.#finish();
+			},
+		);
+	}
+
+	#connect(WebSocketClass: typeof WebSocket, options: EventSocketOptions): void {
+		// Closed before ws had loaded: nothing to open.
+		if (this.#end) {
+			this.#finish();
+			return;
+		}
 		try {
-			ws = new WebSocket(socketUrlWithResend(options.url, options.resend), {
+			this.#ws = new WebSocketClass(socketUrlWithResend(options.url, options.resend), {
 				handshakeTimeout: options.handshakeTimeoutMs ?? defaultSocketTimings.handshakeTimeoutMs,
 				maxPayload: options.maxPayloadBytes ?? defaultMaxPayload,
 				followRedirects: false,
 			});
 		} catch (error) {
-			// A malformed URL throws synchronously; report it like any other end, but asynchronously.
-			this.#end = {kind: 'network-error', fatal: false, message: `cannot open the event socket: ${(error as Error).message}`};
-			queueMicrotask(() => this.#finish());
+			// A malformed URL throws synchronously; report it like any other end.
+			this.#record({kind: 'network-error', fatal: false, message: `cannot open the event socket: ${(error as Error).message}`});
+			this.#finish();
+			return;
 		}
-		this.#ws = ws;
-		if (ws) this.#attach(ws, options.sessionApiKey);
+		this.#attach(this.#ws, options.sessionApiKey);
 	}
 
 	/** Whether the server accepted us (the first frame arrived). */
@@ -176,8 +206,9 @@ export class EventSocket {
 	close(): Promise<void> {
 		const ws = this.#ws;
 		this.#record({kind: 'client-closed', fatal: false, message: 'closed by the client'});
+		// Not opened yet: the end is recorded, and #connect finishes instead of opening.
 		if (!ws || this.#ended) return this.#closed;
-		if (ws.readyState === WebSocket.OPEN) {
+		if (ws.readyState === open) {
 			ws.close(1000, 'client closed');
 			this.#closeTimer ??= setTimeout(() => ws.terminate(), closeGraceMs);
 		} else {

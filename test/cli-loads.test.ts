@@ -1,0 +1,58 @@
+import {after, describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {startSimulator} from '../source/simulator/server.js';
+import {runCli} from './helpers/built-cli.js';
+import {dashboardLauncher, timelineLoaded, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {eventually} from './helpers/eventually.js';
+
+/**
+ * What the built CLI loads, by Node's own modules (start-up is mostly loading code): undici's
+ * HTTP/2 half (node:http2, node:tls) waits for an HTTP/2 connection, and the WebSocket library
+ * (ws: node:https, node:zlib) for the dashboard's first frame, so neither delays it. Each absence
+ * is paired with the module that shows the work was done (node:http for the listing, ws's for
+ * the stream of an opened conversation).
+ */
+
+const reporter = fileURLToPath(new URL('helpers/report-loaded-modules.mjs', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'agent-tui-loads-'));
+const reportTo = join(home, 'modules');
+after(() => rmSync(home, {recursive: true, force: true}));
+const readList = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as string[];
+
+describe('what the built CLI loads', {timeout: 120_000}, () => {
+	test('a headless listing over http:// loads node:http, not undici’s HTTP/2 half', async (t) => {
+		const simulator = await startSimulator({port: 0, seed: 3, tickMs: 0, conversations: 12});
+		t.after(() => simulator.close());
+		const run = await runCli(['conversations', '--json', '--base-url', simulator.baseUrl], {
+			home,
+			env: {OPENHANDS_API_KEY: simulator.apiKey, NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: `${reportTo}-listing`},
+		});
+		assert.equal(run.code, 0, run.stderr);
+		assert.equal((JSON.parse(run.stdout) as unknown[]).length, 12);
+		const loaded = readList(`${reportTo}-listing.exit`);
+		assert.ok(loaded.includes('http'), 'the request went through node:http');
+		for (const name of ['http2', 'tls', 'https', 'zlib']) assert.ok(!loaded.includes(name), `node:${name} loaded: ${loaded.join(' ')}`);
+	});
+
+	const launch = dashboardLauncher({seed: 7, tickMs: 150, conversations: 30});
+	test('the dashboard draws its first frame without ws or HTTP/2, and loads ws to follow a conversation', {skip: tmuxSkip}, async () => {
+		const report = `${reportTo}-dashboard`;
+		const {tmux} = await launch(80, 24, {env: {NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: report}});
+		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('need you'), 'the list', 30_000);
+		await eventually(() => existsSync(`${report}.first-frame`), 'the report at the first frame', {timeoutMs: 10_000});
+		const first = readList(`${report}.first-frame`);
+		assert.ok(first.includes('http') && first.includes('tty'), `the list's own modules: ${first.join(' ')}`);
+		for (const name of ['http2', 'tls', 'https', 'zlib']) assert.ok(!first.includes(name), `node:${name} loaded by the first frame: ${first.join(' ')}`);
+		// Open a running conversation: its stream comes over ws.
+		tmux.send('\r');
+		await tmux.waitFor((text) => timelineLoaded(text) && /\blive\b/.test(text), 'the timeline following live', 30_000);
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+		const atExit = readList(`${report}.exit`);
+		assert.ok(atExit.includes('https') && atExit.includes('zlib'), `ws and the modules it brings, loaded to stream: ${atExit.join(' ')}`);
+	});
+});
