@@ -54,8 +54,9 @@ test('every source patch applies to the installed file, once per edit', () => {
 	}
 });
 
-// (By a variable: yoga types its index only.)
+// (By a variable: yoga and meow type their index only.)
 const yogaLoader = '../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js';
+const meowDependencies = '../node_modules/meow/build/dependencies.js';
 
 type SquashNode = {nodeName: string; childNodes: Array<SquashNode | {nodeName: '#text'; nodeValue: string}>};
 
@@ -96,6 +97,7 @@ test('npm test runs the patched dependencies, and the patches change no result',
 		(await import('string-width')) as {agentTuiSourcePatch?: string},
 		(await import(yogaLoader)) as {agentTuiSourcePatch?: string},
 		(await import('../node_modules/ink/build/reconciler.js')) as {agentTuiSourcePatch?: string},
+		(await import(meowDependencies)) as {agentTuiSourcePatch?: string},
 	];
 	// Run on its own without the module hook, this file sees the files as installed.
 	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
@@ -110,6 +112,11 @@ test('npm test runs the patched dependencies, and the patches change no result',
 		assert.equal(widestLine(sample), expected);
 	}
 	await squashAsInkDefinesIt();
+	// meow's normalize-package-data, loaded by its first call: still normalizes (meow's cli.pkg).
+	const {default: meow} = await import('meow');
+	const cli = meow('', {importMeta: import.meta, argv: [], pkg: {name: 'x', version: '1.2.3', repository: 'github:a/b'}});
+	assert.equal((cli.pkg as {_id?: string})._id, 'x@1.2.3');
+	assert.deepEqual((cli.pkg as {repository?: unknown}).repository, {type: 'git', url: 'git+https://github.com/a/b.git'});
 	if (!hooked) return;
 	// string-width with the glyph table in front (installRenderSpeedups) and without it.
 	const {setFastWidth} = (await import('string-width')) as unknown as {setFastWidth: (measure: ((text: string) => number) | undefined) => ((text: string) => number) | undefined};

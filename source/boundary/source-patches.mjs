@@ -210,6 +210,23 @@ export const sourcePatches = [
 		],
 	},
 	{
+		package: 'meow',
+		version: '14.1.0',
+		file: 'build/dependencies.js',
+		sha256: 'b8a6bc10fd20a7a5066d87bc3d93a340d58f2dd07bfdc2ee1d96ab9bf47dc446',
+		why: "meow's bundled dependencies load normalize-package-data (with semver, hosted-git-info and the SPDX tables) as they load, though meow 14 calls it only when a program asks for its normalized package.json (`cli.pkg`, its own --help and --version), which agent-tui never does: about 7 ms of every start, profiled. It is loaded on the first call instead.",
+		edits: [
+			{
+				find: 'var normalizeExports = requireNormalize();\nconst normalizePackageData = getDefaultExportFromCjs(normalizeExports);',
+				replace: [
+					'// agent-tui source patch (source/boundary/source-patches.mjs): loaded by its first call.',
+					'let normalizeLoaded;',
+					'const normalizePackageData = (...parameters) => (normalizeLoaded ??= getDefaultExportFromCjs(requireNormalize()))(...parameters);',
+				].join('\n'),
+			},
+		],
+	},
+	{
 		package: 'undici',
 		version: '8.13.1',
 		file: 'lib/dispatcher/client.js',
