@@ -4,6 +4,7 @@ import type {RawData} from 'ws';
 import type {LoggedEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
 import {readTextFrame, type SocketProblem} from './text-frame.js';
+import {loadOnce} from './load-once.js';
 
 export type {SocketProblem} from './text-frame.js';
 
@@ -126,14 +127,7 @@ export function socketUrlWithResend(url: string, resend: ResendMode = {mode: 'no
  * the first frame: 1.27 G instructions with it loaded at start, see the commit). The dashboard
  * asks for it right after its first frame (view/app.tsx), so opening a conversation does not wait.
  */
-let webSocketClass: Promise<typeof WebSocket> | undefined;
-export function loadWebSocket(): Promise<typeof WebSocket> {
-	webSocketClass ??= import('ws').then((module) => module.default);
-	return webSocketClass;
-}
-
-/** ws's readyState for an open socket (WebSocket.OPEN, without loading ws to read it). */
-const open = 1;
+export const loadWebSocket: () => Promise<typeof WebSocket> = loadOnce(async () => (await import('ws')).default);
 
 export class EventSocket {
 	#ws: WebSocket | null = null;
@@ -208,7 +202,7 @@ export class EventSocket {
 		this.#record({kind: 'client-closed', fatal: false, message: 'closed by the client'});
 		// Not opened yet: the end is recorded, and #connect finishes instead of opening.
 		if (!ws || this.#ended) return this.#closed;
-		if (ws.readyState === open) {
+		if (ws.readyState === ws.OPEN) {
 			ws.close(1000, 'client closed');
 			this.#closeTimer ??= setTimeout(() => ws.terminate(), closeGraceMs);
 		} else {
