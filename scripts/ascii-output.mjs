@@ -25,14 +25,16 @@ export function asciiOutput(directory) {
 	}
 }
 
+/** A character past ASCII; `hasNotAscii` is its test without the global flag's moving lastIndex. */
 const notAscii = /[^\u0000-\u007F]/g;
+const hasNotAscii = (text) => text.search(notAscii) !== -1;
 
 /** `text` with every character past ASCII escaped; throws when one is outside a comment. */
 export function asciiSource(text, name = 'the bundle') {
-	if (!/[^\u0000-\u007F]/.test(text)) return text;
+	if (!hasNotAscii(text)) return text;
 	const ascii = text.replaceAll(notAscii, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	if (withoutComments(ascii) !== withoutComments(text)) {
-		const line = text.split('\n').findIndex((row) => /[^\u0000-\u007F]/.test(row) && !/^\s*(\/\/|\/\*|\*)/.test(row));
+		const line = text.split('\n').findIndex((row) => hasNotAscii(row) && !/^\s*(\/\/|\/\*|\*)/.test(row));
 		throw new Error(`${name}: a character past ASCII outside a comment (line ${line + 1}), which esbuild does not escape (a regular expression or a raw template): write it as a \\u escape in the source`);
 	}
 	return ascii;
