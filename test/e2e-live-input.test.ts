@@ -1,180 +1,21 @@
-import {after, test} from 'node:test';
+import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
-import {cliCommand} from './helpers/built-cli.js';
+import {inputAndStrayOutput, launch, quit, skip} from './helpers/live-input-run.js';
 
 /**
- * Issue 15's "done when", in a real terminal (tmux, 80x24 and 160x48) against the simulator with
- * its clock three weeks behind:
- * - keys that arrive together all count: two backspaces in one write, `/status:error` typed in
- *   one write, `status:stuck` pasted as a bracketed paste;
- * - nothing but the frame reaches the terminal: a warning, a console.error and a raw stderr
- *   write from inside the process (test/fixtures/e2e-probe.ts, on SIGUSR2) land in the debug log
- *   and on the notice line, never over the frame; after quitting, stderr prints again;
- * - a long run of polling with socket drops leaves only the frame on screen and the abort
- *   listener counts flat. Instead of ten minutes at the hosted service's 100 requests/min, the
- *   run uses AGENT_TUI_POLL (a 20 ms spacing between search pages, a walk every 50 ms, over
- *   450 conversations, 5 pages a walk): over 1,000 spacing waits in about 45 s of real time,
- *   counted from the simulator's served search pages.
+ * Keys read together, a bracketed paste and output from inside the process, in tmux at 80x24 and
+ * 160x48 (test/helpers/live-input-run.ts says what each checks). The long run of polling with
+ * socket drops is e2e-live-input-long-run.test.ts: in this file it made the file take ~50 s of
+ * the runner's 60 s per file, and over 60 s beside two busy loops (2026-11-27, Node 22).
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
-const dirs: string[] = [];
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-	for (const dir of dirs) rmSync(dir, {recursive: true, force: true});
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const lines = (screen: string) => screen.split('\n');
-const filterLine = (screen: string) => lines(screen).find((line) => line.startsWith('/ ')) ?? '';
-/** Text a warning printer or a stray write would put on screen. */
-const strayText = /\(node:\d+\)|--trace-warnings|Warning: |E2E-PROBE (console|raw)|MaxListeners/;
-
-type Run = {tmux: TmuxSession; sim: Simulator; probe: string; config: string};
-
-async function launch(columns: number, rows: number, conversations: number, poll: string): Promise<Run> {
-	const sim = await startSimulator({port: 0, seed: 7, tickMs: 400, conversations, clockOffsetMs: -21 * 86_400_000});
-	simulators.push(sim);
-	const dir = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-live-'));
-	dirs.push(dir);
-	const probe = join(dir, 'probe.jsonl');
-	const config = join(dir, 'config');
-	const app = [
-		'env -u CI',
-		`XDG_CONFIG_HOME=${shellQuote(config)}`,
-		`E2E_PROBE_FILE=${shellQuote(probe)}`,
-		`AGENT_TUI_POLL=${shellQuote(poll)}`,
-		`OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`,
-		'NODE_ENV=production',
-		cliCommand(['--import', 'tsx', '--import', './test/fixtures/e2e-probe.ts']),
-		`--base-url ${shellQuote(sim.baseUrl)}`,
-	].join(' ');
-	const command = `printf 'SHELL-BEFORE\\n'; ${app}; printf 'EXIT=%s\\n' $?; sleep 60`;
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(command)}`, cwd: root});
-	sessions.push(tmux);
-	await tmux.waitFor((screen) => screen.includes(`Conversations (${conversations})`), 'the list', 30_000);
-	return {tmux, sim, probe, config};
-}
-
-function bracketedPaste(tmux: TmuxSession, text: string): void {
-	const run = (...args: string[]) => execFileSync('tmux', ['-L', tmux.socket, ...args], {encoding: 'utf8'});
-	run('set-buffer', '-b', 'e2e', text);
-	// -p: wrapped in ESC[200~ … ESC[201~ because the dashboard asked for bracketed paste.
-	run('paste-buffer', '-p', '-d', '-b', 'e2e', '-t', tmux.target);
-}
-
-/** Keys together, a paste, then the stray output checks; returns the last screen. */
-async function inputAndStrayOutput({tmux, probe, config}: Run, columns: number): Promise<void> {
-	const fits = (screen: string) => {
-		for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-	};
-	// Two backspaces in one write.
-	tmux.send('/');
-	await tmux.waitFor((screen) => / of \d+/.test(filterLine(screen)), 'the filter line');
-	tmux.send('status:stuckxx', {literal: true});
-	await tmux.waitFor((screen) => filterLine(screen).includes('status:stuckxx'), 'the typed filter');
-	tmux.send('\u007F\u007F', {literal: true});
-	let screen = await tmux.waitFor((text) => /\/ status:stuck\s/.test(filterLine(text)) && !filterLine(text).includes('stuckx'), 'both backspaces applied');
-	fits(screen);
-	tmux.send('Escape');
-	await tmux.waitFor((text) => filterLine(text) === '', 'the filter cleared');
-
-	// `/status:error` and Enter in one write: the filter opens, takes the text, is applied.
-	tmux.send('/status:error\r', {literal: true});
-	screen = await tmux.waitFor((text) => filterLine(text).includes('status:error') && text.includes('esc clears'), 'the filter typed and applied in one write');
-	fits(screen);
-	tmux.send('Escape');
-	await tmux.waitFor((text) => filterLine(text) === '', 'the filter cleared');
-
-	// A bracketed paste into the filter line, then Enter.
-	tmux.send('/');
-	await tmux.waitFor((text) => / of \d+/.test(filterLine(text)), 'the filter line');
-	bracketedPaste(tmux, 'status:stuck');
-	await tmux.waitFor((text) => filterLine(text).includes('status:stuck'), 'the pasted filter');
-	tmux.send('Enter');
-	await tmux.waitFor((text) => filterLine(text).includes('status:stuck') && text.includes('esc clears'), 'the pasted filter applied');
-	tmux.send('Escape');
-	await tmux.waitFor((text) => filterLine(text) === '', 'the filter cleared');
-
-	// A warning, a console.error and a stderr write from inside the process while it draws.
-	const pid = Number(readFileSync(`${probe}.pid`, 'utf8'));
-	process.kill(pid, 'SIGUSR2');
-	screen = await tmux.waitFor((text) => text.includes('Captured output'), 'the notice about captured output');
-	const shown = lines(screen);
-	const noticeAt = shown.findIndex((line) => line.includes('Captured output'));
-	assert.ok(shown.slice(0, noticeAt).every((line) => !strayText.test(line)), `nothing stray above the notice line:\n${screen}`);
-	assert.match(shown[0] ?? '', /│/, 'the header is still the first line: the frame did not move');
-	fits(screen);
-	const log = join(config, 'agent-tui', 'debug.log');
-	const logged = readFileSync(log, 'utf8');
-	assert.match(logged, /ProbeWarning: E2E-PROBE warning while the dashboard draws/);
-	assert.match(logged, /console\.error: E2E-PROBE console\.error line/);
-	assert.match(logged, /stderr: E2E-PROBE raw stderr line/);
-	assert.equal(statSync(log).mode & 0o777, 0o600);
-}
-
-async function quit({tmux}: Run): Promise<string> {
-	tmux.send('q');
-	const screen = await tmux.waitFor((text) => text.includes('EXIT='), 'the exit', 20_000);
-	assert.match(screen, /EXIT=0/);
-	assert.match(screen, /SHELL-BEFORE/, 'the shell screen is back');
-	assert.match(screen, /E2E-PROBE after exit: stderr prints again/, 'stderr is given back on the way out');
-	return screen;
-}
-
-test('80x24: keys read together, a bracketed paste, stray output captured; a long run with drops keeps only the frame and flat listener counts', {skip, timeout: 240_000}, async () => {
-	// Spacing 60000 / (5000 × 0.6) = 20 ms between search pages; a walk is due 50 ms after the last.
-	const run = await launch(80, 24, 450, 'perSecond=200,perMinute=5000,searchMs=50,refreshMs=200');
+test('80x24: keys read together, a bracketed paste, stray output captured', {skip, timeout: 120_000}, async () => {
+	const run = await launch(80, 24, 60, 'perSecond=10,perMinute=100');
 	await inputAndStrayOutput(run, 80);
-	const {tmux, sim, probe} = run;
-
-	// Follow a running conversation's timeline while the server drops every socket each second.
-	tmux.send('/status:running\r', {literal: true});
-	await tmux.waitFor((text) => text.includes('esc clears'), 'running conversations');
-	tmux.send('Enter');
-	await tmux.waitFor((text) => text.includes('[3 Timeline') && /live|reconnecting/.test(text), 'a live timeline');
-	const dropper = setInterval(() => sim.faults.dropSockets(), 1000);
-	const searchesBefore = sim.stats.byRoute['GET /api/v1/app-conversations/search'] ?? 0;
-	try {
-		const started = Date.now();
-		let searches = 0;
-		while (Date.now() - started < 120_000) {
-			await sleep(2000);
-			const screen = tmux.capture();
-			// The notice line may still name what was captured earlier; everything else is the frame.
-			const frame = lines(screen).filter((line) => !line.includes('Captured output'));
-			assert.doesNotMatch(frame.join('\n'), strayText, `only the frame on screen:\n${screen}`);
-			assert.match(frame[0] ?? '', /│/, 'the header is the first line');
-			searches = (sim.stats.byRoute['GET /api/v1/app-conversations/search'] ?? 0) - searchesBefore;
-			if (searches >= 1100) break;
-		}
-		assert.ok(searches >= 1100, `over 1,000 search pages (each after a spacing wait) were served: ${searches}`);
-	} finally {
-		clearInterval(dropper);
-	}
-
-	const samples = readFileSync(probe, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as {max: number; total: number; signals: number});
-	assert.ok(samples.length >= 20, `${samples.length} listener samples`);
-	assert.ok(samples.some((sample) => sample.total > 0), 'the probe does see abort listeners (the measure works)');
-	const worst = Math.max(...samples.map((sample) => sample.max));
-	const early = samples.slice(0, 10).map((sample) => sample.total);
-	const late = samples.slice(-10).map((sample) => sample.total);
-	assert.ok(worst <= 5, `at most ${worst} abort listeners on any one signal`);
-	assert.ok(Math.max(...late) <= Math.max(...early) + 10, `listener totals stay flat: early ${early.join(',')}, late ${late.join(',')}`);
-	const log = readFileSync(join(run.config, 'agent-tui', 'debug.log'), 'utf8');
-	assert.doesNotMatch(log, /MaxListenersExceededWarning/, 'no listener warning in the debug log');
 	await quit(run);
+	assert.ok(existsSync(join(run.config, 'agent-tui', 'debug.log')));
 });
 
 test('160x48: keys read together, a bracketed paste, stray output captured', {skip, timeout: 120_000}, async () => {
