@@ -303,3 +303,17 @@ test('closed or cut before ws has opened it, a socket never connects and ends on
 	await waitUntil(() => open.events.length === 1, 3000, 'the event');
 	assert.equal(connections, 1, 'only the socket left open connected');
 });
+
+test('close() on an open socket sends a close frame (1000, "client closed"), not a cut', async (t) => {
+	let closed: {code: number; reason: string} | undefined;
+	const url = await tinyServer(t, (ws) => {
+		ws.once('message', () => ws.send(event('only')));
+		ws.on('close', (code, reason) => (closed = {code, reason: reason.toString()}));
+	});
+	const socket = probe({url, sessionApiKey: new Secret('k')});
+	await waitUntil(() => socket.events.length === 1);
+	await socket.socket.close();
+	await waitUntil(() => closed !== undefined, 10_000, 'the server to see the close');
+	// A cut (terminate) reaches the server as 1006 with no reason.
+	assert.deepEqual(closed, {code: 1000, reason: 'client closed'});
+});
