@@ -57,6 +57,7 @@ test('every source patch applies to the installed file, once per edit', () => {
 // (By a variable: yoga and meow type their index only.)
 const yogaLoader = '../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js';
 const meowDependencies = '../node_modules/meow/build/dependencies.js';
+const truncatesSliceAnsi = '../node_modules/cli-truncate/node_modules/slice-ansi/tokenize-ansi.js';
 
 type SquashNode = {nodeName: string; childNodes: Array<SquashNode | {nodeName: '#text'; nodeValue: string}>};
 
@@ -89,6 +90,29 @@ async function squashAsInkDefinesIt(): Promise<void> {
 	assert.equal(squash({nodeName: 'ink-text', childNodes: [{nodeName: '#text', nodeValue: 'a\u001B[2Kb\u0007'}]}), 'ab');
 }
 
+/**
+ * ansi-tokenize's tokenize (patched: ASCII without CR, and any one code unit, walked a unit at a
+ * time instead of through the grapheme segmenter) gives the segmenter's tokens. The same text
+ * after an 'é' goes through the segmenter (not ASCII, not one unit), and 'é' is a cluster and a
+ * token of its own there, so the tokens after it are the segmenter's for the text alone.
+ */
+async function tokenizeAsSegmented(): Promise<void> {
+	const {tokenize} = (await import('@alcalzone/ansi-tokenize')) as {tokenize: (text: string, endChar?: number) => unknown[]};
+	const ascii = ['a', ' ', 'ok', '\r', '\n', '\r\n', '\t', '\u0007', '\u007F', '\u0000', '\u001B', '\u001B[31m', '\u001B[1;38;5;208m', '\u001B[m', '\u001B[39', '\u001B]8;;https://x\u0007', '\u001B]0;title\u001B\\', '\u001B[2K', '[', 'm'];
+	fc.assert(
+		fc.property(fc.array(fc.constantFrom(...ascii), {maxLength: 8}), fc.integer({min: 1, max: 12}), (parts, endChar) => {
+			const text = parts.join('');
+			assert.deepEqual(tokenize(text), tokenize(`é${text}`).slice(1), JSON.stringify(text));
+			assert.deepEqual(tokenize(text, endChar), tokenize(`é${text}`, endChar + 1).slice(1), JSON.stringify({text, endChar}));
+		}),
+		{numRuns: 1500},
+	);
+	// One code unit is one segment whatever it is: a glyph, a wide character, a mark, a lone surrogate.
+	for (const unit of ['◆', '漢', '\u0301', '\uD800', '\uFE0F', '\u001B']) {
+		assert.deepEqual(tokenize(unit).map((token) => (token as {value?: string}).value), [unit]);
+	}
+}
+
 test('npm test runs the patched dependencies, and the patches change no result', async () => {
 	const hooked = process.execArgv.some((argument) => argument.includes('patched-dependencies'));
 	const loaded = [
@@ -98,6 +122,10 @@ test('npm test runs the patched dependencies, and the patches change no result',
 		(await import(yogaLoader)) as {agentTuiSourcePatch?: string},
 		(await import('../node_modules/ink/build/reconciler.js')) as {agentTuiSourcePatch?: string},
 		(await import(meowDependencies)) as {agentTuiSourcePatch?: string},
+		(await import('../node_modules/@alcalzone/ansi-tokenize/build/tokenize.js')) as {agentTuiSourcePatch?: string},
+		(await import('../node_modules/wrap-ansi/index.js')) as {agentTuiSourcePatch?: string},
+		(await import('../node_modules/ink/build/line-update.js')) as {agentTuiSourcePatch?: string},
+		(await import(truncatesSliceAnsi)) as {agentTuiSourcePatch?: string},
 	];
 	// Run on its own without the module hook, this file sees the files as installed.
 	for (const module of loaded) assert.equal(module.agentTuiSourcePatch !== undefined, hooked, 'the patched copy is loaded exactly when the hook is on');
@@ -112,6 +140,7 @@ test('npm test runs the patched dependencies, and the patches change no result',
 		assert.equal(widestLine(sample), expected);
 	}
 	await squashAsInkDefinesIt();
+	await tokenizeAsSegmented();
 	// meow's normalize-package-data, loaded by its first call: still normalizes (meow's cli.pkg).
 	const {default: meow} = await import('meow');
 	const cli = meow('', {importMeta: import.meta, argv: [], pkg: {name: 'x', version: '1.2.3', repository: 'github:a/b'}});

@@ -2,7 +2,7 @@ import * as stringWidthModule from 'string-width';
 import {tableWidth} from '../format/table-width.js';
 import {installFastOutput} from './ink-output.js';
 
-export {warmUpTextMeasures} from './ink-output.js';
+export {warmUpGraphemes, warmUpTextMeasures} from './ink-output.js';
 
 /**
  * The boundary: every place this project relies on a library's internals rather than its

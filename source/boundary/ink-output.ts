@@ -1,6 +1,6 @@
 import {type StyledChar, styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';
 import stringWidth from 'string-width';
-import {standaloneWidth} from '../format/graphemes.js';
+import {ClusterCursor, standaloneWidth} from '../format/graphemes.js';
 import {sgrEnd, tableWidth} from '../format/table-width.js';
 import {BoundedCache} from '../view/bounded-cache.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
@@ -280,16 +280,32 @@ function rowFromSegments(written: Segment[], width: number): string {
 }
 
 /**
- * The first ANSI tokenization compiles its parser, and the first measure builds string-width's
- * segmenter: a few tens of ms of the first frame's cost. Called while the first request is out,
- * so the first frame does not pay for it. No emoji in the sample: they would send string-width to
- * its `\p{RGI_Emoji}` expression, about 30 ms to compile, which only a frame that shows an emoji
- * needs.
+ * The first frame's text work compiles cold: the line builder's tokens for colour codes and
+ * glyphs, and the measure of each. Called while the first request is out, so the first frame
+ * does not pay for it. Nothing here makes a grapheme segmenter (the glyphs are measured from a
+ * table and tokenized one at a time): the first Intl object sets up ICU (20-40 ms), which the
+ * first frame does not need (warmUpGraphemes, after it). No emoji in the sample: they would send
+ * string-width to its `\p{RGI_Emoji}` expression, about 30 ms to compile, which only a frame
+ * that shows an emoji needs.
  */
 export function warmUpTextMeasures(): void {
 	const sample = '\u001B[1m\u001B[36m◆ waiting\u001B[39m\u001B[22m │ … ▸ ✓ ✗ ‖ ∅ ◌ 漢字 é';
 	stringWidth(sample);
+	styledCharsToString(styledCharsFromTokens(tokenizeLine(sample)));
+}
+
+/**
+ * The measures of text the glyph table does not answer (an accent on its own mark, a CJK
+ * title's punctuation): string-width's and the tokenizer's grapheme segmenters, with ICU's set-up
+ * behind them. Called once the first frame is out, so a key does not wait for them either.
+ */
+export function warmUpGraphemes(): void {
+	const sample = 'e\u0301 \u001B[33m\u0915\u094D\u0937\u001B[39m';
+	widthOf(sample);
 	styledCharsToString(styledCharsFromTokens(tokenize(sample)));
+	// The timeline's own walk over clusters (format/graphemes.ts).
+	const clusters = new ClusterCursor(sample);
+	while (clusters.next());
 }
 
 /** Ink's own `get`, kept for the equivalence test. */

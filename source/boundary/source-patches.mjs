@@ -16,6 +16,26 @@ import {createHash} from 'node:crypto';
  * hook can load it before anything compiles TypeScript.
  */
 
+/**
+ * Why the grapheme segmenters are made on first use. Seven modules of the bundle made one as they
+ * loaded (string-width, wrap-ansi, slice-ansi, ansi-tokenize, Ink's line-update, and two of ours),
+ * and the first Intl object of a process sets up ICU's locale data: 20-40 ms of CPU, whichever
+ * object comes first. The first frame measures the dashboard's glyphs from a table and tokenizes
+ * its rows without a segmenter, so made on first use, none is made before it; the dashboard makes
+ * them right after it (warmUpGraphemes, boundary/ink-output.ts), before a key can need one.
+ */
+const segmenterOnFirstUse = 'Its grapheme segmenter is made by its first use instead of as it loads: the first Intl object of a process costs 20-40 ms of ICU set-up, and the first frame needs none (source/boundary/source-patches.mjs, segmenterOnFirstUse).';
+
+/** The edit that makes `declaration`'s segmenter on first use: an object with the one method used, segment(). */
+const madeOnFirstUse = (declaration) => {
+	const [, name, parameters] = /^const (\w+) = new Intl\.Segmenter\((.*)\);$/.exec(declaration) ?? [];
+	if (name === undefined) throw new Error(`not a segmenter declaration: ${declaration}`);
+	return {
+		find: declaration,
+		replace: `// agent-tui source patch (source/boundary/source-patches.mjs): made by its first use, not as the module loads.\nconst ${name} = {segment(text) { return (this.made ??= new Intl.Segmenter(${parameters})).segment(text); }};`,
+	};
+};
+
 /** @type {readonly import('./source-patches.d.mts').SourcePatch[]} */
 export const sourcePatches = [
 	{
@@ -155,8 +175,9 @@ export const sourcePatches = [
 		version: '8.3.0',
 		file: 'index.js',
 		sha256: 'abc20775da6b552188b098688ebec671e29f5416d6339d3534bb7b016174003e',
-		why: "Every width Ink and its helpers measure (measureText, wrap-ansi, cli-truncate, widest-line) goes through string-width, and any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓) takes its slow path: a grapheme segmenter, Unicode-property expressions and the East Asian width table per cluster, cold on the first frame (about 75 ms of CPU, profiled). setFastWidth lets installRenderSpeedups put the glyph table (format/table-width.ts) in front: a width, or -1 to go on as before, and only with the default options. Its `\\p{RGI_Emoji}` expression, about 20-40 ms to compile, is built on first use instead of at load, and asked only about a cluster that can be an emoji (a title with an accented letter or a CJK character no longer builds it).",
+		why: `Every width Ink and its helpers measure (measureText, wrap-ansi, cli-truncate, widest-line) goes through string-width, and any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓) takes its slow path: a grapheme segmenter, Unicode-property expressions and the East Asian width table per cluster, cold on the first frame (about 75 ms of CPU, profiled). setFastWidth lets installRenderSpeedups put the glyph table (format/table-width.ts) in front: a width, or -1 to go on as before, and only with the default options. Its \`\\p{RGI_Emoji}\` expression, about 20-40 ms to compile, is built on first use instead of at load, and asked only about a cluster that can be an emoji (a title with an accented letter or a CJK character no longer builds it). ${segmenterOnFirstUse}`,
 		edits: [
+			madeOnFirstUse('const segmenter = new Intl.Segmenter();'),
 			{
 				find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
 				replace: [
@@ -193,6 +214,51 @@ export const sourcePatches = [
 					'\t}',
 					'',
 				].join('\n'),
+			},
+		],
+	},
+	{
+		package: 'wrap-ansi',
+		version: '10.0.2',
+		file: 'index.js',
+		sha256: '0c65e1cad00d994a60eb6755ea7ed1bde4d81d072b0ab83d19a301bf67ca1750',
+		why: `Ink wraps and expands tabs with it. ${segmenterOnFirstUse}`,
+		edits: [madeOnFirstUse('const segmenter = new Intl.Segmenter();')],
+	},
+	{
+		package: 'cli-truncate/node_modules/slice-ansi',
+		version: '10.0.1',
+		file: 'tokenize-ansi.js',
+		sha256: '511a1f1cbf61497dd4c1310f72641e4d06f36e83389ff9b50b2c070d87292b85',
+		why: `Ink truncates text with it (cli-truncate's own copy, the one the bundle holds). ${segmenterOnFirstUse}`,
+		edits: [madeOnFirstUse("const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});")],
+	},
+	{
+		package: 'ink',
+		version: '8.0.0',
+		file: 'build/line-update.js',
+		sha256: '3101b3bbf790a845dc0268343f1d5d033ffa6468f2b8ea8947336c03d50d828f',
+		why: `Ink's incremental rendering uses it, which the dashboard turns off. ${segmenterOnFirstUse}`,
+		edits: [madeOnFirstUse("const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });")],
+	},
+	{
+		package: '@alcalzone/ansi-tokenize',
+		version: '0.3.2',
+		file: 'build/tokenize.js',
+		sha256: '14d08703aecd8dc2bc792b5a9ef1bddea0125b43b34d1927ac86c79e6a481c59',
+		why: `Ink's line builder and ours (boundary/ink-output.ts, for each new colour code and character) tokenize with it, and its tokenize walked every string through the segmenter, a colour code or one character too. A string of one UTF-16 unit, and one of ASCII without CR, is walked a unit at a time instead: each unit is a grapheme cluster of its own there (in UAX #29 only CR LF joins within ASCII), so the tokens are the same. ${segmenterOnFirstUse}`,
+		edits: [
+			madeOnFirstUse('const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });'),
+			{
+				find: '    for (const { segment, index } of segmenter.segment(str)) {',
+				replace: [
+					'    // agent-tui source patch (source/boundary/source-patches.mjs): one unit at a time where each unit is a cluster.',
+					'    for (const { segment, index } of (str.length === 1 || oneUnitClusters.test(str) ? Array.from(str, (segment, index) => ({ segment, index })) : segmenter.segment(str))) {',
+				].join('\n'),
+			},
+			{
+				find: 'export function tokenize(str, endChar = Number.POSITIVE_INFINITY) {',
+				replace: '// ASCII without CR: every unit a grapheme cluster of its own.\nconst oneUnitClusters = /^[\\x00-\\x0c\\x0e-\\x7f]*$/;\nexport function tokenize(str, endChar = Number.POSITIVE_INFINITY) {',
 			},
 		],
 	},

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import {graphemeSegments} from './grapheme-segments.js';
 
 /**
  * Walks the grapheme clusters of a string with their terminal widths, in linear time.
@@ -14,8 +15,6 @@ import stringWidth from 'string-width';
  * Widths are string-width's (what Ink measures with), one cluster at a time, so the sum over a
  * line equals `stringWidth(line)` and slicing at cluster boundaries keeps widths additive.
  */
-
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 
 /** Code units per segmenter call; small enough that the quadratic cost stays negligible. */
 const window = 256;
@@ -194,7 +193,7 @@ export class ClusterCursor {
 
 			// If nothing is kept, one cluster is longer than the window (a base with thousands of
 			// marks): the window doubles until it holds that cluster.
-			for (const {segment, index} of segmenter.segment(stretch)) {
+			for (const {segment, index} of graphemeSegments(stretch)) {
 				const clusterEnd = start + index + segment.length;
 				if (!whole && clusterEnd === end) break;
 				this.pendingEnds.push(clusterEnd);

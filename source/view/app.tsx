@@ -1,6 +1,6 @@
 import {render} from 'ink';
 import {firstAnswer, type DashboardRuntime} from '../state/dashboard-session.js';
-import {installRenderSpeedups, warmUpTextMeasures} from '../boundary/index.js';
+import {installRenderSpeedups, warmUpGraphemes, warmUpTextMeasures} from '../boundary/index.js';
 import {guardStdin} from '../boundary/ink-stdin.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import type {ReactElement} from 'react';
@@ -109,10 +109,12 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		});
 		unmount = () => instance.unmount();
 		rerender = (next) => instance.rerender(next);
-		// With the first frame out: the WebSocket library (and the Node modules it brings), which the
-		// list does not need, so opening a conversation does not wait for it; then the heap flags,
-		// with every module of the dashboard loaded (source/memory-profile.ts says why, and why after).
+		// With the first frame out: the grapheme segmenters (ICU's set-up) and the WebSocket library
+		// (and the Node modules it brings), which the list does not need, so a key or opening a
+		// conversation does not wait for them; then the heap flags, with every module of the
+		// dashboard loaded (source/memory-profile.ts says why, and why after).
 		setImmediate(() => {
+			warmUpGraphemes();
 			preloadStreams()
 				.catch(() => undefined)
 				.then(() => preferMemoryOverSpeed());

@@ -1,4 +1,5 @@
 import {stripVTControlCharacters} from 'node:util';
+import {graphemeSegments} from '../format/grapheme-segments.js';
 import type {InkKey} from './keymap.js';
 
 /**
@@ -66,7 +67,6 @@ export function lineEditForKey(input: string, key: InkKey & {home?: boolean; end
 	return text ? {type: 'insert', text} : null;
 }
 
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 /** Enough code units for any grapheme cluster a person types. */
 const clusterWindow = 64;
 
@@ -75,14 +75,14 @@ function previousBoundary(value: string, at: number): number {
 	if (at <= 0) return 0;
 	const from = Math.max(0, at - clusterWindow);
 	let start = from;
-	for (const {index} of segmenter.segment(value.slice(from, at))) start = from + index;
+	for (const {index} of graphemeSegments(value.slice(from, at))) start = from + index;
 	return start;
 }
 
 /** Where the cluster at `at` ends. */
 function nextBoundary(value: string, at: number): number {
 	if (at >= value.length) return value.length;
-	const first = segmenter.segment(value.slice(at, at + clusterWindow))[Symbol.iterator]().next();
+	const first = graphemeSegments(value.slice(at, at + clusterWindow))[Symbol.iterator]().next();
 	return first.done ? value.length : at + first.value.segment.length;
 }
 

@@ -3,11 +3,25 @@ import {writeFileSync} from 'node:fs';
 /**
  * Preloaded into the built CLI by test/cli-loads.test.ts (NODE_OPTIONS=--import=…): writes which
  * of Node's own modules were loaded to `$AGENT_TUI_REPORT_MODULES` at the first frame that lists
- * conversations (`<file>.first-frame`), and again as the process exits (`<file>.exit`).
+ * conversations (`<file>.first-frame`), and again as the process exits (`<file>.exit`). The list
+ * also names each kind of Intl object made by then (`Intl.Segmenter`): the first of a process
+ * sets up ICU's locale data.
  */
 const report = process.env.AGENT_TUI_REPORT_MODULES;
-const nodeModules = () => process.moduleLoadList.filter((name) => name.startsWith('NativeModule ') && !name.includes('internal/')).map((name) => name.slice('NativeModule '.length));
+const intlMade = new Set();
+const nodeModules = () => [
+	...process.moduleLoadList.filter((name) => name.startsWith('NativeModule ') && !name.includes('internal/')).map((name) => name.slice('NativeModule '.length)),
+	...intlMade,
+];
 if (report) {
+	for (const kind of ['Segmenter', 'NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames', 'Locale']) {
+		Intl[kind] = new Proxy(Intl[kind], {
+			construct(target, parameters, newTarget) {
+				intlMade.add(`Intl.${kind}`);
+				return Reflect.construct(target, parameters, newTarget);
+			},
+		});
+	}
 	let framed = false;
 	const write = process.stdout.write.bind(process.stdout);
 	process.stdout.write = (chunk, ...rest) => {
