@@ -1,13 +1,12 @@
 import {after, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {cliCommand} from './helpers/built-cli.js';
-import {selectedRow} from './helpers/e2e-dashboard.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {filterLine, selectedRow} from './helpers/e2e-dashboard.js';
+import {bracketedPaste, shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
 
 /**
  * Issue 23.1 as it was reported, in a real terminal against the built CLI's demo: a colour
@@ -30,14 +29,7 @@ after(() => {
 const red = '\u001B[31m';
 const reset = '\u001B[0m';
 const lines = (screen: string) => screen.split('\n');
-const filterLine = (screen: string) => lines(screen).find((line) => line.startsWith('/ ')) ?? '';
 const selected = (screen: string) => lines(screen).find((line) => line.startsWith('›')) ?? '';
-
-function bracketedPaste(tmux: TmuxSession, text: string): void {
-	const run = (...args: string[]) => execFileSync('tmux', ['-L', tmux.socket, ...args], {encoding: 'utf8'});
-	run('set-buffer', '-b', 'e2e', text);
-	run('paste-buffer', '-p', '-d', '-b', 'e2e', '-t', tmux.target);
-}
 
 test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and the reject reason leave the dashboard running', {skip, timeout: 90_000}, async () => {
 	const config = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-escapes-'));

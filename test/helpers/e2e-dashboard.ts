@@ -43,6 +43,9 @@ export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns:
 
 export const screenLines = (screen: string) => screen.split('\n');
 
+/** The filter line (`/ …`), or '' when the filter is closed. */
+export const filterLine = (screen: string) => screenLines(screen).find((line) => line.startsWith('/ ')) ?? '';
+
 /**
  * The selected row (`› `) with its figures masked: ages, times and costs change every second,
  * so two screens whose cursor is on the same row give the same answer. A wait for "the selection

@@ -1,12 +1,12 @@
 import {after} from 'node:test';
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './tmux.js';
+import {bracketedPaste, shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './tmux.js';
+import {filterLine} from './e2e-dashboard.js';
 import {cliCommand} from './built-cli.js';
 
 /**
@@ -40,7 +40,6 @@ after(async () => {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const lines = (screen: string) => screen.split('\n');
-export const filterLine = (screen: string) => lines(screen).find((line) => line.startsWith('/ ')) ?? '';
 /** Text a warning printer or a stray write would put on screen. */
 export const strayText = /\(node:\d+\)|--trace-warnings|Warning: |E2E-PROBE (console|raw)|MaxListeners/;
 
@@ -68,13 +67,6 @@ export async function launch(columns: number, rows: number, conversations: numbe
 	sessions.push(tmux);
 	await tmux.waitFor((screen) => screen.includes(`Conversations (${conversations})`), 'the list', 30_000);
 	return {tmux, sim, probe, config};
-}
-
-export function bracketedPaste(tmux: TmuxSession, text: string): void {
-	const run = (...args: string[]) => execFileSync('tmux', ['-L', tmux.socket, ...args], {encoding: 'utf8'});
-	run('set-buffer', '-b', 'e2e', text);
-	// -p: wrapped in ESC[200~ … ESC[201~ because the dashboard asked for bracketed paste.
-	run('paste-buffer', '-p', '-d', '-b', 'e2e', '-t', tmux.target);
 }
 
 /** Keys together, a paste, then the stray output checks; returns the last screen. */

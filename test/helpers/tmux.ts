@@ -110,6 +110,16 @@ export function startTmux(options: StartOptions): TmuxSession {
 	return session;
 }
 
+/**
+ * A real bracketed paste: tmux wraps the text in ESC[200~ … ESC[201~ (-p) because the dashboard
+ * asked for bracketed paste, as a terminal does.
+ */
+export function bracketedPaste(tmux: TmuxSession, text: string): void {
+	const run = (...args: string[]) => execFileSync('tmux', ['-L', tmux.socket, ...args], {encoding: 'utf8'});
+	run('set-buffer', '-b', 'e2e', text);
+	run('paste-buffer', '-p', '-d', '-b', 'e2e', '-t', tmux.target);
+}
+
 /** Quote for a POSIX shell command line. */
 export function shellQuote(value: string): string {
 	return `'${value.replaceAll("'", `'\\''`)}'`;
