@@ -5,8 +5,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {cliCommand} from './helpers/built-cli.js';
-import {filterLine, selectedRow} from './helpers/e2e-dashboard.js';
-import {bracketedPaste, shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {filterLine, screenLines, selectedRow, tmuxSkip as skip} from './helpers/e2e-dashboard.js';
+import {bracketedPaste, shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
 
 /**
  * Issue 23.1 as it was reported, in a real terminal against the built CLI's demo: a colour
@@ -18,7 +18,6 @@ import {bracketedPaste, shellQuote, startTmux, tmuxAvailable, type TmuxSession} 
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
 const sessions: TmuxSession[] = [];
 const dirs: string[] = [];
 after(() => {
@@ -28,8 +27,7 @@ after(() => {
 
 const red = '\u001B[31m';
 const reset = '\u001B[0m';
-const lines = (screen: string) => screen.split('\n');
-const selected = (screen: string) => lines(screen).find((line) => line.startsWith('›')) ?? '';
+const selected = (screen: string) => screenLines(screen).find((line) => line.startsWith('›')) ?? '';
 
 test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and the reject reason leave the dashboard running', {skip, timeout: 90_000}, async () => {
 	const config = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-escapes-'));
@@ -59,7 +57,7 @@ test('80x24 demo: ESC[31m on the list and coloured pastes into the filter and th
 
 	// Pasted into the reject reason of a conversation waiting for approval.
 	tmux.send('g');
-	screen = await tmux.waitFor((text) => lines(text).findIndex((line) => line.startsWith('›')) === lines(text).findIndex((line) => /^[›\s]\s[▸◆✗◌✓—]/.test(line)), 'the first row selected');
+	screen = await tmux.waitFor((text) => screenLines(text).findIndex((line) => line.startsWith('›')) === screenLines(text).findIndex((line) => /^[›\s]\s[▸◆✗◌✓—]/.test(line)), 'the first row selected');
 	for (let row = 0; row < 30 && !selected(screen).includes('◆ waiting'); row++) {
 		const before = selectedRow(screen);
 		tmux.send('j');

@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {launch, lines, quit, skip, sleep, strayText} from './helpers/live-input-run.js';
+import {screenLines, tmuxSkip as skip} from './helpers/e2e-dashboard.js';
+import {launch, quit, sleep, strayText} from './helpers/live-input-run.js';
 
 /**
  * A long run of polling while the server drops every socket each second, in tmux at 80x24: only
@@ -31,7 +32,7 @@ test('80x24: a long run with drops keeps only the frame and flat listener counts
 			await sleep(2000);
 			const screen = tmux.capture();
 			// A notice of captured output, should one show, is the dashboard's own line; the rest must be the frame.
-			const frame = lines(screen).filter((line) => !line.includes('Captured output'));
+			const frame = screenLines(screen).filter((line) => !line.includes('Captured output'));
 			assert.doesNotMatch(frame.join('\n'), strayText, `only the frame on screen:\n${screen}`);
 			assert.match(frame[0] ?? '', /│/, 'the header is the first line');
 			searches = (sim.stats.byRoute['GET /api/v1/app-conversations/search'] ?? 0) - searchesBefore;

@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
-import {inputAndStrayOutput, launch, quit, skip} from './helpers/live-input-run.js';
+import {tmuxSkip as skip} from './helpers/e2e-dashboard.js';
+import {inputAndStrayOutput, launch, quit} from './helpers/live-input-run.js';
 
 /**
  * Keys read together, a bracketed paste and output from inside the process, in tmux at 80x24 and

@@ -5,8 +5,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../../source/simulator/server.js';
-import {bracketedPaste, shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './tmux.js';
-import {filterLine} from './e2e-dashboard.js';
+import {bracketedPaste, shellQuote, startTmux, type TmuxSession} from './tmux.js';
+import {assertFits, filterLine, screenLines} from './e2e-dashboard.js';
 import {cliCommand} from './built-cli.js';
 
 /**
@@ -21,14 +21,10 @@ import {cliCommand} from './built-cli.js';
  *   write from inside the process (test/fixtures/e2e-probe.ts, on SIGUSR2) land in the debug log
  *   and on the notice line, never over the frame; after quitting, stderr prints again;
  * - a long run of polling with socket drops leaves only the frame on screen and the abort
- *   listener counts flat. Instead of ten minutes at the hosted service's 100 requests/min, the
- *   run uses AGENT_TUI_POLL (a 20 ms spacing between search pages, a walk every 50 ms, over
- *   450 conversations, 5 pages a walk): over 1,000 spacing waits in about 45 s of real time,
- *   counted from the simulator's served search pages.
+ *   listener counts flat (e2e-live-input-long-run.test.ts says how it is shortened).
  */
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
-export const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const simulators: Simulator[] = [];
 const sessions: TmuxSession[] = [];
 const dirs: string[] = [];
@@ -39,7 +35,6 @@ after(async () => {
 });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-export const lines = (screen: string) => screen.split('\n');
 /** Text a warning printer or a stray write would put on screen. */
 export const strayText = /\(node:\d+\)|--trace-warnings|Warning: |E2E-PROBE (console|raw)|MaxListeners/;
 
@@ -69,11 +64,9 @@ export async function launch(columns: number, rows: number, conversations: numbe
 	return {tmux, sim, probe, config};
 }
 
-/** Keys together, a paste, then the stray output checks; returns the last screen. */
+/** Keys together, a paste, then the stray output checks. */
 export async function inputAndStrayOutput({tmux, probe, config}: Run, columns: number): Promise<void> {
-	const fits = (screen: string) => {
-		for (const line of lines(screen)) assert.ok(line.length <= columns, `line wider than ${columns}: ${line}`);
-	};
+	const fits = (screen: string) => assertFits(screen, columns);
 	// Two backspaces in one write.
 	tmux.send('/');
 	await tmux.waitFor((screen) => / of \d+/.test(filterLine(screen)), 'the filter line');
@@ -106,7 +99,7 @@ export async function inputAndStrayOutput({tmux, probe, config}: Run, columns: n
 	const pid = Number(readFileSync(`${probe}.pid`, 'utf8'));
 	process.kill(pid, 'SIGUSR2');
 	screen = await tmux.waitFor((text) => text.includes('Captured output'), 'the notice about captured output');
-	const shown = lines(screen);
+	const shown = screenLines(screen);
 	const noticeAt = shown.findIndex((line) => line.includes('Captured output'));
 	assert.ok(shown.slice(0, noticeAt).every((line) => !strayText.test(line)), `nothing stray above the notice line:\n${screen}`);
 	assert.match(shown[0] ?? '', /│/, 'the header is still the first line: the frame did not move');
