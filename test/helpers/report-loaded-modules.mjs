@@ -4,8 +4,9 @@ import {writeFileSync} from 'node:fs';
  * Preloaded into the built CLI by test/cli-loads.test.ts (NODE_OPTIONS=--import=…): writes which
  * of Node's own modules were loaded to `$AGENT_TUI_REPORT_MODULES` at the first frame that lists
  * conversations (`<file>.first-frame`), and again as the process exits (`<file>.exit`). The list
- * also names each kind of Intl object made by then (`Intl.Segmenter`): the first of a process
- * sets up ICU's locale data.
+ * also names each kind of Intl object made by then (`Intl.Segmenter`), directly or by a locale
+ * method (`toLocaleString` makes an `Intl.NumberFormat`): the first of a process sets up ICU's
+ * locale data.
  */
 const report = process.env.AGENT_TUI_REPORT_MODULES;
 const intlMade = new Set();
@@ -21,6 +22,22 @@ if (report) {
 				return Reflect.construct(target, parameters, newTarget);
 			},
 		});
+	}
+	// The locale methods that make such an object inside V8, named as the object they make.
+	const localeMethods = [
+		[Number.prototype, 'toLocaleString', 'NumberFormat'],
+		[BigInt.prototype, 'toLocaleString', 'NumberFormat'],
+		[String.prototype, 'localeCompare', 'Collator'],
+		[Date.prototype, 'toLocaleString', 'DateTimeFormat'],
+		[Date.prototype, 'toLocaleDateString', 'DateTimeFormat'],
+		[Date.prototype, 'toLocaleTimeString', 'DateTimeFormat'],
+	];
+	for (const [prototype, method, kind] of localeMethods) {
+		const original = prototype[method];
+		prototype[method] = function (...parameters) {
+			intlMade.add(`Intl.${kind}`);
+			return original.apply(this, parameters);
+		};
 	}
 	let framed = false;
 	const write = process.stdout.write.bind(process.stdout);
