@@ -1,9 +1,9 @@
-import {execFile, execFileSync, spawnSync} from 'node:child_process';
-import {promisify} from 'node:util';
+import {execFileSync, spawnSync} from 'node:child_process';
 import {rmSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {startSimulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxAvailable} from '../test/helpers/tmux.js';
+import {waitForScreenOnOutput} from './pane-output.js';
 import type {Sizes} from './sizes.js';
 import {type BenchRow, median, ms} from './table.js';
 
@@ -44,7 +44,7 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 			const started = performance.now();
 			const tmux = startTmux({columns: 120, rows: 32, command, cwd: root});
 			try {
-				await waitForScreen(tmux.socket, tmux.target, (screen) => screen.includes('Conversations (50)') && screen.includes(firstTitle.split(' ')[0] ?? ''));
+				await waitForScreenOnOutput(tmux.socket, tmux.target, (screen) => screen.includes('Conversations (50)') && screen.includes(firstTitle.split(' ')[0] ?? ''));
 				frames.push(performance.now() - started);
 			} finally {
 				tmux.kill();
@@ -56,27 +56,10 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 	}
 	rows.push({
 		area: 'start-up',
-		name: `launch to the first frame showing conversations, built, in tmux (median of ${frames.length}; screen read every 10 ms)`,
+		name: `launch to the first frame showing conversations, built, in tmux (median of ${frames.length}; screen read as the pane writes)`,
 		figure: ms(median(frames)),
 		target: '< 400 ms',
 		met: median(frames) < 400,
 	});
 	return rows;
-}
-
-const execFileAsync = promisify(execFile);
-
-/**
- * Reads the pane every 10 ms until `shows` holds. Asynchronously: the simulator answering the
- * dashboard runs in this process, and a blocking read (the test helper's execFileSync) would
- * stall it for each capture, adding the observer's cost to the figure.
- */
-async function waitForScreen(socket: string, target: string, shows: (screen: string) => boolean): Promise<void> {
-	const deadline = Date.now() + 10_000;
-	while (Date.now() < deadline) {
-		const {stdout} = await execFileAsync('tmux', ['-L', socket, 'capture-pane', '-p', '-t', target]).catch(() => ({stdout: ''}));
-		if (shows(stdout)) return;
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-	throw new Error('the first frame with data: not on screen after 10 s');
 }
