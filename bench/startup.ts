@@ -39,7 +39,10 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 	const firstTitle = sim.world.conversationList()[0]?.title.slice(0, 20) ?? '';
 	const frames: number[] = [];
 	try {
-		for (let run = 0; run < (sizes.tiny ? 1 : 5); run++) {
+		// Ten launches: the first compiles the bundle and fills Node's compile cache (a new build
+		// directory is a new file to it), as a user's first run after an install does; the row is the
+		// median of the nine after it, and names the first.
+		for (let run = 0; run < (sizes.tiny ? 1 : 10); run++) {
 			const command = `env -u CI OPENHANDS_API_KEY=${shellQuote(sim.apiKey)} node ${bin} --base-url ${shellQuote(sim.baseUrl)}; sleep 5`;
 			const started = performance.now();
 			const tmux = startTmux({columns: 120, rows: 32, command, cwd: root});
@@ -54,12 +57,14 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 		await sim.close();
 		rmSync(`${root}/${outDir}`, {recursive: true, force: true});
 	}
+	const [first = Number.NaN, ...later] = frames;
+	const timed = later.length > 0 ? later : frames;
 	rows.push({
 		area: 'start-up',
-		name: `launch to the first frame showing conversations, built, in tmux (median of ${frames.length}; screen read as the pane writes)`,
-		figure: ms(median(frames)),
+		name: `launch to the first frame showing conversations, built, in tmux (median of ${timed.length}${later.length > 0 ? ` after the first, which fills Node's compile cache: ${ms(first)}` : ''}; screen read as the pane writes)`,
+		figure: ms(median(timed)),
 		target: '< 400 ms',
-		met: median(frames) < 400,
+		met: median(timed) < 400,
 	});
 	return rows;
 }
