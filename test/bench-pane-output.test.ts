@@ -3,7 +3,8 @@ import {execFile} from 'node:child_process';
 import {test} from 'node:test';
 import {promisify} from 'node:util';
 import {waitForScreenOnOutput} from '../bench/pane-output.js';
-import {startTmux, tmuxAvailable} from './helpers/tmux.js';
+import {tmuxSkip as skip} from './helpers/e2e-dashboard.js';
+import {startTmux} from './helpers/tmux.js';
 
 /**
  * The start-up bench's observer (bench/pane-output.ts): it must find the frame it waits for
@@ -11,7 +12,6 @@ import {startTmux, tmuxAvailable} from './helpers/tmux.js';
  * the pane writes, so the observer does not take CPU from the launch it times.
  */
 
-const skip = tmuxAvailable() ? false : 'tmux is not installed';
 const run = promisify(execFile);
 
 test('the start-up observer reads the screen once while the pane is silent, then finds output written later', {timeout: 30_000, skip}, async () => {
