@@ -13,7 +13,7 @@ import stringWidth from 'string-width';
 import widestLine from 'widest-line';
 import fc from 'fast-check';
 import {installRenderSpeedups, reaches} from '../source/boundary/index.js';
-import {inkErasePrefix, inkModeSwitch} from '../source/boundary/ink-frames.js';
+import {inkErasePrefix, inkModeSwitch, inkSyncBegin, inkSyncEnd} from '../source/boundary/ink-frames.js';
 import {useInkInputEmitter} from '../source/boundary/ink-input.js';
 import {guardStdin} from '../source/boundary/ink-stdin.js';
 import {applyPatch, sourcePatches} from '../source/boundary/source-patches.mjs';
@@ -336,6 +336,14 @@ test('Ink writes each frame the way the frame differ reads it, and the screen ma
 	// (An empty write is Ink waiting for the earlier ones to go out.)
 	const frameWrites = writes.filter((write) => write !== '' && !inkModeSwitch.test(write) && write !== '\u001B[?1049h');
 	assert.equal(frameWrites.length, frames.length);
+	// On a terminal each frame is bracketed by synchronized output, the begin and the end each a
+	// write of its own beside it (a cursor switch may come between): the differ holds the begin
+	// back until it knows the frame.
+	const written = writes.filter((write) => write !== '' && !/^\u001B\[\?25[hl]$/.test(write));
+	for (const write of frameWrites) {
+		const at = written.indexOf(write);
+		assert.deepEqual([written[at - 1], written[at + 1]], [inkSyncBegin, inkSyncEnd], `around ${JSON.stringify(write)}`);
+	}
 	for (const write of frameWrites) {
 		const body = write.slice(inkErasePrefix.exec(write)?.[0].length ?? 0);
 		assert.doesNotMatch(body, /\u001B(?!\[[\d;]*m)/, `a frame holds only text and colours: ${JSON.stringify(write)}`);

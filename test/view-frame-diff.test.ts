@@ -84,12 +84,55 @@ test('an unchanged frame writes nothing; one changed line writes about one line'
 	assert.ok(changed.startsWith('\u001B[8;7Hchanged\u001B[K'), JSON.stringify(changed));
 });
 
-test('synchronized-output and cursor switches pass through without forcing a repaint', () => {
+test('cursor switches pass through without forcing a repaint', () => {
 	const diff = new FrameDiff();
 	diff.transform(inkWrite(0, 'a\nb'));
-	assert.equal(diff.transform('\u001B[?2026h'), '\u001B[?2026h');
 	assert.equal(diff.transform('\u001B[?25l'), '\u001B[?25l');
 	assert.equal(diff.transform(inkWrite(3, 'a\nb')), '');
+});
+
+const syncBegin = '\u001B[?2026h';
+const syncEnd = '\u001B[?2026l';
+
+/** What reaches the terminal for one frame Ink brackets with synchronized output. */
+function bracketed(diff: FrameDiff, write: string): string {
+	return diff.transform(syncBegin) + diff.transform(write) + diff.transform(syncEnd);
+}
+
+test('synchronized output brackets a change to several rows, a repaint or a scroll, and nothing smaller', () => {
+	const screen = new VirtualScreen(columns, rows);
+	const diff = new FrameDiff();
+	const first = bracketed(diff, inkWrite(0, 'clock 1\nrow a\nrow b'));
+	assert.ok(first.startsWith(syncBegin) && first.endsWith(syncEnd), `the first frame is a repaint: ${JSON.stringify(first)}`);
+	screen.write(first);
+	// The idle dashboard's clock: one row, so no bracket (it was 16 of ~40 bytes).
+	const tick = bracketed(diff, inkWrite(4, 'clock 2\nrow a\nrow b'));
+	assert.equal(tick, '\u001B[1;7H2\u001B[4;1H');
+	screen.write(tick);
+	// Two rows change: the terminal must show them together.
+	const two = bracketed(diff, inkWrite(4, 'clock 3\nrow a\nrow c'));
+	assert.ok(two.startsWith(syncBegin) && two.endsWith(syncEnd), JSON.stringify(two));
+	assert.equal(two.split(syncBegin).length, 2, 'one begin');
+	screen.write(two);
+	// Nothing changed at all: neither switch is written.
+	assert.equal(bracketed(diff, inkWrite(4, 'clock 3\nrow a\nrow c')), '');
+	// One row erased is one row; a frame that lost two rows erases two.
+	const erased = bracketed(diff, inkWrite(4, 'clock 3\nrow a'));
+	assert.ok(erased.length > 0 && !erased.includes(syncBegin), JSON.stringify(erased));
+	screen.write(erased);
+	assert.equal(screen.text(), 'clock 3\nrow a');
+	const lines = Array.from({length: 8}, (_, index) => `line ${index}`);
+	diff.transform(inkWrite(3, lines.join('\n')));
+	const scrolled = bracketed(diff, inkWrite(9, [...lines.slice(1), 'line 8'].join('\n')));
+	assert.ok(scrolled.includes('r') && scrolled.startsWith(syncBegin) && scrolled.endsWith(syncEnd), `a scroll moves many rows: ${JSON.stringify(scrolled)}`);
+});
+
+test('a synchronized-output begin written with other switches goes out as it came, and so does its end', () => {
+	const diff = new FrameDiff();
+	diff.transform(inkWrite(0, 'a\nb'));
+	assert.equal(diff.transform(`${syncBegin}\u001B[?25l`), `${syncBegin}\u001B[?25l`);
+	assert.equal(diff.transform(inkWrite(3, 'a\nc')), '\u001B[2;1Hc\u001B[3;1H');
+	assert.equal(diff.transform(syncEnd), syncEnd, 'the terminal must not be left holding its updates');
 });
 
 test('anything else passes through and the next frame is painted whole', () => {
