@@ -58,11 +58,11 @@ const noticeMs = 15_000;
  */
 export function Dashboard(props: DashboardProps) {
 	const {store, controller, onQuit, initialView} = props;
-	const snapshot = useDashboardSnapshot(store);
+	const registry = useKeyRegistry();
+	const snapshot = useDashboardSnapshot(store, registry.frameHold);
 	const {columns, rows} = useWindowSize();
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, ...initialView});
 	const layout = computeLayout(columns, rows, view.zoomed);
-	const registry = useKeyRegistry();
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
 	// Server timestamps (created, updated, event times) are compared with the servers' clock;

@@ -50,12 +50,21 @@ export function useDashboardKeys(args: Args): void {
 	const defaults = {registry, fallback: true};
 	const notice = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
 
-	const openConversation = (key: string | null | undefined) => {
+	/** `alsoThen`: the view's own change that goes with the open (drawn with it). */
+	const openConversation = (key: string | null | undefined, alsoThen?: () => void) => {
 		if (!key) return;
 		// A filter typed for one conversation's events rarely fits another's.
-		if (snapshot.timeline?.conversationKey !== key) dispatch({type: 'set-filter', target: 'timeline', text: ''});
-		controller.openTimeline(key);
-		dispatch({type: 'focus', pane: 'timeline'});
+		const clearFilter = snapshot.timeline?.conversationKey !== key;
+		// The read of a stopped conversation's stored events goes out before the pane is drawn
+		// (frame-hold.ts): the server answers while it is.
+		registry.frameHold.hold(
+			() => controller.openTimeline(key),
+			() => {
+				alsoThen?.();
+				if (clearFilter) dispatch({type: 'set-filter', target: 'timeline', text: ''});
+				dispatch({type: 'focus', pane: 'timeline'});
+			},
+		);
 	};
 
 	const askSandbox = (action: 'pause' | 'resume', sandboxKey: string | null | undefined, fromConversation?: string | null) => {
@@ -242,8 +251,10 @@ export function useDashboardKeys(args: Args): void {
 			open: () => {
 				// Opening a row is picking it: the cursor stays on it when the filter is cleared or
 				// the list re-sorts, instead of returning to the top row.
-				if (conversations.selectedKey) conversations.select(conversations.selectedKey);
-				openConversation(conversations.selectedKey);
+				const key = conversations.selectedKey;
+				openConversation(key, () => {
+					if (key) conversations.select(key);
+				});
 			},
 			changes: () => act('changes', 'conversations', conversations.selectedKey),
 			back: () => {

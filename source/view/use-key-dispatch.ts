@@ -2,6 +2,7 @@ import {createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, 
 import {useInput, usePaste} from 'ink';
 import {commitPendingRenders, useInkInputEmitter} from '../boundary/ink-input.js';
 import {type ActionName, type Binding, findBinding, type InkKey, type KeyContext, keymap, keyMatches} from './keymap.js';
+import {FrameHold} from './frame-hold.js';
 import {type LineEdit, lineEditForKey} from './line-edit.js';
 
 /**
@@ -19,6 +20,8 @@ export type TextSink = (edit: LineEdit) => void;
 type Registration = {context: KeyContext; handlers: {current: KeyHandlers}; fallback: boolean};
 
 export class KeyRegistry {
+	/** A key's frame held until the request it started has gone out (frame-hold.ts). */
+	readonly frameHold = new FrameHold();
 	readonly #entries: Registration[] = [];
 	readonly #sinks: Array<{current: TextSink}> = [];
 
@@ -278,6 +281,8 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	const burst = useRef({raw: '', swallowing: false});
 
 	const deliverPaste = (text: string, held = false) => {
+		// A frame held for the key before (frame-hold.ts) is drawn first: the paste's field may be on it.
+		if (registry.frameHold.release()) commitPendingRenders();
 		if (!held && queue.current.length > 0) {
 			queue.current.push({input: text, paste: true, startedIn: stackRef.current[0], queuedAt: renders.current});
 			waitForCommit();
@@ -293,7 +298,8 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		const current = burst.current;
 		const onRaw = (raw: string) => {
 			// Every listener after this one (ours, ink-select-input's) meets the screen the
-			// previous key of the same read made.
+			// previous key made, of the same read or held back for its request (frame-hold.ts).
+			registry.frameHold.release();
 			commitPendingRenders();
 			current.raw = raw;
 			if (opensControlString(raw) && !current.swallowing) {
@@ -307,7 +313,7 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		return () => {
 			emitter.off('input', onRaw);
 		};
-	}, [emitter]);
+	}, [emitter, registry]);
 
 	const lookup = (context: KeyContext, action: ActionName) => registry.handler(context, action);
 	const opensTextLine = (first: string) => {
@@ -330,7 +336,15 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		}
 		switch (plan.kind) {
 			case 'key': {
-				const binding = dispatchOne(current, input, key, lookup, keymap);
+				// A key read on its own may hold its frame for the request it starts; one fed back
+				// from a longer read may not (the next key is handled against this one's commit).
+				registry.frameHold.allowed = !held;
+				let binding: Binding | undefined;
+				try {
+					binding = dispatchOne(current, input, key, lookup, keymap);
+				} finally {
+					registry.frameHold.allowed = false;
+				}
 				if (!binding && textEntry) {
 					const edit = lineEditForKey(input, key, raw);
 					if (edit) registry.textSink()?.(edit);
