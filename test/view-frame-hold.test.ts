@@ -1,5 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {BatchedPublisher} from '../source/state/batched-publisher.js';
 import {FrameHold} from '../source/view/frame-hold.js';
 
 /**
@@ -9,17 +10,17 @@ import {FrameHold} from '../source/view/frame-hold.js';
 
 const checkPhase = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A store's subscribe: the listeners, and a way to tell them. */
-function fakeStore() {
-	const listeners = new Set<() => void>();
+/** The store's real publisher, publishing a new value at once (a new number each time). */
+function publisher() {
+	const published = new BatchedPublisher(0, 0);
+	let next = 0;
 	return {
-		subscribe: (listener: () => void) => {
-			listeners.add(listener);
-			return () => listeners.delete(listener);
-		},
+		subscribe: published.subscribe,
 		publish: () => {
-			for (const listener of listeners) listener();
+			published.schedule(() => ++next);
+			published.flush();
 		},
+		close: () => published.close(),
 	};
 }
 
@@ -37,7 +38,7 @@ test('not allowed (a key fed back from a longer read): the act and what follows 
 
 test('allowed: the act runs now; the view and the store listeners wait until released, each once', () => {
 	const hold = new FrameHold();
-	const store = fakeStore();
+	const store = publisher();
 	const told: string[] = [];
 	const unsubscribe = hold.gate(store.subscribe)(() => told.push('listener'));
 	store.publish();
@@ -60,6 +61,7 @@ test('allowed: the act runs now; the view and the store listeners wait until rel
 	store.publish();
 	assert.equal(told.at(-1), 'listener', 'released: told at once again');
 	unsubscribe();
+	store.close();
 });
 
 test('released by itself two check phases on, after an immediate queued by the act\'s promise chain (where undici writes)', async () => {
