@@ -19,6 +19,10 @@ export type Sizes = {
 	realStreamEvents: number;
 	/** How many a second the agent server writes them. */
 	realStreamRate: number;
+	/** The pause before a traffic measurement, for the dashboard to load and go quiet (the smoke run only proves the rows come out). */
+	quietMs: number;
+	/** How long after the real stream's burst its resident memory is read. */
+	realStreamLaterSeconds: number;
 	tiny: boolean;
 };
 
@@ -38,6 +42,8 @@ export const fullSizes: Sizes = {
 	storedFollowMinutes: 10,
 	realStreamEvents: 50_000,
 	realStreamRate: 500,
+	quietMs: 2500,
+	realStreamLaterSeconds: 10,
 	tiny: false,
 };
 
@@ -57,5 +63,7 @@ export const tinySizes: Sizes = {
 	storedFollowMinutes: 1,
 	realStreamEvents: 1_500,
 	realStreamRate: 500,
+	quietMs: 500,
+	realStreamLaterSeconds: 2,
 	tiny: true,
 };

@@ -117,7 +117,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 	try {
 		const loadStart = Date.now();
 		while (store.getSnapshot().conversations.size < 200 && Date.now() - loadStart < 20_000) await settle(50);
-		await settle(2500);
+		await settle(sizes.quietMs);
 
 		const rows: BenchRow[] = [];
 		if (run.idle) {
@@ -144,7 +144,7 @@ async function measureTerminal(sizes: Sizes, run: TerminalRun): Promise<BenchRow
 		mounted.stdin.write('3');
 		const liveStart = Date.now();
 		while (store.getSnapshot().timeline?.stream.state !== 'live' && Date.now() - liveStart < 10_000) await settle(50);
-		await settle(1000);
+		await settle(Math.min(1000, sizes.quietMs));
 		// The conversation's own history, cycled, each copy numbered (numbered-event.ts) so that
 		// every row differs as in a real stream.
 		const templates = sim.world.events(running.conversation.id).filter((event) => event.kind === 'ObservationEvent' || event.kind === 'ActionEvent' || event.kind === 'MessageEvent');

@@ -5,9 +5,13 @@ import {runNode} from './run-process.js';
 /**
  * `npm run bench` works: each of its steps produces its rows, at tiny sizes, bundled as the table
  * runs them. This proves the bench runs on a fresh clone; it does not judge the targets (timings on
- * a shared CI machine are not evidence; the bench itself is, on a quiet one). The steps are split
- * over three files: Node's runner gives each file as a whole `--test-timeout` (60 s), and the whole
- * tiny bench took 58 s on Node 26 and more than 60 s on Node 22.
+ * a shared CI machine are not evidence; the bench itself is, on a quiet one).
+ *
+ * Node's runner gives each file as a whole `--test-timeout` (60 s), a guard against a hang, not a
+ * measure. So the steps are spread over six files of 12–22 s each on a quiet machine (Node 26, two
+ * files at a time; each file pays ~5 s to bundle), 30–44 s beside two busy loops on two cores: a
+ * machine more than twice as slow gives the same verdict. Two files of 45–55 s did not (both failed
+ * beside two busy loops), and a longer timeout would only make a hang slower to see.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
