@@ -20,7 +20,7 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 	rmSync(`${root}/${outDir}`, {recursive: true, force: true});
 	// The same build as `npm run build` (what `npm pack` ships), into a directory of its own.
 	execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', outDir], {cwd: root});
-	const bin = `${outDir}/bin.js`;
+	const bin = `${outDir}/bin.cjs`;
 	const versions: number[] = [];
 	// Node's own start, between them: the floor under `--version`, which moves with the machine's load.
 	const nodeAlone: number[] = [];

@@ -17,7 +17,7 @@ import {transformSync} from 'esbuild';
  */
 export function asciiOutput(directory) {
 	for (const entry of readdirSync(directory, {recursive: true, withFileTypes: true})) {
-		if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+		if (!entry.isFile() || !/\.c?js$/.test(entry.name)) continue;
 		const path = join(entry.parentPath, entry.name);
 		const text = readFileSync(path, 'utf8');
 		const ascii = asciiSource(text, path);

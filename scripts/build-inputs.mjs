@@ -7,7 +7,7 @@ import {fileURLToPath} from 'node:url';
  * What the bundle is made from: the sources (the dependencies' source patches among them), the
  * build scripts and the lockfile. Their hash is written beside the bundle when it is built
  * (`dist/.build-inputs`), so `npm test` and `npm start` rebuild only when something changed, and
- * the tests that run `dist/bin.js` refuse a bundle that is older than the code
+ * the tests that run `dist/bin.cjs` refuse a bundle that is older than the code
  * (test/helpers/built-cli.ts).
  */
 
@@ -39,5 +39,5 @@ export function buildInputsHash() {
 
 /** The hash the current dist/ was built from, or null when there is none. */
 export function builtFromHash() {
-	return existsSync(stampFile) && existsSync(join(root, 'dist', 'bin.js')) ? readFileSync(stampFile, 'utf8').trim() : null;
+	return existsSync(stampFile) && existsSync(join(root, 'dist', 'bin.cjs')) ? readFileSync(stampFile, 'utf8').trim() : null;
 }

@@ -7,8 +7,10 @@ import {sharedBundleOptions} from './bundle-options.mjs';
 import {thirdPartyNotices} from './third-party-notices.mjs';
 
 /**
- * The installed CLI: source/bin.ts and everything it imports (Ink, React, yoga, zod, undici …)
- * bundled into one ES module, `dist/bin.js`. One file loads about three times faster than the
+ * The installed CLI: `dist/bin.cjs`, a small CommonJS file from source/bin.ts (Node loads it
+ * sooner than an ES module, and `--version` is answered there), and the CLI it imports,
+ * source/cli.tsx with everything it imports (Ink, React, yoga, zod, undici …) bundled as ES
+ * modules: `dist/cli.js` and its chunks (yoga loads with a top-level await, which CommonJS lacks). One file loads about three times faster than the
  * few hundred small modules it replaces (ink alone: ~460 ms as files, ~150 ms bundled, on the
  * bench machine), which is most of the time to the first frame. `npm start` and the end-to-end
  * tests run this bundle too, so what is tested is what ships.
@@ -28,12 +30,27 @@ if (values['if-stale'] && stamped && builtFromHash() === inputs) process.exit(0)
 rmSync(outdir, {recursive: true, force: true});
 mkdirSync(outdir, {recursive: true});
 
+// The executable: Node's own modules only, and `import('./cli.js')` left for Node to load.
+await build({
+	entryPoints: ['source/bin.ts'],
+	outfile: `${outdir}/bin.cjs`,
+	bundle: true,
+	platform: 'node',
+	format: 'cjs',
+	target: sharedBundleOptions.target,
+	external: ['./cli.js'],
+	// The one use of import.meta (package.json for `--version`), spelled for CommonJS.
+	define: {'import.meta.url': 'agentTuiBinUrl'},
+	banner: {js: "var agentTuiBinUrl = require('node:url').pathToFileURL(__filename).href;"},
+	legalComments: 'none',
+	logLevel: 'warning',
+});
+
 const {metafile} = await build({
 	...sharedBundleOptions,
-	entryPoints: {bin: 'source/bin.ts'},
+	entryPoints: {cli: 'source/cli.tsx'},
 	outdir,
-	// bin.js stays small (`--version` is answered before anything else loads); the CLI and its
-	// dependencies are a chunk it imports.
+	// The headless commands, the simulator and the dashboard are chunks cli.js imports when chosen.
 	splitting: true,
 	chunkNames: 'chunks/[name]-[hash]',
 	metafile: true,

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 /**
- * The executable's first module. Two settings must be in place before Ink, React or chalk are
- * evaluated, and static imports are evaluated before this body runs, so the CLI is loaded with a
- * dynamic import after them:
+ * The executable's first module, built as CommonJS (`dist/bin.cjs`, scripts/build.mjs): Node loads
+ * one CommonJS file a few milliseconds sooner than an ES module, and `--version` is answered here.
+ * It imports only Node's own modules, which Node has loaded before it runs any code. Two settings
+ * must be in place before Ink, React or chalk are evaluated, so the CLI (an ES module,
+ * `dist/cli.js`) is loaded with a dynamic import after them:
  * - NODE_ENV=production: React's development build keeps a performance entry per render, so a
  *   long-running dashboard's memory grows without bound (ink#869, react#35761).
  * - chalk ignores NO_COLOR (chalk#547) and decides once, at import: map it (and --no-color) to FORCE_COLOR=0.
  */
+import {readFileSync} from 'node:fs';
+import {enableCompileCache} from 'node:module';
+
 // (Bracket access: the bundled build defines NODE_ENV at build time and must not see an assignment.)
 process.env['NODE_ENV'] ??= 'production';
 
@@ -21,9 +26,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
 
 // `--version` alone is answered here, before any dependency loads: scripts and shell prompts call
 // it often, and meow, zod and the rest cost more than Node itself to start.
-const versionOnly = process.argv.length === 3 && process.argv[2] === '--version';
-if (versionOnly) {
-	const {readFileSync} = await import('node:fs');
+if (process.argv.length === 3 && process.argv[2] === '--version') {
 	const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string};
 	process.stdout.write(`${version}\n`);
 	process.exit(0);
@@ -32,7 +35,6 @@ if (versionOnly) {
 // V8's code cache on disk (Node's compile cache, in the system's temporary directory, kept per
 // Node version and file content): after the first run, the 3 MB bundle loads without being
 // compiled again, about a fifth of the time to the first frame. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-const {enableCompileCache} = await import('node:module');
 enableCompileCache();
 
 // The heap is sized for memory, not speed, once the dashboard has loaded (view/app.tsx): a V8
@@ -43,4 +45,5 @@ if ((process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || noCol
 	process.env.FORCE_COLOR = '0';
 }
 
-await import('./cli.js');
+// The CLI reports its own errors and sets the exit code; a failure to load it at all is Node's to print.
+void import('./cli.js');

@@ -46,7 +46,7 @@ test('what npm pack ships: the bundle, its third-party notices, the licence, the
 	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})) as Packed[];
 	const paths = packed!.files.map((file) => file.path).sort();
 	const other = paths.filter((path) => !/^dist\/chunks\/[\w-]+\.js$/.test(path));
-	assert.deepEqual(other, ['LICENSE', 'dist/THIRD-PARTY-NOTICES.md', 'dist/bin.js', 'package.json', 'readme.md']);
+	assert.deepEqual(other, ['LICENSE', 'dist/THIRD-PARTY-NOTICES.md', 'dist/bin.cjs', 'dist/cli.js', 'package.json', 'readme.md']);
 	assert.ok(paths.length > other.length, 'the chunks the bin imports');
 	assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} /);
 	assert.equal(manifest.license, 'MIT');
@@ -59,8 +59,8 @@ test('what npm pack ships: the bundle, its third-party notices, the licence, the
 
 test('every file of the bundle is ASCII, so Node reads each as a one-byte string', () => {
 	freshBuiltCli();
-	const files = readdirSync(join(root, 'dist'), {recursive: true, withFileTypes: true}).filter((entry) => entry.isFile() && entry.name.endsWith('.js'));
-	assert.ok(files.length > 10, 'bin.js and its chunks');
+	const files = readdirSync(join(root, 'dist'), {recursive: true, withFileTypes: true}).filter((entry) => entry.isFile() && /\.c?js$/.test(entry.name));
+	assert.ok(files.length > 10, 'bin.cjs, cli.js and its chunks');
 	for (const entry of files) {
 		const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
 		assert.equal(/[^\u0000-\u007F]/.exec(text)?.index, undefined, `${entry.name}: a character past ASCII`);
@@ -79,4 +79,19 @@ test('the ASCII pass escapes comments and refuses a character it cannot escape s
 	assert.throws(() => asciiSource('const x = 1;\nexport const r = String.raw`é`;\n'), /outside a comment \(line 2\)/);
 	// A line separator ends a line comment: escaped, it would hide the code after it.
 	assert.throws(() => asciiSource('// note\u2028export const c = 1;\n'), /outside a comment/);
+});
+
+test('the executable is one small CommonJS file that needs only Node’s own modules before it imports the CLI', () => {
+	freshBuiltCli();
+	const bin = readFileSync(join(root, 'dist', 'bin.cjs'), 'utf8');
+	assert.match(bin, /^#!\/usr\/bin\/env node\n/);
+	// CommonJS: no static import or export (an ES module loads a few ms later, on every `--version`).
+	assert.equal(/^\s*(?:import|export)\s/m.exec(bin)?.[0], undefined);
+	const required = [...bin.matchAll(/\brequire\("([^"]+)"\)|\brequire\('([^']+)'\)/g)].map((match) => match[1] ?? match[2]);
+	assert.ok(required.length >= 2, `requires ${required.join(', ')}`);
+	assert.deepEqual(required.filter((name) => !name!.startsWith('node:')), [], 'only Node’s own modules');
+	assert.deepEqual([...bin.matchAll(/\bimport\("([^"]+)"\)/g)].map((match) => match[1]), ['./cli.js'], 'the CLI, loaded after the settings');
+	assert.ok(bin.length < 8 * 1024, `${bin.length} bytes`);
+	const version = execFileSync(process.execPath, [join(root, 'dist', 'bin.cjs'), '--version'], {encoding: 'utf8'});
+	assert.equal(version.trim(), (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}).version);
 });

@@ -4,13 +4,13 @@ import {fileURLToPath} from 'node:url';
 import {buildInputsHash, builtFromHash} from '../../scripts/build-inputs.mjs';
 
 /**
- * The CLI as it ships: `dist/bin.js`, the bundle `npm run build` makes. End-to-end and CLI tests
+ * The CLI as it ships: `dist/bin.cjs`, the bundle `npm run build` makes. End-to-end and CLI tests
  * run it rather than the sources, so they test the code users get (bundled dependencies,
  * patched Ink). `npm test` builds it first when the sources changed (`pretest`); a test file run
  * on its own against an older bundle fails here with what to do, never on stale code.
  */
 
-export const builtCli = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+export const builtCli = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 
 let checked = false;
 
@@ -18,8 +18,8 @@ let checked = false;
 export function freshBuiltCli(): string {
 	if (!checked) {
 		const built = builtFromHash();
-		if (built === null) throw new Error('dist/bin.js is missing: run `npm run build` (npm test builds it first)');
-		if (built !== buildInputsHash()) throw new Error('dist/bin.js is older than the sources: run `npm run build` (npm test builds it first)');
+		if (built === null) throw new Error('dist/bin.cjs is missing: run `npm run build` (npm test builds it first)');
+		if (built !== buildInputsHash()) throw new Error('dist/bin.cjs is older than the sources: run `npm run build` (npm test builds it first)');
 		checked = true;
 	}
 	return builtCli;
