@@ -1,4 +1,6 @@
 import {spawn} from 'node:child_process';
+import {mkdirSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {buildInputsHash, builtFromHash} from '../../scripts/build-inputs.mjs';
@@ -49,11 +51,22 @@ export type CliOptions = {
 };
 
 /**
- * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home`, no CI, no
+ * One cache folder for every CLI the tests run, private as the CLI requires of its compile cache
+ * (source/config/compile-cache.ts): under each test's new HOME, every run would compile the
+ * bundle again and write its cache.
+ */
+function testCacheHome(): string {
+	const path = join(tmpdir(), `agent-tui-test-cache-${process.getuid?.() ?? 'user'}`);
+	mkdirSync(path, {recursive: true, mode: 0o700});
+	return path;
+}
+
+/**
+ * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home` (the cache: above), no CI, no
  * OPENHANDS_* from the developer's shell (only what `env` adds).
  */
 export function cliEnv(home: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg')};
+	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome()};
 	delete out.CI;
 	delete out.OPENHANDS_BASE_URL;
 	delete out.OPENHANDS_API_KEY;
