@@ -10,9 +10,10 @@ import {thirdPartyNotices} from './third-party-notices.mjs';
  * The installed CLI: `dist/bin.cjs`, a small CommonJS file from source/bin.ts (Node loads it
  * sooner than an ES module, and `--version` is answered there), and the CLI it imports,
  * source/cli.tsx with everything it imports (Ink, React, yoga, zod, undici …) bundled as ES
- * modules: `dist/cli.js` and its chunks (yoga loads with a top-level await, which CommonJS lacks). One file loads about three times faster than the
- * few hundred small modules it replaces (ink alone: ~460 ms as files, ~150 ms bundled, on the
- * bench machine), which is most of the time to the first frame. `npm start` and the end-to-end
+ * modules: `dist/cli.js` and its chunks (yoga loads with a top-level await, which CommonJS lacks).
+ * A bundle loads about three times faster than the few hundred small modules it replaces (ink
+ * alone: ~460 ms as files, ~150 ms bundled, on the bench machine), which is most of the time to
+ * the first frame. `npm start` and the end-to-end
  * tests run this bundle too, so what is tested is what ships.
  *
  *   node scripts/build.mjs [--outdir dist] [--if-stale]
