@@ -7,6 +7,7 @@ import {fileURLToPath} from 'node:url';
 import {asciiSource} from '../scripts/ascii-output.mjs';
 import {sharedBundleOptions} from '../scripts/bundle-options.mjs';
 import {freshBuiltCli} from './helpers/built-cli.js';
+import {runNode} from './helpers/run-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -81,7 +82,7 @@ test('the ASCII pass escapes comments and refuses a character it cannot escape s
 	assert.throws(() => asciiSource('// note\u2028export const c = 1;\n'), /outside a comment/);
 });
 
-test('the executable is one small CommonJS file that needs only Node’s own modules before it imports the CLI', () => {
+test('the executable is one small CommonJS file that needs only Node’s own modules before it imports the CLI', async () => {
 	freshBuiltCli();
 	const bin = readFileSync(join(root, 'dist', 'bin.cjs'), 'utf8');
 	assert.match(bin, /^#!\/usr\/bin\/env node\n/);
@@ -92,6 +93,7 @@ test('the executable is one small CommonJS file that needs only Node’s own mod
 	assert.deepEqual(required.filter((name) => !name!.startsWith('node:')), [], 'only Node’s own modules');
 	assert.deepEqual([...bin.matchAll(/\bimport\("([^"]+)"\)/g)].map((match) => match[1]), ['./cli.js'], 'the CLI, loaded after the settings');
 	assert.ok(bin.length < 8 * 1024, `${bin.length} bytes`);
-	const version = execFileSync(process.execPath, [join(root, 'dist', 'bin.cjs'), '--version'], {encoding: 'utf8'});
-	assert.equal(version.trim(), (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}).version);
+	const version = await runNode([join(root, 'dist', 'bin.cjs'), '--version'], {cwd: root, timeoutMs: 30_000});
+	assert.equal(version.code, 0, version.stderr);
+	assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {version: string}).version);
 });
