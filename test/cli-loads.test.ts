@@ -58,4 +58,22 @@ describe('what the built CLI loads', {timeout: 120_000}, () => {
 		assert.ok(atExit.includes('https') && atExit.includes('zlib'), `ws and the modules it brings, loaded to stream: ${atExit.join(' ')}`);
 		assert.ok(atExit.includes('Intl.Segmenter'), `the grapheme segmenters, made after the first frame: ${atExit.join(' ')}`);
 	});
+
+	test('with the list slower than the dashboard waits for it, the first frame (the list loading) still comes before ws and the segmenters', {skip: tmuxSkip}, async () => {
+		// A busy machine: the list answers after the dashboard has stopped waiting (400 ms) and drawn
+		// its first frame without it; what the dashboard loads after its first frame then comes
+		// before the list. The first frame is the one to judge, not the first with the list.
+		const report = `${reportTo}-slow`;
+		const {tmux} = await launch(80, 24, {env: {NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: report}, simulator: (simulator) => simulator.faults.setLatency(1500)});
+		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('need you'), 'the list, late', 30_000);
+		await eventually(() => existsSync(`${report}.first-frame`), 'the report at the first frame', {timeoutMs: 10_000});
+		const first = readList(`${report}.first-frame`);
+		assert.ok(first.includes('http') && first.includes('tty'), `the list's request was out: ${first.join(' ')}`);
+		for (const name of ['http2', 'tls', 'https', 'zlib']) assert.ok(!first.includes(name), `node:${name} loaded by the first frame: ${first.join(' ')}`);
+		assert.deepEqual(first.filter((name) => name.startsWith('Intl.')), [], 'no Intl object before the first frame');
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
+		const atExit = readList(`${report}.exit`);
+		assert.ok(atExit.includes('https') && atExit.includes('Intl.Segmenter'), `loaded after the first frame, before the exit: ${atExit.join(' ')}`);
+	});
 });

@@ -20,7 +20,8 @@ export type DashboardRun = {tmux: TmuxSession; simulator: Simulator};
 
 /** Registers the clean-up once per test file; `launch` starts one simulator and one dashboard. */
 /** More for the dashboard's command line: flags after --base-url, variables in its environment. */
-export type LaunchExtras = {args?: readonly string[]; env?: Readonly<Record<string, string>>};
+/** `simulator`: called with the simulator before the dashboard starts (faults to set first). */
+export type LaunchExtras = {args?: readonly string[]; env?: Readonly<Record<string, string>>; simulator?: (simulator: Simulator) => void};
 
 export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns: number, rows: number, extras?: LaunchExtras) => Promise<DashboardRun> {
 	const simulators: Simulator[] = [];
@@ -32,6 +33,7 @@ export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns:
 	return async (columns, rows, extras = {}) => {
 		const simulator = await startSimulator({port: 0, ...simulatorOptions});
 		simulators.push(simulator);
+		extras.simulator?.(simulator);
 		const env = Object.entries(extras.env ?? {}).map(([name, value]) => `${name}=${shellQuote(value)}`);
 		const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(simulator.apiKey)}`, 'NODE_ENV=production', ...env, cliCommand(), `--base-url ${shellQuote(simulator.baseUrl)}`, ...(extras.args ?? []).map(shellQuote)].join(' ');
 		const command = `${app}; printf 'EXIT=%s\\n' $?; sleep 60`;

@@ -2,9 +2,12 @@ import {writeFileSync} from 'node:fs';
 
 /**
  * Preloaded into the built CLI by test/cli-loads.test.ts (NODE_OPTIONS=--import=…): writes which
- * of Node's own modules were loaded to `$AGENT_TUI_REPORT_MODULES` at the first frame that lists
- * conversations (`<file>.first-frame`), and again as the process exits (`<file>.exit`). The list
- * also names each kind of Intl object made by then (`Intl.Segmenter`), directly or by a locale
+ * of Node's own modules were loaded to `$AGENT_TUI_REPORT_MODULES` at the dashboard's first frame
+ * (`<file>.first-frame`), and again as the process exits (`<file>.exit`). The first frame is the
+ * first write with the tab bar's `Conversations (N)`, whatever N: the dashboard waits a moment for
+ * the list before it draws, and on a busy machine draws without it; what it loads after the
+ * first frame (ws, the segmenters) may then come before the list, and is not before the frame.
+ * The list also names each kind of Intl object made by then (`Intl.Segmenter`), directly or by a locale
  * method (`toLocaleString` makes an `Intl.NumberFormat`): the first of a process sets up ICU's
  * locale data.
  */
@@ -42,7 +45,7 @@ if (report) {
 	let framed = false;
 	const write = process.stdout.write.bind(process.stdout);
 	process.stdout.write = (chunk, ...rest) => {
-		if (!framed && /Conversations \([1-9]/.test(String(chunk))) {
+		if (!framed && /Conversations \(\d/.test(String(chunk))) {
 			framed = true;
 			writeFileSync(`${report}.first-frame`, JSON.stringify(nodeModules()));
 		}
