@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator} from '../source/simulator/server.js';
 import {runCli} from './helpers/built-cli.js';
-import {dashboardLauncher, timelineLoaded, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {dashboardLauncher, type LaunchExtras, timelineLoaded, tmuxSkip} from './helpers/e2e-dashboard.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -40,15 +40,21 @@ describe('what the built CLI loads', {timeout: 120_000}, () => {
 	});
 
 	const launch = dashboardLauncher({seed: 7, tickMs: 150, conversations: 30});
-	test('the dashboard draws its first frame without ws, HTTP/2 or an Intl object, and loads ws to follow a conversation', {skip: tmuxSkip}, async () => {
-		const report = `${reportTo}-dashboard`;
-		const {tmux} = await launch(80, 24, {env: {NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: report}});
-		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('need you'), 'the list', 30_000);
+	/** Launches the dashboard reporting its modules to `report`, waits for the list, and checks what its first frame had loaded. */
+	async function launchAndCheckFirstFrame(report: string, extras: Pick<LaunchExtras, 'simulator'>, listDescription: string) {
+		const {tmux} = await launch(80, 24, {env: {NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: report}, ...extras});
+		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('need you'), listDescription, 30_000);
 		await eventually(() => existsSync(`${report}.first-frame`), 'the report at the first frame', {timeoutMs: 10_000});
 		const first = readList(`${report}.first-frame`);
-		assert.ok(first.includes('http') && first.includes('tty'), `the list's own modules: ${first.join(' ')}`);
+		assert.ok(first.includes('http') && first.includes('tty'), `the list's own modules, its request out: ${first.join(' ')}`);
 		for (const name of ['http2', 'tls', 'https', 'zlib']) assert.ok(!first.includes(name), `node:${name} loaded by the first frame: ${first.join(' ')}`);
 		assert.deepEqual(first.filter((name) => name.startsWith('Intl.')), [], 'no Intl object before the first frame');
+		return tmux;
+	}
+
+	test('the dashboard draws its first frame without ws, HTTP/2 or an Intl object, and loads ws to follow a conversation', {skip: tmuxSkip}, async () => {
+		const report = `${reportTo}-dashboard`;
+		const tmux = await launchAndCheckFirstFrame(report, {}, 'the list');
 		// Open a running conversation: its stream comes over ws.
 		tmux.send('\r');
 		await tmux.waitFor((text) => timelineLoaded(text) && /\blive\b/.test(text), 'the timeline following live', 30_000);
@@ -64,13 +70,7 @@ describe('what the built CLI loads', {timeout: 120_000}, () => {
 		// its first frame without it; what the dashboard loads after its first frame then comes
 		// before the list. The first frame is the one to judge, not the first with the list.
 		const report = `${reportTo}-slow`;
-		const {tmux} = await launch(80, 24, {env: {NODE_OPTIONS: `--import=${reporter}`, AGENT_TUI_REPORT_MODULES: report}, simulator: (simulator) => simulator.faults.setLatency(1500)});
-		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('need you'), 'the list, late', 30_000);
-		await eventually(() => existsSync(`${report}.first-frame`), 'the report at the first frame', {timeoutMs: 10_000});
-		const first = readList(`${report}.first-frame`);
-		assert.ok(first.includes('http') && first.includes('tty'), `the list's request was out: ${first.join(' ')}`);
-		for (const name of ['http2', 'tls', 'https', 'zlib']) assert.ok(!first.includes(name), `node:${name} loaded by the first frame: ${first.join(' ')}`);
-		assert.deepEqual(first.filter((name) => name.startsWith('Intl.')), [], 'no Intl object before the first frame');
+		const tmux = await launchAndCheckFirstFrame(report, {simulator: (simulator) => simulator.faults.setLatency(1500)}, 'the list, late');
 		tmux.send('q');
 		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
 		const atExit = readList(`${report}.exit`);

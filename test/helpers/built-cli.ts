@@ -55,10 +55,13 @@ export type CliOptions = {
  * (source/config/compile-cache.ts): under each test's new HOME, every run would compile the
  * bundle again and write its cache.
  */
+let cacheHome: string | undefined;
 function testCacheHome(): string {
-	const path = join(tmpdir(), `agent-tui-test-cache-${process.getuid?.() ?? 'user'}`);
-	mkdirSync(path, {recursive: true, mode: 0o700});
-	return path;
+	if (cacheHome === undefined) {
+		cacheHome = join(tmpdir(), `agent-tui-test-cache-${process.getuid?.() ?? 'user'}`);
+		mkdirSync(cacheHome, {recursive: true, mode: 0o700});
+	}
+	return cacheHome;
 }
 
 /**
