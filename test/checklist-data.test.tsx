@@ -21,7 +21,7 @@ import {press, renderSized, waitForFrame} from './helpers/ink.js';
 import {KeyHarness, TimelineHarness, TimelineSource} from './helpers/pane-harness.js';
 import {supervise} from './helpers/supervise.js';
 import {clientFor, serverIds, startSim, waitUntil} from './wire-agent-fixtures.js';
-import {cliArgs, runCli} from './helpers/built-cli.js';
+import {cliArgs, runCli, testCacheHome} from './helpers/built-cli.js';
 
 /**
  * docs/security-checklist.md checklist, items 14–23 and 39–41: sizes, bad data, secrets, resizing.
@@ -188,7 +188,7 @@ test('39. the key is absent from frames, logs, process.report and crash output, 
 	// Asynchronously: the simulator answering the CLI lives in this process.
 	const run = await new Promise<{code: number | null; stdout: string; stderr: string}>((resolve, reject) => {
 		const child = spawn(process.execPath, [...cliArgs(), 'conversations', '--base-url', `${sim.baseUrl}/?api_key=${querySecret}`], {
-			env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: `${secret}-wrong`, AGENT_TUI_DEBUG: '1'},
+			env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: `${secret}-wrong`, AGENT_TUI_DEBUG: '1'},
 		});
 		let stdout = '';
 		let stderr = '';

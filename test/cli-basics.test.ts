@@ -7,7 +7,7 @@ import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {cliArgs, freshBuiltCli} from './helpers/built-cli.js';
+import {cliArgs, cliEnv, freshBuiltCli, testCacheHome} from './helpers/built-cli.js';
 
 /**
  * The CLI as a user runs it (a real process through source/bin.ts): help, version, usage
@@ -22,10 +22,8 @@ type Run = {code: number | null; stdout: string; stderr: string};
 
 /** Runs the CLI with no configuration but what `env` adds (HOME is an empty directory). */
 function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<Run> {
-	const base: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg')};
-	for (const name of Object.keys(base)) if (name.startsWith('OPENHANDS_') || name === 'CI' || name === 'NODE_OPTIONS') delete base[name];
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env: {...base, ...env}});
+		const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env: cliEnv(home, env)});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -72,7 +70,7 @@ describe('agent-tui', {concurrency: true}, () => {
 				const script = `process.argv = [process.argv[0], 'agent-tui', 'no-such-command', ...${JSON.stringify(extraArgs)}];
 					await import(${JSON.stringify(pathToFileURL(freshBuiltCli()).href)});
 					process.stdout.write(JSON.stringify({force: process.env.FORCE_COLOR ?? null, nodeEnv: process.env.NODE_ENV ?? null}));`;
-				const base: NodeJS.ProcessEnv = {...process.env, HOME: home, ...env};
+				const base: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CACHE_HOME: testCacheHome(), ...env};
 				for (const name of ['NO_COLOR', 'FORCE_COLOR', 'NODE_ENV', 'CI']) if (!(name in env)) delete base[name];
 				const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {cwd: process.cwd(), env: base});
 				let out = '';

@@ -8,7 +8,8 @@ import {setStatus} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs, runCli} from './helpers/built-cli.js';
+import {cliArgs, runCli, testCacheHome} from './helpers/built-cli.js';
+import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -79,12 +80,13 @@ test('conversations --causes N reads the causes of the N most recently updated e
 });
 
 test('watch --json: a change into error carries its cause', {timeout: 90_000}, async (t) => {
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey}});
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey}});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	t.after(() => child.kill('SIGKILL'));
+	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+	t.after(() => stopChild(child));
 	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 40_000, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
 	await until(() => stderr.includes('watching'), 'the baseline');
 	errOut(live('condensing'), 'MaxBudgetReached', 'Current total cost ($10.04) exceeds the maximum budget per task ($10.00).', {kind: 'quota', retryable: false, user_action: 'settings'});
@@ -99,4 +101,5 @@ test('watch --json: a change into error carries its cause', {timeout: 90_000}, a
 	// The queue's cause of the row (state/causes.ts) is the error's class too, not 'unread'.
 	assert.match(JSON.stringify(line.cause), /quota/);
 	child.kill('SIGINT');
+	assert.equal(await exited, 0, stderr);
 });

@@ -5,7 +5,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {cliArgs, testCacheHome} from './helpers/built-cli.js';
+import {stopChild} from './helpers/run-process.js';
 import {setStatus} from '../source/simulator/agent-runtime.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -18,18 +19,19 @@ import {eventually} from './helpers/eventually.js';
 test('watch --json: an agent that hits a rate limit is printed with cause error:rate_limit, retryable', {timeout: 90_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 20, startTaskPhaseMs: 20});
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-cause-'));
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
+		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey},
+	});
 	t.after(async () => {
+		await stopChild(child);
 		await sim.close();
 		rmSync(home, {recursive: true, force: true});
-	});
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
-		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey},
 	});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	t.after(() => child.kill('SIGKILL'));
+	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 	const detail = () => `stdout: ${stdout}\nstderr: ${stderr}`;
 	await eventually(() => stderr.includes('watching 20 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail});
 
@@ -53,4 +55,5 @@ test('watch --json: an agent that hits a rate limit is printed with cause error:
 		{key: 'error:rate_limit', kind: 'error', error_kind: 'rate_limit', retryable: true, error_event: 'ConversationErrorEvent'},
 	);
 	child.kill('SIGINT');
+	assert.equal(await exited, 0, stderr);
 });

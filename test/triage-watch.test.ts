@@ -8,7 +8,8 @@ import {TransitionDetector} from '../source/state/status-transitions.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
-import {cliArgs} from './helpers/built-cli.js';
+import {cliArgs, testCacheHome} from './helpers/built-cli.js';
+import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -49,19 +50,19 @@ test('transitions: the first list is the baseline; a change is reported once; a 
 test('agent-tui watch --json: one NDJSON line per transition, exactly once across re-polls and a server restart', {timeout: 90_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-'));
+	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
+		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey},
+	});
 	t.after(async () => {
+		await stopChild(child);
 		await sim.close();
 		rmSync(home, {recursive: true, force: true});
-	});
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
-		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, OPENHANDS_API_KEY: sim.apiKey},
 	});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-	t.after(() => child.kill('SIGKILL'));
 	const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
 		eventually(predicate, what, {timeoutMs, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
 	await until(() => stderr.includes('watching 30 conversations'), 'the baseline');

@@ -27,15 +27,22 @@ export function freshBuiltCli(): string {
 	return builtCli;
 }
 
-/** Arguments for `spawn(process.execPath, [...cliArgs(), ...args])`: the built CLI. */
+/**
+ * Arguments for `spawn(process.execPath, [...cliArgs(), ...args])`: the built CLI. An `env` of the
+ * test's own carries `XDG_CACHE_HOME: testCacheHome()` (or is `cliEnv`'s): see testCacheHome.
+ */
 export function cliArgs(): string[] {
 	return [freshBuiltCli()];
 }
 
-/** The built CLI as a shell command (tmux panes): this Node (with `nodeArgs`), quoted for `sh`. */
+/**
+ * The built CLI as a shell command (tmux panes): the tests' cache folder (testCacheHome), then
+ * this Node (with `nodeArgs`) and the CLI, quoted for `sh`. It starts with an assignment, so it
+ * goes at the start of a command or after `env` and its other assignments.
+ */
 export function cliCommand(nodeArgs: readonly string[] = []): string {
 	const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-	return [process.execPath, ...nodeArgs, freshBuiltCli()].map(quote).join(' ');
+	return [`XDG_CACHE_HOME=${quote(testCacheHome())}`, ...[process.execPath, ...nodeArgs, freshBuiltCli()].map(quote)].join(' ');
 }
 
 export type CliRun<Stdout extends string | Buffer = string> = {code: number | null; stdout: Stdout; stderr: string; exitedAt: number};
@@ -52,11 +59,13 @@ export type CliOptions = {
 
 /**
  * One cache folder for every CLI the tests run, private as the CLI requires of its compile cache
- * (source/config/compile-cache.ts): under each test's new HOME, every run would compile the
- * bundle again and write its cache.
+ * (source/config/compile-cache.ts). Under each test's new HOME, every run would compile the
+ * bundle again and write its cache there, and a CLI still exiting (Node writes the cache at
+ * exit) would be writing into the HOME its test is removing: `rmSync` then fails with ENOTEMPTY
+ * (seen in CI on Node 22). test/suite-cache-folder.test.ts checks every launch uses it.
  */
 let cacheHome: string | undefined;
-function testCacheHome(): string {
+export function testCacheHome(): string {
 	if (cacheHome === undefined) {
 		cacheHome = join(tmpdir(), `agent-tui-test-cache-${process.getuid?.() ?? 'user'}`);
 		mkdirSync(cacheHome, {recursive: true, mode: 0o700});
@@ -66,13 +75,11 @@ function testCacheHome(): string {
 
 /**
  * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home` (the cache: above), no CI, no
- * OPENHANDS_* from the developer's shell (only what `env` adds).
+ * OPENHANDS_* and no NODE_OPTIONS from the developer's shell (only what `env` adds).
  */
 export function cliEnv(home: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome()};
-	delete out.CI;
-	delete out.OPENHANDS_BASE_URL;
-	delete out.OPENHANDS_API_KEY;
+	for (const name of Object.keys(out)) if (name.startsWith('OPENHANDS_') || name === 'CI' || name === 'NODE_OPTIONS') delete out[name];
 	Object.assign(out, env);
 	return out;
 }

@@ -1,4 +1,4 @@
-import {spawn} from 'node:child_process';
+import {spawn, type ChildProcess} from 'node:child_process';
 
 export type ProcessRun = {code: number | null; stdout: string; stderr: string};
 
@@ -20,5 +20,17 @@ export function runNode(args: readonly string[], options: {cwd: string; env?: No
 			clearTimeout(timer);
 			resolve({code, stdout, stderr});
 		});
+	});
+}
+
+/**
+ * Ends a child the test started (SIGKILL) and resolves once it has exited, so a teardown that
+ * then removes the child's folders never races the child's own last writes.
+ */
+export function stopChild(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		child.once('exit', () => resolve());
+		child.kill('SIGKILL');
 	});
 }
