@@ -18,6 +18,14 @@ const objective = 'Every day of November 2025 is loaded into analytics.events an
 const maxIterations = 10;
 
 /**
+ * `12,345`, as `toLocaleString('en-US')` writes it, without ICU: the demo's first list builds this
+ * agent, and a process's first Intl number format costs ~20 ms of its first frame.
+ */
+function groupedDigits(count: number): string {
+	return String(count).replaceAll(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/**
  * Never finishes: a steady stream of realistic work for follow mode and long sessions. It runs as
  * a goal loop (the `goal` state: an audit round every few batches) and uses the 2026 tools in
  * turn: sub-agents (task, delegate), skills, a switch of LLM profile, a vision check of the
@@ -43,7 +51,7 @@ export function* longRunnerScript(context: ScriptContext): Script {
 		yield* terminal(context, {
 			command: `python scripts/backfill_events.py --date ${day} --batch-size 5000`,
 			output: `[${day}] reading source partitions... 24 files
-[${day}] loaded ${rows.toLocaleString('en-US')} events in ${Math.ceil(rows / 5000)} batches
+[${day}] loaded ${groupedDigits(rows)} events in ${Math.ceil(rows / 5000)} batches
 [${day}] upserted into analytics.events (${seconds}s)`,
 			summary: `Backfill events for ${day}`,
 			thought: batch === 1 ? 'Start with the first day and check the numbers before speeding up.' : undefined,
