@@ -31,7 +31,9 @@ type Run = {inner: TmuxSession; outer: TmuxSession; sim: Simulator; dir: string;
 async function setUp(passthrough: boolean, t: {after(fn: () => void): void}): Promise<Run> {
 	const dir = mkdtempSync(join(tmpdir(), 'agent-tui-alerts-'));
 	const home = join(dir, 'home');
-	t.after(() => (process.env.KEEP_ALERT_DIR ? undefined : rmSync(dir, {recursive: true, force: true})));
+	// The dashboard may still be running an alert command that writes here (the panes end after this
+	// hook): rmSync retries a folder that gained a file while it was being emptied (ENOTEMPTY).
+	t.after(() => (process.env.KEEP_ALERT_DIR ? undefined : rmSync(dir, {recursive: true, force: true, maxRetries: 5})));
 	const command = `cat > ${join(dir, 'alert-$$.json')}`;
 	const {tmux: inner, simulator: sim} = await launch(100, 30, {
 		args: ['--alerts', '--alert-protocol', 'osc9', '--alert-command', command],
