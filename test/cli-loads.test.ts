@@ -5,9 +5,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator} from '../source/simulator/server.js';
-import {runCli} from './helpers/built-cli.js';
+import {cliCommand, runCli} from './helpers/built-cli.js';
 import {dashboardLauncher, type LaunchExtras, timelineLoaded, tmuxSkip} from './helpers/e2e-dashboard.js';
 import {eventually} from './helpers/eventually.js';
+import {shellQuote, startTmux} from './helpers/tmux.js';
 
 /**
  * What the built CLI loads, by Node's own modules (start-up is mostly loading code): undici's
@@ -63,6 +64,23 @@ describe('what the built CLI loads', {timeout: 120_000}, () => {
 		const atExit = readList(`${report}.exit`);
 		assert.ok(atExit.includes('https') && atExit.includes('zlib'), `ws and the modules it brings, loaded to stream: ${atExit.join(' ')}`);
 		assert.ok(atExit.includes('Intl.Segmenter'), `the grapheme segmenters, made after the first frame: ${atExit.join(' ')}`);
+	});
+
+	test('the demo draws its first frame without an Intl object: its simulator answers the first list in the same process', {skip: tmuxSkip}, async (t) => {
+		// The embedded simulator builds every running agent for the first list; a locale method
+		// there (the long runner's row counts) made the process's first Intl object before the frame.
+		const report = `${reportTo}-demo`;
+		const app = ['env -u CI -u OPENHANDS_BASE_URL -u OPENHANDS_API_KEY', `XDG_CONFIG_HOME=${shellQuote(join(home, 'demo-config'))}`, 'NODE_ENV=production', `NODE_OPTIONS=${shellQuote(`--import=${reporter}`)}`, `AGENT_TUI_REPORT_MODULES=${shellQuote(report)}`, cliCommand(), '--demo'].join(' ');
+		const tmux = startTmux({columns: 80, rows: 24, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`});
+		t.after(() => tmux.kill());
+		await tmux.waitFor((text) => /Conversations \(\d+\)/.test(text) && text.includes('DEMO'), 'the demo list', 30_000);
+		await eventually(() => existsSync(`${report}.first-frame`), 'the report at the first frame', {timeoutMs: 10_000});
+		const first = readList(`${report}.first-frame`);
+		assert.ok(first.includes('http'), `the list's request out: ${first.join(' ')}`);
+		assert.deepEqual(first.filter((name) => name.startsWith('Intl.')), [], 'no Intl object before the first frame');
+		tmux.send('q');
+		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the demo exited');
+		assert.ok(readList(`${report}.exit`).includes('Intl.Segmenter'), 'the segmenters, made after the first frame');
 	});
 
 	test('with the list slower than the dashboard waits for it, the first frame (the list loading) still comes before ws and the segmenters', {skip: tmuxSkip}, async () => {

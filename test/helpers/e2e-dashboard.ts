@@ -18,11 +18,13 @@ export const tmuxSkip = tmuxAvailable() ? false : 'tmux is not installed: the en
 
 export type DashboardRun = {tmux: TmuxSession; simulator: Simulator};
 
-/** Registers the clean-up once per test file; `launch` starts one simulator and one dashboard. */
-/** More for the dashboard's command line: flags after --base-url, variables in its environment. */
-/** `simulator`: called with the simulator before the dashboard starts (faults to set first). */
+/**
+ * More for the dashboard's command line: flags after --base-url, variables in its environment;
+ * `simulator` is called with the simulator before the dashboard starts (faults to set first).
+ */
 export type LaunchExtras = {args?: readonly string[]; env?: Readonly<Record<string, string>>; simulator?: (simulator: Simulator) => void};
 
+/** Registers the clean-up once per test file; `launch` starts one simulator and one dashboard. */
 export function dashboardLauncher(simulatorOptions: SimulatorOptions): (columns: number, rows: number, extras?: LaunchExtras) => Promise<DashboardRun> {
 	const simulators: Simulator[] = [];
 	const sessions: TmuxSession[] = [];
