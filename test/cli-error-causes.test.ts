@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -8,7 +7,7 @@ import {setStatus} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs, runCli, testCacheHome} from './helpers/built-cli.js';
+import {runCli, startCli} from './helpers/built-cli.js';
 import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -80,18 +79,13 @@ test('conversations --causes N reads the causes of the N most recently updated e
 });
 
 test('watch --json: a change into error carries its cause', {timeout: 90_000}, async (t) => {
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey}});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-	t.after(() => stopChild(child));
-	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 40_000, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
-	await until(() => stderr.includes('watching'), 'the baseline');
+	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	t.after(() => stopChild(cli.child));
+	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 40_000, pollMs: 100, detail: cli.detail});
+	await until(() => cli.stderr.includes('watching'), 'the baseline');
 	errOut(live('condensing'), 'MaxBudgetReached', 'Current total cost ($10.04) exceeds the maximum budget per task ($10.00).', {kind: 'quota', retryable: false, user_action: 'settings'});
 	type Line = {which: string; to: string; reason: string | null; cause: unknown; error_cause?: Row['error_cause']};
-	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
 	await until(() => lines().some((line) => line.to === 'error'), 'the transition into error');
 	const line = lines().find((entry) => entry.to === 'error')!;
 	assert.equal(line.which, 'agent');
@@ -100,6 +94,6 @@ test('watch --json: a change into error carries its cause', {timeout: 90_000}, a
 	assert.equal(line.error_cause?.classification?.kind, 'quota');
 	// The queue's cause of the row (state/causes.ts) is the error's class too, not 'unread'.
 	assert.match(JSON.stringify(line.cause), /quota/);
-	child.kill('SIGINT');
-	assert.equal(await exited, 0, stderr);
+	cli.child.kill('SIGINT');
+	assert.equal(await cli.exited, 0, cli.stderr);
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -8,7 +7,8 @@ import {subAgentTitles, unknownDetail} from '../source/simulator/seed-fleet.js';
 import {errorSandboxDetail} from '../source/simulator/seed-world.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs, cliEnv, runCli} from './helpers/built-cli.js';
+import {runCli, startCli} from './helpers/built-cli.js';
+import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -79,29 +79,24 @@ describe('headless: sub-agents and sandboxes in trouble', {concurrency: true}, (
 });
 
 test('watch --json: a transition names its parent and its sandbox\'s reason', {timeout: 90_000}, async (t) => {
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {env: cliEnv(home, {OPENHANDS_API_KEY: sim.apiKey})});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-	t.after(() => child.kill('SIGKILL'));
-	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 30_000, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
-	await until(() => stderr.includes('watching'), 'the baseline');
+	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	t.after(() => stopChild(cli.child));
+	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 30_000, pollMs: 100, detail: cli.detail});
+	await until(() => cli.stderr.includes('watching'), 'the baseline');
 	// The provider fails the sandbox the parent and its sub-agents share.
 	const waiting = sim.world.conversationList().find((row) => row.title === subAgentTitles.waiting)!;
 	sim.world.setSandboxStatus(sim.world.findSandbox(waiting.sandboxId)!, 'ERROR', 'OOMKilled');
 	type Line = {id: string; which: string; to: string; parent_conversation_id: string | null; sandbox_status_detail: string | null; cause: {key: string; kind: string; detail?: string | null} | null};
-	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
 	await until(() => lines().filter((line) => line.which === 'sandbox' && line.to === 'error').length >= 4, 'the four conversations of that sandbox');
 	const errors = lines().filter((line) => line.which === 'sandbox' && line.to === 'error');
-	assert.ok(errors.every((line) => line.sandbox_status_detail === 'OOMKilled'), stdout);
+	assert.ok(errors.every((line) => line.sandbox_status_detail === 'OOMKilled'), cli.stdout);
 	// The queue's cause says the reason too, where the sandbox is what the conversation is down by.
 	const down = errors.filter((line) => line.cause?.kind === 'sandbox_down');
-	assert.ok(down.length > 0, stdout);
-	assert.ok(down.every((line) => line.cause!.detail === 'OOMKilled' && line.cause!.key === 'sandbox:ERROR:OOMKilled'), stdout);
+	assert.ok(down.length > 0, cli.stdout);
+	assert.ok(down.every((line) => line.cause!.detail === 'OOMKilled' && line.cause!.key === 'sandbox:ERROR:OOMKilled'), cli.stdout);
 	assert.equal(errors.filter((line) => line.parent_conversation_id === waiting.parentId).length, 3, 'the three sub-agents name their parent');
 	assert.equal(errors.filter((line) => line.parent_conversation_id === null).length, 1, 'the parent names none');
-	child.kill('SIGINT');
-	assert.equal(await exited, 0, stderr);
+	cli.child.kill('SIGINT');
+	assert.equal(await cli.exited, 0, cli.stderr);
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -7,7 +6,8 @@ import {after, before, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {closeHttpAgent} from '../source/wire/http.js';
-import {cliArgs, cliEnv, runCli, type CliRun} from './helpers/built-cli.js';
+import {runCli, startCli, type CliRun, type RunningCli} from './helpers/built-cli.js';
+import {stopChild} from './helpers/run-process.js';
 
 /**
  * `agent-tui events` for conversations whose sandbox is not running, as a user runs it (the CLI
@@ -38,11 +38,6 @@ after(async () => {
 /** What `cliEnv` adds for `server`: its key. */
 function env(server: Simulator): NodeJS.ProcessEnv {
 	return {OPENHANDS_API_KEY: server.apiKey};
-}
-
-/** The --follow that waits for a resume runs until the test stops it: its own child, not `runCli`. */
-function spawnCli(server: Simulator, args: string[]): ChildProcessWithoutNullStreams {
-	return spawn(process.execPath, [...cliArgs(), ...args, '--base-url', server.baseUrl], {cwd: process.cwd(), env: cliEnv(home, env(server))});
 }
 
 function cli(server: Simulator, args: string[]): Promise<CliRun> {
@@ -150,6 +145,7 @@ describe('events of a stopped conversation, from the stored copy', {concurrency:
 
 test('--follow on PAUSED: the history, a note that the sandbox is paused, a failed check survived, then live once someone resumes it (no gap, no duplicate)', {timeout: 300_000}, async () => {
 	const server = await startSimulator({port: 0, tickMs: 0, seed: 3, conversations: 30, sandboxTransitionMs: 30});
+	let cli: RunningCli | undefined;
 	try {
 		// One whose agent has not ended, so that going live does not end the follow at once.
 		const conversation = server.world
@@ -157,21 +153,18 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, a fail
 			.find((row) => server.world.findSandbox(row.sandboxId)?.status === 'PAUSED' && server.world.events(row).length > 10 && !['finished', 'error', 'stuck'].includes(row.executionStatus ?? ''));
 		assert.ok(conversation, 'a paused conversation whose agent has not ended');
 		const history = ids(server.world.events(conversation));
-		const child = spawnCli(server, ['events', conversation.id, '--follow', '--json']);
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+		// The --follow that waits for a resume runs until the test stops it: its own child, not `runCli`.
+		const running = startCli(['events', conversation.id, '--follow', '--json', '--base-url', server.baseUrl], {home, env: env(server)});
+		cli = running;
 		const until = async (what: string, check: () => boolean, ms = 120_000) => {
 			const deadline = Date.now() + ms;
 			while (!check()) {
-				assert.ok(Date.now() < deadline, `timed out waiting for ${what}; stderr: ${stderr}`);
+				assert.ok(Date.now() < deadline, `timed out waiting for ${what}; stderr: ${running.stderr}`);
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 		};
-		await until('the paused note', () => /sandbox is PAUSED/.test(stderr));
-		const printed = () => stdout.trimEnd().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as JsonEvent).id);
+		await until('the paused note', () => /sandbox is PAUSED/.test(running.stderr));
+		const printed = () => running.stdout.trimEnd().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as JsonEvent).id);
 		assert.deepEqual(printed(), history, 'the stored history first, in order');
 		assert.equal(server.world.findSandbox(conversation.sandboxId)?.status, 'PAUSED', 'waiting resumed nothing');
 		assert.ok(!Object.keys(server.stats.byRoute).some((route) => route.includes('resume')));
@@ -180,7 +173,7 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, a fail
 		server.faults.serverErrors({count: 5, status: 503});
 		const remaining = async () => ((await (await fetch(`${server.baseUrl}/_sim/faults`)).json()) as {serverErrorsRemaining: number}).serverErrorsRemaining;
 		for (let left = await remaining(); left > 0; left = await remaining()) {
-			assert.ok(child.exitCode === null, `the follow ended on a failed check: ${stderr}`);
+			assert.ok(running.child.exitCode === null, `the follow ended on a failed check: ${running.stderr}`);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
 
@@ -195,9 +188,10 @@ test('--follow on PAUSED: the history, a note that the sandbox is paused, a fail
 		const all = printed();
 		assert.equal(new Set(all).size, all.length, 'nothing printed twice');
 		assert.deepEqual(all, ids(server.world.events(conversation)), 'stored history then live, in order, no gap');
-		child.kill('SIGINT');
-		assert.equal(await closed, 130, stderr);
+		running.child.kill('SIGINT');
+		assert.equal(await running.exited, 130, running.stderr);
 	} finally {
+		if (cli) await stopChild(cli.child);
 		await server.close();
 	}
 });

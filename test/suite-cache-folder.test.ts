@@ -55,7 +55,8 @@ test('every test that launches the built CLI with an env of its own gives it the
 		launches += text.match(/spawn\(process\.execPath, \[\.\.\.cliArgs\(\)/g)?.length ?? 0;
 		for (const line of launchesWithoutTheCache(text)) offenders.push(`test/${name}:${line}`);
 	}
-	assert.ok(launches >= 8, `the launches were found (${launches})`);
+	// runCli and startCli (helpers/built-cli.ts), cli-basics, checklist-data, e2e-fleet's simulator.
+	assert.ok(launches >= 5, `the launches were found (${launches})`);
 	assert.deepEqual(offenders, []);
 });
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
-import {cliArgs, testCacheHome} from './helpers/built-cli.js';
+import {startCli} from './helpers/built-cli.js';
 import {stopChild} from './helpers/run-process.js';
 import {setStatus} from '../source/simulator/agent-runtime.js';
 import {eventually} from './helpers/eventually.js';
@@ -19,21 +18,14 @@ import {eventually} from './helpers/eventually.js';
 test('watch --json: an agent that hits a rate limit is printed with cause error:rate_limit, retryable', {timeout: 90_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 20, startTaskPhaseMs: 20});
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-cause-'));
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
-		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey},
-	});
+	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
 	t.after(async () => {
-		await stopChild(child);
+		await stopChild(cli.child);
 		await sim.close();
 		rmSync(home, {recursive: true, force: true});
 	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-	const detail = () => `stdout: ${stdout}\nstderr: ${stderr}`;
-	await eventually(() => stderr.includes('watching 20 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail});
+	const {detail} = cli;
+	await eventually(() => cli.stderr.includes('watching 20 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail});
 
 	// A running agent hits the provider's rate limit: the error event as the SDK sends it, then the status.
 	const conversation = sim.world.liveConversations().find((entry) => entry.executionStatus === 'running')!;
@@ -48,12 +40,12 @@ test('watch --json: an agent that hits a rate limit is printed with cause error:
 	setStatus(sim.world, conversation, 'error');
 
 	type Line = {id: string; which: string; to: string; cause: {key: string; kind: string; error_kind?: string; retryable?: boolean; error_event?: string} | null};
-	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
 	const errorLine = (await eventually(() => lines().find((line) => line.id === id && line.to === 'error'), 'its error line', {timeoutMs: 30_000, pollMs: 100, detail}))!;
 	assert.deepEqual(
 		{key: errorLine.cause?.key, kind: errorLine.cause?.kind, error_kind: errorLine.cause?.error_kind, retryable: errorLine.cause?.retryable, error_event: errorLine.cause?.error_event},
 		{key: 'error:rate_limit', kind: 'error', error_kind: 'rate_limit', retryable: true, error_event: 'ConversationErrorEvent'},
 	);
-	child.kill('SIGINT');
-	assert.equal(await exited, 0, stderr);
+	cli.child.kill('SIGINT');
+	assert.equal(await cli.exited, 0, cli.stderr);
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -8,7 +7,7 @@ import {TransitionDetector} from '../source/state/status-transitions.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
-import {cliArgs, testCacheHome} from './helpers/built-cli.js';
+import {startCli} from './helpers/built-cli.js';
 import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -50,33 +49,25 @@ test('transitions: the first list is the baseline; a change is reported once; a 
 test('agent-tui watch --json: one NDJSON line per transition, exactly once across re-polls and a server restart', {timeout: 90_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-'));
-	const child = spawn(process.execPath, [...cliArgs(), 'watch', '--json', '--base-url', sim.baseUrl], {
-		env: {PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: testCacheHome(), OPENHANDS_API_KEY: sim.apiKey},
-	});
+	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
 	t.after(async () => {
-		await stopChild(child);
+		await stopChild(cli.child);
 		await sim.close();
 		rmSync(home, {recursive: true, force: true});
 	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-	const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) =>
-		eventually(predicate, what, {timeoutMs, pollMs: 100, detail: () => `stdout: ${stdout}\nstderr: ${stderr}`});
-	await until(() => stderr.includes('watching 30 conversations'), 'the baseline');
-	assert.equal(stdout, '', 'nothing printed for how things already were');
+	const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) => eventually(predicate, what, {timeoutMs, pollMs: 100, detail: cli.detail});
+	await until(() => cli.stderr.includes('watching 30 conversations'), 'the baseline');
+	assert.equal(cli.stdout, '', 'nothing printed for how things already were');
 
 	// Pause two running sandboxes: each of their conversations goes running → paused, once.
 	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
 	const running = (await app.listSandboxes()).filter((sandbox) => sandbox.status === 'RUNNING').slice(0, 2);
 	assert.equal(running.length, 2);
 	for (const sandbox of running) await app.pauseSandbox(String(sandbox.id));
-	const lines = () => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; which: string; from: string | null; to: string; time: string; title: string});
+	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; which: string; from: string | null; to: string; time: string; title: string});
 	await until(() => lines().filter((line) => line.to === 'paused').length >= 2, 'two paused transitions');
-	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${stdout}`);
-	assert.ok(lines().every((line) => 'cause' in line), `each line carries its cause (null when nothing needs a person): ${stdout}`);
+	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${cli.stdout}`);
+	assert.ok(lines().every((line) => 'cause' in line), `each line carries its cause (null when nothing needs a person): ${cli.stdout}`);
 	// Several more polls, and a restart of the server in between: nothing is reported again.
 	await sim.restart();
 	// Nothing repeats across re-polls: let the watch poll the server again (every 5 s) a few
@@ -84,14 +75,14 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	const polled = sim.stats.requests;
 	await until(() => sim.stats.requests >= polled + 3, 'three more polls after the transitions');
 	const paused = lines().filter((line) => line.to === 'paused');
-	assert.equal(paused.length, 2, stdout);
+	assert.equal(paused.length, 2, cli.stdout);
 	assert.equal(new Set(paused.map((line) => line.id)).size, 2);
 	for (const line of lines()) {
 		assert.match(line.id, /^[0-9a-f]{32}$/);
 		assert.ok(!Number.isNaN(Date.parse(line.time)));
 		assert.notEqual(line.from, line.to);
 	}
-	assert.ok(!stdout.includes(sim.apiKey) && !stderr.includes(sim.apiKey), 'the key is never printed');
-	child.kill('SIGINT');
-	assert.equal(await exited, 0, stderr);
+	assert.ok(!cli.stdout.includes(sim.apiKey) && !cli.stderr.includes(sim.apiKey), 'the key is never printed');
+	cli.child.kill('SIGINT');
+	assert.equal(await cli.exited, 0, cli.stderr);
 });

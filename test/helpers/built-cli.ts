@@ -1,4 +1,4 @@
-import {spawn} from 'node:child_process';
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {mkdirSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -109,4 +109,25 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
 			resolve({code, stdout: options.encoding === 'buffer' ? Buffer.concat(bytes) : stdout, stderr, exitedAt: Date.now()});
 		});
 	});
+}
+
+/** A CLI the test leaves running (`watch`, `--follow`): its output so far and its exit code. */
+export type RunningCli = {child: ChildProcessWithoutNullStreams; stdout: string; stderr: string; exited: Promise<number | null>; detail: () => string};
+
+/**
+ * Starts the built CLI with `cliEnv` and collects its output as it runs; the test stops it
+ * (`stopChild` from run-process.ts in its after-hook, before removing `home`).
+ */
+export function startCli(args: readonly string[], options: Pick<CliOptions, 'home' | 'env'>): RunningCli {
+	const child = spawn(process.execPath, [...cliArgs(), ...args], {cwd: process.cwd(), env: cliEnv(options.home, options.env)});
+	const running: RunningCli = {
+		child,
+		stdout: '',
+		stderr: '',
+		exited: new Promise((resolve) => child.on('close', resolve)),
+		detail: () => `stdout: ${running.stdout}\nstderr: ${running.stderr}`,
+	};
+	child.stdout.on('data', (chunk: Buffer) => (running.stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (running.stderr += chunk.toString()));
+	return running;
 }
