@@ -87,7 +87,7 @@ test('every relative link of the readme and docs/ leads to a file and heading th
 		assert.deepEqual(brokenLinks(file, text), [], `${relative(root, file)}: broken links`);
 		if (file === readmePath) for (const match of text.matchAll(/\]\((docs\/[^)#\s]+)/g)) linked.add(match[1]!);
 	}
-	for (const doc of ['docs/architecture.md', 'docs/testing.md', 'docs/performance.md', 'docs/keys.md']) assert.ok(linked.has(doc), `the readme links ${doc}`);
+	for (const doc of ['docs/architecture.md', 'docs/testing.md', 'docs/performance.md', 'docs/keys.md', 'docs/in-depth.md']) assert.ok(linked.has(doc), `the readme links ${doc}`);
 	// A broken link is seen.
 	assert.deepEqual(brokenLinks(readmePath, 'see [x](docs/no-such.md) and [y](docs/testing.md#no-such-heading)'), ['docs/no-such.md (no docs/no-such.md)', 'docs/testing.md#no-such-heading (no such heading)']);
 	assert.deepEqual(brokenLinks(readmePath, 'see [y](docs/testing.md#the-rules-tests-follow)'), []);
