@@ -5,7 +5,7 @@ import {fileURLToPath} from 'node:url';
 import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from '../test/helpers/tmux.js';
 
 /**
- * Regenerates the screenshots in readme.md from a real terminal: the dashboard exactly as a
+ * Regenerates the screenshot in readme.md from a real terminal: the dashboard exactly as a
  * newcomer gets it (`npm start` with nothing configured, so on the embedded simulator), in tmux
  * at a fixed size, captured with `capture-pane`. Replaces the text between the
  * `<!-- screenshot:NAME -->` and `<!-- /screenshot:NAME -->` markers.
@@ -25,17 +25,6 @@ const shots: Shot[] = [
 		rows: 30,
 		// The first screen: the attention queue on top, the selected row's preview below.
 		steps: async (tmux) => tmux.waitFor((screen) => /(polling|live) · /.test(screen) && /\d+ need you/.test(screen) && /Sandboxes \([1-9]/.test(screen), 'the conversation list'),
-	},
-	{
-		name: 'timeline',
-		columns: 160,
-		rows: 36,
-		// Wide: the list and the open conversation's timeline side by side.
-		steps: async (tmux) => {
-			await tmux.waitFor((screen) => /(polling|live) · /.test(screen) && /\d+ need you/.test(screen) && /Sandboxes \([1-9]/.test(screen), 'the conversation list');
-			tmux.send('Enter');
-			return tmux.waitFor((screen) => /\d+ events · /.test(screen) && /observation/.test(screen), 'the open timeline');
-		},
 	},
 ];
 

@@ -21,7 +21,7 @@ process.env['NODE_ENV'] ??= 'production';
 // needs): say what it needs instead, as a configuration error (exit 2).
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
-	process.stderr.write(`agent-tui: needs Node.js 22.19 or newer (22, 24 or 26); this is ${process.versions.node}. See "Set up" in the readme.\n`);
+	process.stderr.write(`agent-tui: needs Node.js 22.19 or newer (22, 24 or 26); this is ${process.versions.node}. See "Install" in the readme.\n`);
 	process.exit(2);
 }
 
