@@ -3,6 +3,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
+import {pauseConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {runCli} from './helpers/built-cli.js';
@@ -33,7 +34,7 @@ test('ask answers on stdout; the status and the event count stay the same', {tim
 	const run = await ask([normalizeId(conversation.id).slice(0, 8), 'what are you blocked on?']);
 	assert.equal(run.code, 0, run.stderr);
 	assert.match(run.stdout, /blocked on your approval: I want to run `rm -rf build\/ && git push --force/);
-	assert.match(run.stderr, /nothing is added to its history/);
+	assert.match(run.stderr, /its agent stays waiting for confirmation and nothing is added to its history/);
 	assert.equal(sim.world.askCount, asked + 1);
 	assert.equal(sim.world.events(conversation).length, events, 'no event recorded');
 	assert.equal(sim.world.findConversation(conversation.id)!.executionStatus, 'waiting_for_confirmation', 'status untouched');
@@ -73,4 +74,19 @@ test('escape sequences in the answer are shown, not run; an unknown id is exit 4
 	assert.equal(unknown.code, 4, unknown.stderr);
 	const empty = await ask([waiting().id, '  ']);
 	assert.equal(empty.code, 2, empty.stderr);
+});
+
+test('asking a paused agent says it stays paused, a running one that it keeps working', {timeout: 60_000}, async () => {
+	const inRunningSandbox = sim.world.conversationList().filter((conversation) => sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING' && conversation.executionStatus === 'running');
+	assert.ok(inRunningSandbox.length >= 2, 'two running agents in the seed');
+	const [running, toPause] = inRunningSandbox;
+	pauseConversation(sim.world, toPause!);
+	assert.equal(sim.world.findConversation(toPause!.id)!.executionStatus, 'paused');
+	const paused = await ask([toPause!.id, 'where are you?']);
+	assert.equal(paused.code, 0, paused.stderr);
+	assert.match(paused.stderr, /its agent stays paused and nothing is added to its history/);
+	assert.doesNotMatch(paused.stderr, /keeps working/);
+	const working = await ask([running!.id, 'where are you?']);
+	assert.equal(working.code, 0, working.stderr);
+	assert.match(working.stderr, /its agent keeps working and nothing is added to its history/);
 });

@@ -28,7 +28,11 @@ describe('ask in tmux', {skip: tmuxSkip}, () => {
 		const eventsBefore = simulator.world.events(waiting).length;
 
 		tmux.send('A');
-		await tmux.waitFor((text) => text.includes('Ask Rebuild release') && text.includes('question:'), 'the question box');
+		await tmux.waitFor((text) => text.includes('Ask Rebuild release') && text.includes('question:') && text.includes('its agent stays waiting for confirmation'), 'the question box');
+		// Enter with nothing typed: the example is not sent, and the panel says so.
+		tmux.send('Enter');
+		await tmux.waitFor((text) => text.includes('Nothing typed yet: the example is not sent'), 'the empty Enter said');
+		assert.equal(simulator.world.askCount, 0, 'nothing asked');
 		tmux.send('what are you blocked on?', {literal: true});
 		await tmux.waitFor((text) => text.includes('question: what are you blocked on?'), 'the typed question');
 		tmux.send('Enter');

@@ -251,3 +251,18 @@ test('the times of the other event in a pair (an action\'s result, the action an
 	const unknown = details(action, {outcome: observation});
 	has(unknown, /^result · ObservationEvent · \S+ \(server local time, zone not known yet\)$/);
 });
+
+test('an observation\'s extended_content (a rule the service injected) shows in its details and its action\'s', () => {
+	const action = terminalAction('vim build/app.js');
+	const base = terminalObservation(action, 'done', 0) as unknown as Record<string, unknown>;
+	const observation = wire({...base, id: 'obs-ext', extended_content: [{type: 'text', text: 'Path rule triggered: never edit generated files under build/'}]});
+	if (observation.kind !== 'ObservationEvent') throw new Error('fixture');
+	for (const lines of [details(observation), details(action, {outcome: observation})]) {
+		has(lines, /^added by agent context$/);
+		has(lines, /Path rule triggered: never edit generated files under build\//);
+	}
+
+	const without = terminalObservation(action, 'done', 0);
+	assert.ok(!details(without).some((line) => line === 'added by agent context'));
+	has(details(without), /^output \(1 line\)$/);
+});

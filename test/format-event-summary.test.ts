@@ -166,3 +166,15 @@ test('is_error decides first: a refused command with metadata.exit_code -1 is an
 	const failedWithCode = wire({kind: 'ObservationEvent', tool_name: 'terminal', tool_call_id: 'c', action_id: 'a', observation: {kind: 'TerminalObservation', content: [{type: 'text', text: 'boom'}], is_error: true, exit_code: 2}});
 	assert.equal(eventSummary(failedWithCode).text, 'error exit 2 · boom');
 });
+
+test('an observation with content the service appended (a path-scoped rule) says so on its row', () => {
+	const action = terminalAction('cat build/out.js');
+	const plain = terminalObservation(action, 'ok\n', 0);
+	assert.equal(text(plain), 'exit 0 · ok');
+	const ruled = wire({
+		...(plain as unknown as Record<string, unknown>),
+		id: 'obs-ruled',
+		extended_content: [{type: 'text', text: 'Path rule triggered: never edit generated files under build/\nmore'}],
+	});
+	assert.equal(text(ruled), 'exit 0 · ok · +context: Path rule triggered: never edit generated files under build/');
+});

@@ -253,3 +253,25 @@ test('a sandbox that cannot be resumed (ERROR, MISSING) is not offered r: its hi
 	const paused = planAgentControl(base, controller().controller, 'interrupt', hexId(4));
 	assert.match(paused.kind === 'refuse' ? paused.text : '', /Press r to resume the sandbox\./);
 });
+
+test('c and i on a row whose server is not answering say so in the question; an answering server is not called down', () => {
+	const base = snapshot();
+	const key = hexId(1);
+	const row = base.conversations.get(key)!;
+	const stopped = new Map(base.conversations).set(key, {...row, conversation: {...row.conversation, sandbox_status: 'RUNNING', execution_status: 'paused'}});
+	const ask = (shot: Parameters<typeof planAgentControl>[0]) => {
+		const plan = planAgentControl(shot, controller().controller, 'continueAgent', key);
+		assert.equal(plan.kind, 'ask', JSON.stringify(plan));
+		return plan.kind === 'ask' ? plan.request.detail ?? '' : '';
+	};
+	const answering = ask({...base, conversations: stopped});
+	assert.match(answering, /^it is paused; it picks up where it stopped$/);
+	const offline = ask({...base, conversations: stopped, connection: {...base.connection, health: 'offline'}});
+	assert.match(offline, /^the server is not answering \(the status shown is its last known; this may fail\) · it is paused/);
+	// The all-servers view: the row's own server, by name.
+	const fleetRow = {...stopped.get(key)!, server: {name: 'staging', stale: true, clockOffsetMs: 0}};
+	const fleet = ask({...base, conversations: new Map(stopped).set(key, fleetRow)});
+	assert.match(fleet, /^staging is not answering/);
+	const fleetUp = ask({...base, conversations: new Map(stopped).set(key, {...fleetRow, server: {...fleetRow.server, stale: false}})});
+	assert.doesNotMatch(fleetUp, /not answering/);
+});

@@ -184,10 +184,15 @@ test('a chunk of input: one key, keys typed ahead, a paste, a terminal reply, te
 	assert.deepEqual(planChunk('', {escape: true, meta: true}, false), {kind: 'key'});
 	assert.deepEqual(planChunk('😀', {}, false), {kind: 'key'}, 'one emoji is one key');
 	assert.deepEqual(planChunk('y1', {}, false), {kind: 'split', first: 'y', rest: '1'});
-	assert.deepEqual(planChunk('/status:stuck\r', {}, false), {kind: 'drop'}, 'longer than typeahead: a paste');
+	assert.deepEqual(planChunk('/status:stuck\r', {}, false), {kind: 'hold', count: 14}, 'longer than typeahead: a paste');
 	const slashOpens = (first: string) => first === '/';
 	assert.deepEqual(planChunk('/status:stuck\r', {}, false, '/status:stuck\r', slashOpens), {kind: 'split', first: '/', rest: 'status:stuck\r'}, 'a fast typist opening the filter over SSH');
-	assert.deepEqual(planChunk('please quit', {}, false, 'please quit', slashOpens), {kind: 'drop'}, 'a long chunk that opens no text line is a paste');
+	assert.deepEqual(planChunk('please quit', {}, false, 'please quit', slashOpens), {kind: 'hold', count: 11}, 'a long chunk that opens no text line is a paste, held back and said');
+	// Key repeat over a slow link: nine or more of one key in one read are keys.
+	assert.deepEqual(planChunk('jjjjjjjjjjjj', {}, false), {kind: 'split', first: 'j', rest: 'jjjjjjjjjjj'});
+	// A key typed ahead of the one that opens the filter, and the filter's text: keys, in order.
+	assert.deepEqual(planChunk('g/status:error repo:x\r', {}, false, 'g/status:error repo:x\r', slashOpens), {kind: 'split', first: 'g', rest: '/status:error repo:x\r'});
+	assert.deepEqual(planChunk('jjjjjjjjj/x', {}, false, 'jjjjjjjjj/x', slashOpens), {kind: 'hold', count: 11}, 'an opener past the typeahead limit: a paste');
 	assert.deepEqual(planChunk('/abc\r', {}, false), {kind: 'split', first: '/', rest: 'abc\r'});
 	assert.deepEqual(planChunk(']11;rgb:0000/0000/0000', {meta: true}, false), {kind: 'drop'});
 	// Esc and a letter read together come as Alt+letter: Esc first, then the letter.

@@ -113,8 +113,8 @@ test('every server at once: a server whose data clock is off says so beside its 
 		const rendered = render(<Header serverLabel="2 servers" demo={false} connection={{...liveConnection, clockOffsetMs: 0}} servers={servers} counts={countConversations(snapshot)} invalidItems={0} width={width} />);
 		const frame = rendered.lastFrame() ?? '';
 		assert.ok(frame.length <= width, frame);
-		assert.match(frame, /work ◐ \d+s ⏱ 24d behind · lab ◐/, `${width}: ${frame}`);
-		assert.doesNotMatch(frame, /lab ◐ \d+s ⏱/, 'a second and a half is no news');
+		assert.match(frame, /work ◐ ⏱ 24d behind · lab ◐/, `${width}: ${frame}`);
+		assert.doesNotMatch(frame, /lab ◐ ⏱/, 'a second and a half is no news');
 		assert.match(frame, /! 4 need you/);
 		rendered.unmount();
 	}

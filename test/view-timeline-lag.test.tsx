@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {TimelineHeader, lagSegment} from '../source/view/timeline/TimelineHeader.js';
-import {healthText} from '../source/view/health-text.js';
+import {healthText, serverHealthShort} from '../source/view/health-text.js';
 import {streamLabel} from '../source/view/timeline/stream-label.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
 
@@ -50,4 +50,19 @@ test('while no socket holds and the history is read over REST, the stream label 
 	assert.equal(streamLabel({state: 'backfilling', attempt: 0, overRest: true}).text, 'reading over REST · connecting');
 	assert.equal(streamLabel({state: 'backfilling', attempt: 0}).text, 'loading history…');
 	assert.equal(streamLabel({...live, overRest: true}).text, 'live');
+});
+
+test('a list whose polls succeed shows no age (an idle store does not publish each success); failing polls show the list\'s age', () => {
+	const base = {lastError: null, keyRejected: false, nextRetryAt: null, requestsLastMinute: 0, budgetPerMinute: 100, clockOffsetMs: 0} as const;
+	// Published a minute ago, when the data last changed; every poll since then succeeded.
+	for (const health of ['polling', 'live'] as const) {
+		const text = healthText({...base, health, lastSuccessAt: 0}, 60_000).text;
+		assert.doesNotMatch(text, /ago|old|1m/, text);
+		assert.equal(serverHealthShort({...base, health, lastSuccessAt: 0}, 60_000).text, health === 'live' ? '● live' : '◐');
+	}
+	assert.equal(healthText({...base, health: 'polling', lastSuccessAt: 0}, 60_000).text, '◐ polling');
+	// Once polls fail, health changes and lastSuccessAt is exact: its age is shown.
+	assert.equal(healthText({...base, health: 'stale', lastSuccessAt: 0}, 60_000).text, '! stale 1m');
+	assert.equal(serverHealthShort({...base, health: 'stale', lastSuccessAt: 0}, 60_000).text, '! stale 1m');
+	assert.equal(healthText({...base, health: 'offline', lastSuccessAt: 0}, 60_000).text, '✗ offline · list 1m old');
 });

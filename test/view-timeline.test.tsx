@@ -305,3 +305,21 @@ test('Down Down Down in one read moves three rows in the kind picker, as in the 
 	frame = await press(view, keys.up, (text) => picked(text) !== third, 'one row up');
 	assert.equal(picked(frame), kinds[kinds.indexOf(first) + 2], frame);
 });
+
+test('a log that spans days shows the date on rows of an earlier day than its newest event; one day shows times only', async (t) => {
+	const older = message('user', 'Yesterday\'s request', {timestamp: '2026-11-02T23:58:07.123456'});
+	const newer = message('assistant', 'Today\'s answer', {timestamp: '2026-11-03T00:01:09.5'});
+	const view = mount(new TimelineSource(timelineOf([older, newer])));
+	t.after(() => view.unmount());
+	const frame = await waitForFrame(view.lastFrame, (text) => text.includes('Today\'s answer'));
+	assert.match(frame, /11-02 23:58 user +message +user: Yesterday's request/);
+	assert.match(frame, / 00:01:09 +agent +message +assistant: Today's answer/);
+	assert.doesNotMatch(frame, /11-03/, 'the newest day needs no date');
+	assertFits(frame, 80);
+
+	const sameDay = mount(new TimelineSource(timelineOf([message('user', 'Morning', {timestamp: '2026-11-03T09:00:00'}), newer])));
+	t.after(() => sameDay.unmount());
+	const plain = await waitForFrame(sameDay.lastFrame, (text) => text.includes('Today\'s answer'));
+	assert.match(plain, / 09:00:00 user +message +user: Morning/);
+	assert.doesNotMatch(plain, /11-0\d/);
+});

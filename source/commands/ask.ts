@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import {askEffect} from '../format/ask-effect.js';
 import {label, requireRunningSandbox} from './agent-control.js';
 import {agentFor, findConversation} from './conversation-lookup.js';
 import {parseTimeout} from './deadline.js';
@@ -21,7 +22,7 @@ export async function runAsk(server: Server, io: Io, id: string, question: strin
 	if (question.trim().length === 0) throw new UsageError('ask needs a question, e.g. agent-tui ask <conversation-id> "what are you blocked on?"');
 	const conversation = requireRunningSandbox(await findConversation(server, io, id), 'ask');
 	const agent = agentFor(server, conversation);
-	note(io, `asking ${label(conversation)}; its agent keeps working and nothing is added to its history`);
+	note(io, `asking ${label(conversation)}; ${askEffect(conversation.execution_status)}`);
 	const response = await agent.askAgent(question.trim(), flags.timeout === undefined ? {} : {timeoutMs: parseTimeout(flags.timeout)});
 	if (flags.json) printLine(io, toJson({conversation_id: normalizeId(conversation.id), question: question.trim(), response}, io.secrets));
 	else for (const line of (response.trim() || '(an empty answer)').split('\n')) printText(io, line);

@@ -331,6 +331,9 @@ export function outcomeDetails(doc: DetailDocumentBuilder, event: ActionOutcome)
 			doc.line(`output (${plural(countLines(output), 'line')})`, 'label');
 			if (output) doc.text(output, isError ? 'error' : 'code');
 			else doc.line('  (empty)', 'muted');
+			// What the service appended after the result (path-scoped rules and the like): the model read it too.
+			const extended = contentText(event.extended_content);
+			if (extended) doc.blank().line('added by agent context', 'label').text(extended, 'warn');
 			return;
 		}
 

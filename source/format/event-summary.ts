@@ -51,7 +51,7 @@ function describe(event: WireEvent): Line {
 		}
 
 		case 'ObservationEvent': {
-			return describeObservation(event.observation, event.tool_name);
+			return withExtendedContent(describeObservation(event.observation, event.tool_name), event.extended_content);
 		}
 
 		case 'MessageEvent': {
@@ -328,6 +328,16 @@ export function describeAction(action: Action): string | null {
 }
 
 /** `exit 1 · 3 lines · first line`, or the first line of output, by observation kind. */
+/**
+ * Text the service appended after a tool result (ObservationEvent.extended_content: "content added
+ * by agent context, e.g. path-scoped rules triggered by the touched file", SDK event/llm_convertible/
+ * observation.py). The model read it, so the row says so.
+ */
+function withExtendedContent(described: Line, extended: Parameters<typeof contentText>[0]): Line {
+	const added = firstLine(contentText(extended));
+	return added ? {...described, text: `${described.text} · +context: ${added}`} : described;
+}
+
 function describeObservation(observation: Observation, toolName: string): Line {
 	const text = observationText(observation);
 	const isError = observationIsError(observation);

@@ -94,6 +94,27 @@ export function formatClock(timestamp: string | number | null | undefined): stri
 	return ms === null ? placeholderClock : localClock(new Date(ms));
 }
 
+/**
+ * The calendar day of a timestamp (`2026-11-02`), read as formatClock reads its time: a naive
+ * timestamp's own digits, a zoned one in our local time. Null when unreadable.
+ */
+export function formatDay(timestamp: string | null | undefined): string | null {
+	const parts = typeof timestamp === 'string' ? parseParts(timestamp) : null;
+	if (!parts) return null;
+	if (parts.offset === null) return `${parts.year}-${twoDigits(parts.month)}-${twoDigits(parts.day)}`;
+	const ms = parseTimestamp(timestamp!);
+	if (ms === null) return null;
+	const date = new Date(ms);
+	return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
+}
+
+/** `11-02 10:42` for a row of an earlier day than the newest one shown: the day, then the minute. */
+export function formatDayClock(timestamp: string | null | undefined): string {
+	const day = formatDay(timestamp);
+	const clock = formatClock(timestamp);
+	return day ? `${day.slice(5)} ${clock.slice(0, 5)}` : clock;
+}
+
 function localClock(date: Date): string {
 	if (Number.isNaN(date.getTime())) return placeholderClock;
 	return [date.getHours(), date.getMinutes(), date.getSeconds()].map(twoDigits).join(':');

@@ -25,7 +25,7 @@ import {executionStatusOf} from './triage/triage-plan.js';
 import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
-import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
+import {heldText, KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
 import {conversationLinks} from './links.js';
 import {useListWindow} from './use-list-window.js';
 import {type StrayOutputSource, useStrayNotice, useUnexpectedErrorReport} from './use-stray-notice.js';
@@ -93,7 +93,7 @@ export function Dashboard(props: DashboardProps) {
 	const contexts = keyContexts(view);
 	// A key whose handler throws costs that key, not the dashboard (the stack goes to the debug log).
 	const reportUnexpected = useUnexpectedErrorReport(props.strayOutput, dispatch);
-	useKeyDispatch(registry, contexts, {onError: reportUnexpected});
+	useKeyDispatch(registry, contexts, {onError: reportUnexpected, onHeld: (count) => dispatch({type: 'notice', level: 'warn', text: heldText(count), at: Date.now()})});
 	const onAllProfiles = () => {
 		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
 		if (props.currentProfile === allProfiles) say('Every profile is shown already; ctrl-p picks one.');

@@ -97,6 +97,7 @@ export function DashboardOverlay(props: Props) {
 			<AskPanel
 				key={conversationKey}
 				title={shortTitle(snapshot, conversationKey)}
+				executionStatus={snapshot.conversations.get(conversationKey)?.conversation.execution_status}
 				width={width}
 				height={height}
 				ask={(question, signal) => (controller.askAgent ? controller.askAgent(conversationKey, question, signal) : Promise.reject(new Error('asking is not available here')))}

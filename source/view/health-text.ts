@@ -6,8 +6,11 @@ export type HealthText = {text: string; color: string | undefined};
 
 /**
  * Connection health in words (readable without colour): `● live`, `↻ reconnecting (retry 8s)`,
- * `◐ polling`, `! stale 2m`, `✗ key rejected`, and the age of the conversation list (`3s ago`,
- * `list 3s old`): the list is polled; the open timeline's stream lag is in its own header.
+ * `◐ polling`, `! stale 2m`, `✗ key rejected`, and, once polls fail, the age of the conversation
+ * list (`list 3s old`); the open timeline's stream lag is in its own header. While polls succeed
+ * no age is shown: the store does not publish a success that brought nothing new (an idle
+ * dashboard must not redraw), so `lastSuccessAt` is then only when the data last changed, and an
+ * age from it read as stale on a quiet account whose every poll succeeded.
  */
 export function healthText(connection: ConnectionState, now: number, keySource: string | null = null): HealthText {
 	// Where the refused key came from: the environment, a key file, a profile (the headless commands say the same).
@@ -16,9 +19,9 @@ export function healthText(connection: ConnectionState, now: number, keySource: 
 	const retry = connection.nextRetryAt !== null && connection.nextRetryAt > now ? ` (retry ${formatAge(connection.nextRetryAt - now)})` : '';
 	switch (connection.health) {
 		case 'live':
-			return {text: `● live${age ? ` · ${age} ago` : ''}`, color: 'green'};
+			return {text: '● live', color: 'green'};
 		case 'polling':
-			return {text: `◐ polling${age ? ` · ${age} ago` : ''}`, color: 'cyan'};
+			return {text: '◐ polling', color: 'cyan'};
 		case 'reconnecting':
 			// The age is the list's (polling), not the stream's: the timeline header has the stream's lag.
 			return {text: `↻ reconnecting${retry}${age ? ` · list ${age} old` : ''}`, color: 'yellow'};
@@ -40,8 +43,8 @@ export function budgetText(connection: ConnectionState): string {
 }
 
 /**
- * One server's health in the all-servers header, short: `● live`, `◐ 3s`, `↻`, `! stale 40s`,
- * `✗ offline 2m`, `✗ key rejected`; the same symbols and colours as the one-server header.
+ * One server's health in the all-servers header, short: `● live`, `◐`, `↻`, `! stale 40s`,
+ * `✗ offline 2m`, `✗ key rejected`; the same symbols, colours and ages as the one-server header.
  */
 export function serverHealthShort(connection: ConnectionState, now: number): HealthText {
 	if (connection.keyRejected) return {text: '✗ key rejected', color: 'red'};
@@ -50,7 +53,7 @@ export function serverHealthShort(connection: ConnectionState, now: number): Hea
 		case 'live':
 			return {text: '● live', color: 'green'};
 		case 'polling':
-			return {text: `◐${age}`, color: 'cyan'};
+			return {text: '◐', color: 'cyan'};
 		case 'reconnecting':
 			return {text: '↻', color: 'yellow'};
 		case 'stale':

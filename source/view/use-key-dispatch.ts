@@ -79,8 +79,10 @@ export const typeaheadLimit = 8;
  * `/status:error` and Enter, arrive in one read, and every key in it counts, in order.
  * - `key`: one key, dispatch it.
  * - `drop`: not typed by a person: a terminal's reply to a query (`ESC]11;rgb:…`, cursor
- *   reports), ESC plus punctuation or a string introducer, or a paste longer than
- *   `typeaheadLimit` into a list (unless it starts with the key that opens a text line).
+ *   reports), ESC plus punctuation or a string introducer.
+ * - `hold`: more than `typeaheadLimit` characters at once outside a text field that are not keys
+ *   typed ahead (typedAhead): an unbracketed paste, whose letters must not run as commands. None
+ *   of it runs, and the dispatcher says so on screen (`onHeld`).
  * - `split`: several keys. The first is dispatched now and the rest after the screen has
  *   caught up, so each key meets the contexts its predecessor opened (a `/` opens the filter,
  *   and the text after it lands in the field).
@@ -90,6 +92,7 @@ export const typeaheadLimit = 8;
 export type ChunkPlan =
 	| {kind: 'key'}
 	| {kind: 'drop'}
+	| {kind: 'hold'; count: number}
 	| {kind: 'split'; first: string; rest: string}
 	| {kind: 'text'; text: string; rest: string};
 
@@ -121,8 +124,25 @@ export function planChunk(
 		return {kind: 'split', first: points[0] ?? '', rest: points.slice(1).join('')};
 	}
 	const first = points[0] ?? '';
-	if (points.length > typeaheadLimit && !opensTextLine(first)) return {kind: 'drop'};
+	if (points.length > typeaheadLimit && !typedAhead(points, opensTextLine)) return {kind: 'hold', count: points.length};
 	return {kind: 'split', first, rest: points.slice(1).join('')};
+}
+
+/**
+ * Whether a chunk longer than `typeaheadLimit`, outside a text field, is keys a person typed: one
+ * key repeated (auto-repeat over a slow link: `jjjjjjjjjj`), or a few keys and then one that opens
+ * a text line (`g/status:error` typed fast: `g`, then the filter and its text). Anything else is
+ * held back as a paste, and said on screen (`hold`).
+ */
+function typedAhead(points: readonly string[], opensTextLine: (first: string) => boolean): boolean {
+	if (points.every((point) => point === points[0])) return true;
+	const opener = points.findIndex((point) => opensTextLine(point));
+	return opener !== -1 && opener <= typeaheadLimit;
+}
+
+/** The notice for a chunk held back as a paste: what happened to it, and how to type text. */
+export function heldText(count: number): string {
+	return `Held back ${count} characters that came at once (a paste?): none ran as keys. Paste into a field (/ opens the filter).`;
 }
 
 /** Keys that open a text line: a long chunk that starts with one is a fast typist, not a paste. */
@@ -237,6 +257,8 @@ export type KeyDispatchOptions = {
 	 * exception goes on up (to Ink, which ends the app).
 	 */
 	onError?: (error: unknown) => void;
+	/** Called when a chunk was held back as a paste (planChunk's `hold`): how many characters, none run. */
+	onHeld?: (count: number) => void;
 };
 
 export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext[], options: KeyDispatchOptions = {}): void {
@@ -264,6 +286,8 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 	const waitForCommit = () => setCommits((count) => count + 1);
 	const onErrorRef = useRef(options.onError);
 	onErrorRef.current = options.onError;
+	const onHeldRef = useRef(options.onHeld);
+	onHeldRef.current = options.onHeld;
 	/** Runs one key's handling; what it throws is reported, and the keys after it still count. */
 	const guarded = (work: () => void) => {
 		try {
@@ -327,6 +351,10 @@ export function useKeyDispatch(registry: KeyRegistry, stack: readonly KeyContext
 		const textEntry = isTextContext(current[0]);
 		const plan = planChunk(input, key, textEntry, raw, opensTextLine);
 		if (plan.kind === 'drop') return;
+		if (plan.kind === 'hold') {
+			onHeldRef.current?.(plan.count);
+			return;
+		}
 		if (!held && queue.current.length > 0) {
 			// Behind the rest of an earlier chunk. Every listener has seen it already: kept
 			// parsed, handled here in its turn, not re-emitted.

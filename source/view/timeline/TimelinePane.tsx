@@ -11,6 +11,7 @@ import {filterLineRows, TimelineFilterLine} from './TimelineFilterLine.js';
 import {TimelineHeader} from './TimelineHeader.js';
 import {TimelineRow} from './TimelineRow.js';
 import {timelineColumns} from './timeline-columns.js';
+import {formatDay} from '../../format/time.js';
 import {useForgottenIds} from './use-forgotten-ids.js';
 import {useHistoryPages} from './use-history-pages.js';
 import {useTimelineCursor} from './use-timeline-cursor.js';
@@ -99,7 +100,11 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 	useEffect(() => {
 		focusOnHit();
 	}, [focus, rows]);
-	const columns = useMemo(() => timelineColumns(width), [width]);
+	// Dates show when the log spans days: its first and last events' days differ (server timestamps).
+	const oldestDay = formatDay(events[0]?.timestamp);
+	const newestDay = formatDay(events.at(-1)?.timestamp);
+	const dated = oldestDay !== null && newestDay !== null && oldestDay !== newestDay;
+	const columns = useMemo(() => timelineColumns(width, dated), [width, dated]);
 	const history = useHistoryPages({
 		timeline,
 		filter,
@@ -213,6 +218,7 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 							selected={focused && cursor.offset + index === cursor.selected}
 							forgotten={forgotten.has(event.id)}
 							following={cursor.follow}
+							newestDay={dated ? newestDay : null}
 						/>
 					))
 				)}

@@ -3,6 +3,8 @@ import {Text} from 'ink';
 import {paint} from '../../boundary/ink-paint.js';
 import type {SummaryTone} from '../../format/event-summary.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
+import {sanitizeLine} from '../../format/sanitize.js';
+import {formatDay, formatDayClock} from '../../format/time.js';
 import type {LoggedEvent} from '../../wire/schemas/events.js';
 import {kindLabel} from '../../format/event-kind-label.js';
 import {sourceLabel, type TimelineColumns} from './timeline-columns.js';
@@ -28,6 +30,11 @@ type Props = {
 	 * of having it written again.
 	 */
 	following?: boolean;
+	/**
+	 * The day of the newest event in the log (`2026-11-28`, format/time.ts formatDay): a row of
+	 * another day shows its date (`11-02 10:42`). Null or absent: times only.
+	 */
+	newestDay?: string | null;
 };
 
 /** A fixed-width column and its separator; a zero-width column (narrow pane) disappears. */
@@ -42,18 +49,20 @@ function cell(text: string, width: number): string {
  * re-renders only the rows whose props changed, and the strings come from the per-event summary
  * cache.
  */
-function TimelineRowView({event, columns, selected, forgotten, following = false}: Props) {
+function TimelineRowView({event, columns, selected, forgotten, following = false, newestDay = null}: Props) {
 	const bar = selected && !following;
 	return (
 		<Text inverse={bar} wrap="truncate">
-			{paintedTimelineRow(event, columns, selected, forgotten, following)}
+			{paintedTimelineRow(event, columns, selected, forgotten, following, newestDay)}
 		</Text>
 	);
 }
 
 /** The row's text with its colours, as `<Text inverse={selected && !following}>` is to show it. */
-function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, selected: boolean, forgotten: boolean, following: boolean): string {
+function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, selected: boolean, forgotten: boolean, following: boolean, newestDay: string | null): string {
 	const summary = summaryOf(event);
+	// The server's own timestamp says the day; only rows of an earlier day than the newest show it.
+	const time = newestDay !== null && formatDay(event.timestamp) !== newestDay ? sanitizeLine(formatDayClock(event.timestamp)) : summary.time;
 	const condensation = isCondensationRow(event);
 	// The gutter carries the selection (visible without colour) and marks condensations and what they forgot.
 	const gutter = `${selected ? '›' : condensation ? '≡' : forgotten ? '·' : ' '} `;
@@ -61,7 +70,7 @@ function paintedTimelineRow(event: LoggedEvent, columns: TimelineColumns, select
 	const bar = selected && !following;
 	return (
 		(selected && following ? paint(gutter, {color: 'cyan', bold: true}) : gutter) +
-		paint(cell(summary.time, columns.time), {dimColor: true}) +
+		paint(cell(time, columns.time), {dimColor: true}) +
 		paint(cell(sourceLabel(summary.source), columns.source), {color: 'cyan'}) +
 		paint(cell(kindLabel(summary.kind), columns.kind), {color: condensation ? 'yellow' : 'blue'}) +
 		paint(truncateToWidth(text, columns.summary), {color: toneColor[summary.tone], dimColor: forgotten && !bar})

@@ -13,9 +13,10 @@ export type TimelineColumns = {
 	summary: number;
 };
 
-export function timelineColumns(width: number): TimelineColumns {
+/** `dated`: the log spans more than one day, so rows of an earlier day show `11-02 10:42` (11 wide). */
+export function timelineColumns(width: number, dated = false): TimelineColumns {
 	const gutter = 2;
-	const time = 8;
+	const time = dated ? 11 : 8;
 	// Narrow panes drop the source column first, then shrink the kind column.
 	const source = width >= 60 ? 5 : 0;
 	const kind = width >= 50 ? 11 : width >= 36 ? 7 : 0;

@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import {sanitizeText} from '../../format/sanitize.js';
 import {wrapToWidth} from '../../format/wrap.js';
 import {TextField} from '../TextField.js';
+import {askEffect} from '../../format/ask-effect.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {useNow} from '../use-now.js';
@@ -10,6 +11,8 @@ import {useNow} from '../use-now.js';
 type Props = {
 	/** Sanitized title of the conversation asked (with its server in the all-servers view). */
 	title: string;
+	/** The conversation's execution status as the server last said it (what asking leaves alone). */
+	executionStatus: string | null | undefined;
 	width: number;
 	height: number;
 	/** Sends the question (`ask_agent`); resolves with the agent's answer, unsanitized. */
@@ -30,10 +33,12 @@ type State =
  * answered); arrows and page keys scroll a long answer; esc closes and stops waiting. The answer
  * is the agent's own text: escape sequences in it are shown as visible marks, never run.
  */
-export function AskPanel({title, width, height, ask, onClose}: Props) {
+export function AskPanel({title, executionStatus, width, height, ask, onClose}: Props) {
 	const [text, setText] = useState('');
 	const [state, setState] = useState<State>({kind: 'typing'});
 	const [scroll, setScroll] = useState(0);
+	// Enter with nothing typed: said on screen (the example question looks typed without colour).
+	const [emptyEnter, setEmptyEnter] = useState(false);
 	const abort = useRef<AbortController | null>(null);
 	useEffect(
 		() => () => {
@@ -57,7 +62,13 @@ export function AskPanel({title, width, height, ask, onClose}: Props) {
 	useKeyHandlers('prompt', {
 		send: () => {
 			const question = text.trim();
-			if (!question || state.kind === 'asking') return;
+			if (!question) {
+				setEmptyEnter(true);
+				return;
+			}
+
+			if (state.kind === 'asking') return;
+			setEmptyEnter(false);
 			const controller = new AbortController();
 			abort.current = controller;
 			setState({kind: 'asking', question, since: Date.now()});
@@ -90,16 +101,18 @@ export function AskPanel({title, width, height, ask, onClose}: Props) {
 					? 'enter tries again · esc closes'
 					: text.trim()
 						? 'enter asks · esc closes'
-						: 'Type a question, then enter asks it · esc closes';
+						: emptyEnter
+							? 'Nothing typed yet: the example is not sent. Type a question, then enter asks it · esc closes'
+							: 'Type a question, then enter asks it · esc closes';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text bold wrap="truncate">
-				{line(`Ask ${title} (the agent keeps working; nothing is added to its history)`, width)}
+				{line(`Ask ${title} (${askEffect(executionStatus)})`, width)}
 			</Text>
 			<Box height={1} width={width} overflow="hidden">
 				<Text color="cyan">question: </Text>
 				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={text} placeholder="what are you blocked on?" onChange={setText} />
+					<TextField value={text} placeholder="e.g. what are you blocked on?" onChange={setText} />
 				</Box>
 			</Box>
 			<Text dimColor wrap="truncate">

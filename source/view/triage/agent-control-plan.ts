@@ -1,7 +1,7 @@
 import {sanitizeLine} from '../../format/sanitize.js';
 import {cannotResumeText, canResume} from '../../format/sandbox-advice.js';
 import {sandboxKeyOf} from '../../state/sandbox-rows.js';
-import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
+import type {DashboardController, DashboardSnapshot, RowServer} from '../../state/dashboard-types.js';
 import {keyOf} from '../keymap.js';
 import type {ConfirmRequest} from '../view-state.js';
 import {executionStatusOf, shortTitle} from './triage-plan.js';
@@ -17,7 +17,7 @@ export type AgentVerb = 'interrupt' | 'continueAgent';
 
 export type AgentControlPlan = {kind: 'ask'; request: ConfirmRequest} | {kind: 'refuse'; text: string};
 
-type Snapshot = Pick<DashboardSnapshot, 'conversations' | 'sandboxes' | 'timeline'>;
+type Snapshot = Pick<DashboardSnapshot, 'conversations' | 'sandboxes' | 'timeline'> & Partial<Pick<DashboardSnapshot, 'connection'>>;
 
 /** Execution statuses with no agent at work: there is nothing to stop. */
 const notWorking = new Set(['paused', 'idle', 'finished']);
@@ -41,13 +41,25 @@ export function planAgentControl(snapshot: Snapshot, controller: Pick<DashboardC
 	const others = otherConversations(snapshot, key);
 	const sandbox = sanitizeLine(String(row.conversation.sandbox_id ?? '').slice(0, 12));
 	const untouched = `sandbox ${sandbox}${others > 0 ? ` and its ${others} other conversation${others === 1 ? '' : 's'}` : ''} keep${others > 0 ? '' : 's'} running`;
+	const down = serverDown(snapshot, row.server);
 	if (verb === 'interrupt') {
 		return {
 			kind: 'ask',
-			request: {action: 'interrupt', conversationKey: key, question: `Stop the agent of "${title}"?`, detail: `only this one: ${untouched} · ${keyOf('continueAgent')} continues it`},
+			request: {action: 'interrupt', conversationKey: key, question: `Stop the agent of "${title}"?`, detail: `${down}only this one: ${untouched} · ${keyOf('continueAgent')} continues it`},
 		};
 	}
-	return {kind: 'ask', request: {action: 'continueAgent', conversationKey: key, question: `Let the agent of "${title}" continue?`, detail: `it is ${status}; it picks up where it stopped`}};
+	return {kind: 'ask', request: {action: 'continueAgent', conversationKey: key, question: `Let the agent of "${title}" continue?`, detail: `${down}it is ${status}; it picks up where it stopped`}};
+}
+
+/**
+ * The question's first words when the row's server did not answer its last look (the row's
+ * server in the all-servers view, the one connection otherwise): the status shown is its last
+ * known, and the request may fail. Empty when the server answers.
+ */
+function serverDown(snapshot: Snapshot, server: RowServer | undefined): string {
+	if (server) return server.stale ? `${sanitizeLine(server.name)} is not answering (the status shown is its last known; this may fail) · ` : '';
+	const health = snapshot.connection?.health;
+	return health === 'offline' || health === 'stale' ? 'the server is not answering (the status shown is its last known; this may fail) · ' : '';
 }
 
 /** What the user can do about a stopped sandbox: only a paused one can be resumed (sandbox-advice.ts). */
