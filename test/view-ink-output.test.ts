@@ -3,7 +3,7 @@ import {test} from 'node:test';
 import {Chalk} from 'chalk';
 import fc from 'fast-check';
 import {installRenderSpeedups} from '../source/boundary/index.js';
-import {fastGet, inkGet, Output} from '../source/boundary/ink-output.js';
+import {fastGet, inkGet, Output} from '../source/terminal/cached-output.js';
 
 /** The cached line builder must write exactly what Ink's own would, frame after frame. */
 

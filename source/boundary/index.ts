@@ -1,8 +1,8 @@
 import * as stringWidthModule from 'string-width';
 import {tableWidth} from '../format/table-width.js';
-import {installFastOutput} from './ink-output.js';
+import {installFastOutput} from '../terminal/cached-output.js';
 
-export {warmUpGraphemes, warmUpTextMeasures} from './ink-output.js';
+export {warmUpGraphemes, warmUpTextMeasures} from '../terminal/cached-output.js';
 
 /**
  * The boundary: every place this project relies on a library's internals rather than its

@@ -2,7 +2,7 @@ import {type StyledChar, styledCharsFromTokens, styledCharsToString, tokenize} f
 import stringWidth from 'string-width';
 import {ClusterCursor, standaloneWidth} from '../format/graphemes.js';
 import {sgrEnd, tableWidth} from '../format/table-width.js';
-import {BoundedCache} from '../view/bounded-cache.js';
+import {BoundedCache} from './bounded-cache.js';
 // Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
 // same file, so the same class, in the tests and in the esbuild bundle alike).
 import Output from '../../node_modules/ink/build/output.js';
