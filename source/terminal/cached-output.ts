@@ -1,11 +1,9 @@
 import {type StyledChar, styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';
 import stringWidth from 'string-width';
+import {type Clip, type Operation, type OutputInternals, replaceOutputGet} from '../boundary/ink-output.js';
 import {ClusterCursor, standaloneWidth} from '../format/graphemes.js';
 import {sgrEnd, tableWidth} from '../format/table-width.js';
 import {BoundedCache} from './bounded-cache.js';
-// Not in Ink's exports map: a relative path reaches the very module Ink's renderer imports (the
-// same file, so the same class, in the tests and in the esbuild bundle alike).
-import Output from '../../node_modules/ink/build/output.js';
 
 /**
  * Ink's `Output.get()` (ink 8.0.0, build/output.js) turns a frame's text operations into lines.
@@ -16,13 +14,10 @@ import Output from '../../node_modules/ink/build/output.js';
  * and a row cache: a row's string depends only on the writes that land on it, in order, so a row
  * written as in an earlier frame is not built again (a key press changes two or three rows). Its
  * output is byte-for-byte Ink's own (test/view-ink-output.test.ts compares them on random frames,
- * and test/boundary.test.ts fails when Ink's file changes).
+ * and test/boundary.test.ts fails when Ink's file changes). The reach into Ink (the class, what
+ * an instance holds) is boundary/ink-output.ts; the algorithm and its caches are ours, here.
  */
 
-type Clip = {x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined};
-type Transformer = (line: string, index: number) => string;
-type Operation = {type: 'write'; x: number; y: number; text: string; transformers: Transformer[]} | {type: 'clip'; clip: Clip} | {type: 'unclip'};
-type OutputInternals = {width: number; height: number; operations: Operation[]};
 type Cell = StyledChar;
 
 // A 200x60 screen writes a few hundred lines a frame; these hold several screens' worth. A styled
@@ -308,12 +303,7 @@ export function warmUpGraphemes(): void {
 	while (clusters.next());
 }
 
-/** Ink's own `get`, kept for the equivalence test. */
-export const inkGet = Output.prototype.get;
-
-/** Puts the cached `get` in place of Ink's (installRenderSpeedups, index.ts). */
+/** Puts the cached `get` in place of Ink's (installRenderSpeedups, render-speedups.ts). */
 export function installFastOutput(): void {
-	(Output.prototype as unknown as {get: typeof fastGet}).get = fastGet;
+	replaceOutputGet(fastGet);
 }
-
-export {Output};

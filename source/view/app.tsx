@@ -1,6 +1,7 @@
 import {render} from 'ink';
 import {firstAnswer, type DashboardRuntime} from '../state/dashboard-session.js';
-import {installRenderSpeedups, warmUpGraphemes, warmUpTextMeasures} from '../boundary/index.js';
+import {warmUpGraphemes, warmUpTextMeasures} from '../terminal/cached-output.js';
+import {installRenderSpeedups} from '../terminal/render-speedups.js';
 import {guardStdin} from '../boundary/ink-stdin.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import type {ReactElement} from 'react';
