@@ -1,6 +1,6 @@
 import {EventEmitter} from 'node:events';
 import type {ReactElement} from 'react';
-import {preferMemoryOverSpeed} from '../source/memory-profile.js';
+import {preferMemoryOverSpeed} from '../source/config/memory-profile.js';
 // The same in-memory TTY stdin the UI tests use.
 import {FakeStdin as MemoryStdin} from '../test/helpers/fake-stdin.js';
 

@@ -11,7 +11,7 @@ import {createExitGuard} from './exit-guard.js';
 import {inkTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
-import {preferMemoryOverSpeed} from '../memory-profile.js';
+import {preferMemoryOverSpeed} from '../config/memory-profile.js';
 import {preloadStreams} from '../state/stream-supervisor.js';
 
 export type RunDashboardOptions = {
@@ -113,7 +113,7 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		// With the first frame out: the grapheme segmenters (ICU's set-up) and the WebSocket library
 		// (and the Node modules it brings), which the list does not need, so a key or opening a
 		// conversation does not wait for them; then the heap flags, with every module of the
-		// dashboard loaded (source/memory-profile.ts says why, and why after).
+		// dashboard loaded (source/config/memory-profile.ts says why, and why after).
 		setImmediate(() => {
 			warmUpGraphemes();
 			preloadStreams()
