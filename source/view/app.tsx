@@ -8,7 +8,7 @@ import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
 import {diffingStdout} from './diff-stdout.js';
 import {createExitGuard} from './exit-guard.js';
-import {inkTerminalScreen} from './terminal-screen.js';
+import {inkScreenOptions, inkTerminalScreen} from './terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {captureStrayOutput} from './stray-output.js';
 import {preferMemoryOverSpeed} from '../config/memory-profile.js';
@@ -97,10 +97,8 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 			stdin: input.stream,
 			stderr,
 			exitOnCtrlC: false,
-			alternateScreen: screen.active,
-			// Where the terminal answers Ink's query (kitty, ghostty, foot, WezTerm), Esc and the
-			// keys with modifiers arrive unambiguous (Esc then j, typed fast, is never alt-j).
-			...(screen.active ? {kittyKeyboard: {mode: 'auto' as const}} : {}),
+			// Live frames, the alternate screen and the kitty keyboard exactly when the screen is ours.
+			...inkScreenOptions(screen.active),
 			patchConsole: false,
 			// Ink's incremental mode rewrites changed lines relative to where it believes the cursor
 			// is; diffingStdout writes only the changed cells, at absolute positions, and lets the
