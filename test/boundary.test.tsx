@@ -19,7 +19,7 @@ import {useInkInputEmitter} from '../source/boundary/ink-input.js';
 import {guardStdin} from '../source/boundary/ink-stdin.js';
 import {applyPatch, sourcePatches} from '../source/boundary/source-patches.mjs';
 import {Agent, errors, request} from '../source/boundary/undici-parts.js';
-import {diffingStdout} from '../source/view/diff-stdout.js';
+import {diffingStdout} from '../source/terminal/diff-stdout.js';
 import {eventually} from './helpers/eventually.js';
 import {FakeStdin} from './helpers/fake-stdin.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';

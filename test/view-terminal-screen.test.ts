@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {fileURLToPath} from 'node:url';
-import {drawsLive, inkScreenOptions, inkTerminalScreen} from '../source/view/terminal-screen.js';
+import {drawsLive, inkScreenOptions, inkTerminalScreen} from '../source/terminal/terminal-screen.js';
 import {runNode} from './helpers/run-process.js';
 
 /** Ink 8 owns the terminal's modes; ours is the fallback when Ink cannot unmount, and the one decision whether frames are live. */
@@ -22,7 +22,7 @@ const renderInCi = `
 import {Writable} from 'node:stream';
 import {createElement} from 'react';
 import {render, Text} from 'ink';
-import {inkScreenOptions} from './source/view/terminal-screen.ts';
+import {inkScreenOptions} from './source/terminal/terminal-screen.ts';
 let written = '';
 const stdout = Object.assign(new Writable({write(chunk, _encoding, done) { written += chunk.toString(); done(); }}), {isTTY: true, columns: 40, rows: 10});
 const instance = render(createElement(Text, null, 'frame-text'), {stdout, patchConsole: false, exitOnCtrlC: false, ...(process.argv.includes('--live') ? inkScreenOptions(true) : {})});

@@ -70,7 +70,7 @@ export const reaches: readonly Reach[] = [
 			'build/write-synchronized.js': '75008f21c22e928c47aa81856166842902ae8bd4514b2af8d202d7425f10ec53',
 		},
 		relies:
-			"How a frame reaches stdout (ink-frames.ts, read by view/frame-diff.ts): one write per frame, the previous frame erased by `eraseLines` (ESC[2K, ESC[1A, ESC[G) in front of the new frame's lines; the cursor, synchronized-output and alternate-screen switches in writes of their own; a frame that changed is bracketed by the synchronized-output begin and end, each a write of its own, directly before and after it (the differ drops the pair for a one-row change).",
+			"How a frame reaches stdout (ink-frames.ts, read by terminal/frame-diff.ts): one write per frame, the previous frame erased by `eraseLines` (ESC[2K, ESC[1A, ESC[G) in front of the new frame's lines; the cursor, synchronized-output and alternate-screen switches in writes of their own; a frame that changed is bracketed by the synchronized-output begin and end, each a write of its own, directly before and after it (the differ drops the pair for a one-row change).",
 	},
 	{
 		package: 'undici',

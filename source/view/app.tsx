@@ -6,11 +6,11 @@ import {guardStdin} from '../boundary/ink-stdin.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
-import {diffingStdout} from './diff-stdout.js';
-import {createExitGuard} from './exit-guard.js';
-import {inkScreenOptions, inkTerminalScreen} from './terminal-screen.js';
+import {diffingStdout} from '../terminal/diff-stdout.js';
+import {createExitGuard} from '../terminal/exit-guard.js';
+import {inkScreenOptions, inkTerminalScreen} from '../terminal/terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
-import {captureStrayOutput} from './stray-output.js';
+import {captureStrayOutput} from '../terminal/stray-output.js';
 import {preferMemoryOverSpeed} from '../config/memory-profile.js';
 import {preloadStreams} from '../state/stream-supervisor.js';
 
@@ -92,7 +92,7 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 
 	try {
 		const instance = render(tree(), {
-			// On the alternate screen only the lines that changed are written (frame-diff.ts).
+			// On the alternate screen only the lines that changed are written (terminal/frame-diff.ts).
 			stdout: screen.active ? diffingStdout(stdout) : stdout,
 			stdin: input.stream,
 			stderr,
