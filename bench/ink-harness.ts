@@ -1,6 +1,6 @@
 import {EventEmitter} from 'node:events';
 import type {ReactElement} from 'react';
-import {preferMemoryOverSpeed} from '../source/memory-profile.js';
+import {preferMemoryOverSpeed} from '../source/config/memory-profile.js';
 // The same in-memory TTY stdin the UI tests use.
 import {FakeStdin as MemoryStdin} from '../test/helpers/fake-stdin.js';
 
@@ -54,8 +54,8 @@ export type Mounted = {stdout: MemoryStdout; stdin: MemoryStdin; unmount(): void
 
 export async function mount(tree: ReactElement, size: {columns: number; rows: number}, options: {debug?: boolean; stdout?: NodeJS.WriteStream} = {}): Promise<Mounted> {
 	const {render} = await import('ink');
-	// As the app does before its first render (source/boundary).
-	const {installRenderSpeedups} = await import('../source/boundary/index.js');
+	// As the app does before its first render (source/terminal/render-speedups.ts).
+	const {installRenderSpeedups} = await import('../source/terminal/render-speedups.js');
 	installRenderSpeedups();
 	const stdout = new MemoryStdout(size.columns, size.rows);
 	const stdin = new MemoryStdin();

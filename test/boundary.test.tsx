@@ -12,13 +12,14 @@ import * as undici from 'undici';
 import stringWidth from 'string-width';
 import widestLine from 'widest-line';
 import fc from 'fast-check';
-import {installRenderSpeedups, reaches} from '../source/boundary/index.js';
+import {reaches} from '../source/boundary/index.js';
+import {installRenderSpeedups} from '../source/terminal/render-speedups.js';
 import {inkErasePrefix, inkModeSwitch, inkSyncBegin, inkSyncEnd} from '../source/boundary/ink-frames.js';
 import {useInkInputEmitter} from '../source/boundary/ink-input.js';
 import {guardStdin} from '../source/boundary/ink-stdin.js';
 import {applyPatch, sourcePatches} from '../source/boundary/source-patches.mjs';
 import {Agent, errors, request} from '../source/boundary/undici-parts.js';
-import {diffingStdout} from '../source/view/diff-stdout.js';
+import {diffingStdout} from '../source/terminal/diff-stdout.js';
 import {eventually} from './helpers/eventually.js';
 import {FakeStdin} from './helpers/fake-stdin.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
@@ -408,7 +409,8 @@ test('nothing outside source/boundary reaches into node_modules, deep-imports a 
 				continue;
 			}
 			const text = readFileSync(path, 'utf8');
-			const deepImport = /from '(?!node:|\.)(?:@[^/']+\/)?[^/']+\/[^']*'/.exec(text);
+			// A path below a package's name: `pkg/…`, or `@scope/pkg/…` (`@scope/pkg` alone is the package).
+			const deepImport = /from '(?!node:|\.)(?:@[^/']+\/[^/']+|[^@/'][^/']*)\/[^']*'/.exec(text);
 			if (text.includes('node_modules/') || deepImport || /\binternal_\w+/.test(text)) offenders.push(`${path.slice(root.length)}${deepImport ? ` (${deepImport[0]})` : ''}`);
 		}
 	};

@@ -254,7 +254,7 @@ test('41. resize to 40x10 during an event flood: no crash; the layout is recompu
 
 test('39 (crash output). an uncaught error or a signal restores the screen first; the printed line holds no key', async () => {
 	const {EventEmitter} = await import('node:events');
-	const {createExitGuard} = await import('../source/view/exit-guard.js');
+	const {createExitGuard} = await import('../source/terminal/exit-guard.js');
 	const secret = 'CRASH-39-SECRET';
 	const order: string[] = [];
 	const target = new EventEmitter();

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {sanitizeLine, sanitizeText} from '../source/format/sanitize.js';
-import {truncateToWidth, wrapToWidth} from '../source/format/width.js';
+import {truncateToWidth} from '../source/format/width.js';
+import {wrapToWidth} from '../source/format/wrap.js';
 
 /**
  * docs/security-checklist.md checklist items 1–13, as far as they concern text: hostile sequences

@@ -5,7 +5,7 @@ import stringWidth from 'string-width';
 import {tableWidth} from '../source/format/table-width.js';
 
 /**
- * The cached line builder (source/boundary/ink-output.ts) asks tableWidth before string-width:
+ * The cached line builder (source/terminal/cached-output.ts) asks tableWidth before string-width:
  * wherever the table answers, it must answer what string-width does.
  */
 

@@ -4,18 +4,8 @@ import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {ClusterCursor, standaloneWidth} from '../source/format/graphemes.js';
 import {sanitizeLine, sanitizeText} from '../source/format/sanitize.js';
-import {
-	cellWidth,
-	indexLines,
-	indexRows,
-	padStartToWidth,
-	padToWidth,
-	sliceLines,
-	sliceRows,
-	truncateSpan,
-	truncateToWidth,
-	wrapToWidth,
-} from '../source/format/width.js';
+import {cellWidth, padStartToWidth, padToWidth, truncateSpan, truncateToWidth} from '../source/format/width.js';
+import {indexLines, indexRows, sliceLines, sliceRows, wrapToWidth} from '../source/format/wrap.js';
 
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 const family = '👨\u200D👩\u200D👧\u200D👦';

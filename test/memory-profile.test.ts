@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {heapFlags} from '../source/memory-profile.js';
+import {heapFlags} from '../source/config/memory-profile.js';
 import {runNode} from './helpers/run-process.js';
 
 // The flags are set with v8.setFlagsFromString as the dashboard starts. V8 answers a flag it does

@@ -4,7 +4,7 @@ import {causeFilterWord, causeGroups, causeJson, causeMatches, causeOf} from '..
 import {parseConversationFilter, rowMatches} from '../source/state/conversation-query.js';
 import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {planResumes} from '../source/state/resume-plan.js';
-import {planRun} from '../source/view/triage/remedy-plan.js';
+import {planRun} from '../source/state/remedy-plan.js';
 import {conversationCause} from '../source/commands/conversation-cause.js';
 import type {ErrorCause, FailureKind} from '../source/wire/error-classification.js';
 import {appConversationSchema} from '../source/wire/schemas/app.js';

@@ -1,9 +1,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {FrameDiff} from '../source/view/frame-diff.js';
-import {lineUpdate} from '../source/view/line-diff.js';
-import {findScrollShift, widenShift} from '../source/view/scroll-shift.js';
+import {FrameDiff} from '../source/terminal/frame-diff.js';
+import {lineUpdate} from '../source/terminal/line-diff.js';
+import {findScrollShift, widenShift} from '../source/terminal/scroll-shift.js';
 import {VirtualScreen} from './helpers/virtual-screen.js';
 
 /**

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {Chalk} from 'chalk';
 import fc from 'fast-check';
-import {installRenderSpeedups} from '../source/boundary/index.js';
-import {fastGet, inkGet, Output} from '../source/boundary/ink-output.js';
+import {inkGet, Output} from '../source/boundary/ink-output.js';
+import {fastGet} from '../source/terminal/cached-output.js';
+import {installRenderSpeedups} from '../source/terminal/render-speedups.js';
 
 /** The cached line builder must write exactly what Ink's own would, frame after frame. */
 

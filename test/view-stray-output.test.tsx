@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {openDebugLog} from '../source/config/debug-log.js';
 import {Dashboard} from '../source/view/Dashboard.js';
-import {captureStrayOutput} from '../source/view/stray-output.js';
+import {captureStrayOutput} from '../source/terminal/stray-output.js';
 import {fixtureSnapshot, fixtureStore, recordingController} from './helpers/dashboard-fixture.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import stringWidth from 'string-width';
 import type {DashboardSnapshot, SandboxRow} from '../source/state/dashboard-types.js';
 import {Dashboard} from '../source/view/Dashboard.js';
-import {confirmationMatches, planBulk} from '../source/view/triage/bulk-plan.js';
+import {confirmationMatches, planBulk} from '../source/state/bulk-plan.js';
 import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController, sandboxRow} from './helpers/dashboard-fixture.js';
 import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 

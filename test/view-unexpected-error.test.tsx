@@ -6,8 +6,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {openDebugLog} from '../source/config/debug-log.js';
 import {Dashboard} from '../source/view/Dashboard.js';
-import {createExitGuard} from '../source/view/exit-guard.js';
-import {captureStrayOutput} from '../source/view/stray-output.js';
+import {createExitGuard} from '../source/terminal/exit-guard.js';
+import {captureStrayOutput} from '../source/terminal/stray-output.js';
 import {fixtureSnapshot, fixtureStore, recordingController} from './helpers/dashboard-fixture.js';
 import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 

@@ -1,8 +1,4 @@
 import * as stringWidthModule from 'string-width';
-import {tableWidth} from '../format/table-width.js';
-import {installFastOutput} from './ink-output.js';
-
-export {warmUpGraphemes, warmUpTextMeasures} from './ink-output.js';
 
 /**
  * The boundary: every place this project relies on a library's internals rather than its
@@ -19,7 +15,10 @@ export {warmUpGraphemes, warmUpTextMeasures} from './ink-output.js';
  * No dependency is patched on disk: the package has no install script. The few changes to a
  * dependency's source are text edits applied as a file is loaded (source-patches.mjs: by the
  * bundler for dist/, by a module hook for the tests and the bench), each named by file hash;
- * `installRenderSpeedups()` sets the rest at run time.
+ * terminal/render-speedups.ts sets the rest at run time through the functions here.
+ *
+ * The boundary is the bottom layer (docs/layers.md): it imports nothing of ours. What we put
+ * into a library (a faster `get`, a width table) is ours and is handed in from above.
  */
 
 export type Reach = {
@@ -39,7 +38,7 @@ export const reaches: readonly Reach[] = [
 			'build/output.js': '5e6c511c0a573f48cd5765d7f1f16583d2595f7b05775608382bdb990b63f225',
 		},
 		relies:
-			"Output (not exported): its `get()` is replaced by fastGet, the same algorithm with caches that outlive a frame (ink-output.ts); it reads the instance's width, height and operations (write/clip/unclip).",
+			"Output (not exported): its `get()` is replaced (ink-output.ts) by fastGet, the same algorithm with caches that outlive a frame (terminal/cached-output.ts); it reads the instance's width, height and operations (write/clip/unclip).",
 	},
 	{
 		package: 'ink',
@@ -71,7 +70,7 @@ export const reaches: readonly Reach[] = [
 			'build/write-synchronized.js': '75008f21c22e928c47aa81856166842902ae8bd4514b2af8d202d7425f10ec53',
 		},
 		relies:
-			"How a frame reaches stdout (ink-frames.ts, read by view/frame-diff.ts): one write per frame, the previous frame erased by `eraseLines` (ESC[2K, ESC[1A, ESC[G) in front of the new frame's lines; the cursor, synchronized-output and alternate-screen switches in writes of their own; a frame that changed is bracketed by the synchronized-output begin and end, each a write of its own, directly before and after it (the differ drops the pair for a one-row change).",
+			"How a frame reaches stdout (ink-frames.ts, read by terminal/frame-diff.ts): one write per frame, the previous frame erased by `eraseLines` (ESC[2K, ESC[1A, ESC[G) in front of the new frame's lines; the cursor, synchronized-output and alternate-screen switches in writes of their own; a frame that changed is bracketed by the synchronized-output begin and end, each a write of its own, directly before and after it (the differ drops the pair for a one-row change).",
 	},
 	{
 		package: 'undici',
@@ -86,16 +85,11 @@ export const reaches: readonly Reach[] = [
 	},
 ];
 
-let installed = false;
-
 /**
- * Puts the run-time speed-ups in place: Ink's Output.get, and the glyph table in front of
- * string-width (its `setFastWidth` exists where the source patch is applied: the bundle, and
- * tests run with the module hook). Idempotent; call it before the first render.
+ * Puts `measure` in front of string-width's full measure: a width, or -1 to go on as before. Its
+ * `setFastWidth` exists where the source patch is applied (the bundle, and tests run with the
+ * module hook); elsewhere this does nothing.
  */
-export function installRenderSpeedups(): void {
-	if (installed) return;
-	installed = true;
-	installFastOutput();
-	(stringWidthModule as {setFastWidth?: (measure: (text: string) => number) => unknown}).setFastWidth?.(tableWidth);
+export function setStringWidthFastPath(measure: (text: string) => number): void {
+	(stringWidthModule as {setFastWidth?: (measure: (text: string) => number) => unknown}).setFastWidth?.(measure);
 }

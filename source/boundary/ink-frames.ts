@@ -1,6 +1,6 @@
 /**
  * How Ink 8 writes a frame to stdout (build/ink.js, build/log-update.js), which the frame differ
- * (view/frame-diff.ts) reads to turn whole frames into the cells that changed:
+ * (terminal/frame-diff.ts) reads to turn whole frames into the cells that changed:
  * - a frame is one write: `eraseLines(n)` for the previous frame's n lines (ESC[2K, then ESC[1A
  *   and ESC[2K per further line, then ESC[G), then the new frame's lines joined by newlines, with a
  *   trailing newline unless the frame fills the terminal;

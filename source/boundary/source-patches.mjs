@@ -22,7 +22,7 @@ import {createHash} from 'node:crypto';
  * and the first Intl object of a process sets up ICU's locale data: 20-40 ms of CPU, whichever
  * object comes first. The first frame measures the dashboard's glyphs from a table and tokenizes
  * its rows without a segmenter, so made on first use, none is made before it; the dashboard makes
- * them right after it (warmUpGraphemes, boundary/ink-output.ts), before a key can need one.
+ * them right after it (warmUpGraphemes, terminal/cached-output.ts), before a key can need one.
  */
 const segmenterOnFirstUse = 'Its grapheme segmenter is made by its first use instead of as it loads: the first Intl object of a process costs 20-40 ms of ICU set-up, and the first frame needs none (source/boundary/source-patches.mjs, segmenterOnFirstUse).';
 
@@ -246,7 +246,7 @@ export const sourcePatches = [
 		version: '0.3.2',
 		file: 'build/tokenize.js',
 		sha256: '14d08703aecd8dc2bc792b5a9ef1bddea0125b43b34d1927ac86c79e6a481c59',
-		why: `Ink's line builder and ours (boundary/ink-output.ts, for each new colour code and character) tokenize with it, and its tokenize walked every string through the segmenter, a colour code or one character too. A string of one UTF-16 unit, and one of ASCII without CR, is walked a unit at a time instead: each unit is a grapheme cluster of its own there (in UAX #29 only CR LF joins within ASCII), so the tokens are the same. ${segmenterOnFirstUse}`,
+		why: `Ink's line builder and ours (terminal/cached-output.ts, for each new colour code and character) tokenize with it, and its tokenize walked every string through the segmenter, a colour code or one character too. A string of one UTF-16 unit, and one of ASCII without CR, is walked a unit at a time instead: each unit is a grapheme cluster of its own there (in UAX #29 only CR LF joins within ASCII), so the tokens are the same. ${segmenterOnFirstUse}`,
 		edits: [
 			madeOnFirstUse('const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });'),
 			{

@@ -1,11 +1,12 @@
 import type {ResolvedConfig} from '../config/resolve.js';
 import {RequestBudget, type Priority} from '../state/request-budget.js';
+import {openServerClients} from '../state/server-clients.js';
 import type {Pace} from '../state/stored-history.js';
-import {AppClient} from '../wire/app-client.js';
+import type {AppClient} from '../wire/app-client.js';
 import {closeHttpAgent} from '../wire/http.js';
 import {Secret} from '../wire/secret.js';
 import {type ServerClock, serverClock} from '../wire/server-clock.js';
-import {Transport} from '../wire/transport.js';
+import type {Transport} from '../wire/transport.js';
 import {startDemoSimulator} from './demo-simulator.js';
 import {addSecret, note, type Io} from './io.js';
 
@@ -53,20 +54,15 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	}
 	addSecret(io, apiKey);
 
-	const budget = new RequestBudget();
-	const transport = new Transport();
-	const app = new AppClient({
-		baseUrl,
-		apiKey,
-		transport,
-		onRetry: (info) => {
-			// A retry is one more request the server counts: the budget counts it too.
-			budget.record();
-			note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`);
+	const clients = openServerClients(
+		{baseUrl, apiKey},
+		{
+			onRetry: (info) => note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`),
+			onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
+			onWarning: (message) => note(io, `warning: ${message}`),
 		},
-		onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
-		onWarning: (message) => note(io, `warning: ${message}`),
-	});
+	);
+	const {app, transport, budget} = clients;
 
 	return withBudget(
 		{
@@ -76,8 +72,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 			demo: config.kind === 'demo',
 			transport,
 			async close() {
-				await Promise.allSettled([app.close(), stopSimulator?.()]);
-				await transport.close();
+				await Promise.allSettled([clients.close(), stopSimulator?.()]);
 				// Anything built without a transport of its own used the process's pool.
 				await closeHttpAgent();
 			},

@@ -1,4 +1,4 @@
-import type {PollerIntervals} from '../state/conversation-poller.js';
+import type {PollerIntervals} from './poller-intervals.js';
 
 /**
  * `AGENT_TUI_POLL`: the list poller's intervals and the request budget, for a server that allows

@@ -1,5 +1,6 @@
 import {sanitizeLine, sanitizeText} from './sanitize.js';
-import {cellWidth, indexRows, type RowIndex, sliceRows, truncateToWidth} from './width.js';
+import {cellWidth, truncateToWidth} from './width.js';
+import {indexRows, type RowIndex, sliceRows} from './wrap.js';
 
 /**
  * A details view as a document of display lines that is never materialised whole: short parts

@@ -1,4 +1,5 @@
-import {actionKindName, contentText, eventKindName, isUnfamiliarAction, observationIsError, observationText, unknownObservationKind} from '../wire/event-fields.js';
+import {actionKindName, contentText, eventKindName, isUnfamiliarAction, observationIsError, observationText} from '../wire/event-fields.js';
+import {unknownObservationKind} from '../wire/schemas/unknown-kinds.js';
 import type {EventOf, WireEvent} from '../wire/schemas/events.js';
 import {readClassification} from '../wire/error-classification.js';
 import {classificationWords} from './error-cause.js';

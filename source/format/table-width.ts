@@ -2,7 +2,7 @@ import {standaloneWidth} from '../format/graphemes.js';
 
 /**
  * The width of a string made only of the dashboard's usual characters, from the glyph table,
- * without string-width's full measure. The cached line builder (boundary/ink-output.ts) asks this
+ * without string-width's full measure. The cached line builder (terminal/cached-output.ts) asks this
  * first for every line and character it measures.
  *
  * Why: any string holding one of the dashboard's glyphs (│ ● ▸ ◆ ✓ …) takes string-width's slow

@@ -5,10 +5,9 @@ import {ClusterCursor} from './graphemes.js';
  * surrogate pair, a grapheme cluster (ZWJ emoji, flags, combining marks) or a wide character.
  * Inputs are sanitized text (see sanitize.ts): escape sequences and controls are not expected.
  * Every function costs time proportional to what it returns, or one linear pass at most: a
- * 5 MB observation must not freeze the keyboard.
+ * 5 MB observation must not freeze the keyboard. Wrapping and slicing into rows, built on these,
+ * are wrap.ts.
  */
-
-export {indexLines, indexRows, type RowIndex, sliceLines, sliceRows, type WrapOptions, wrapToWidth} from './wrap.js';
 
 const printableAscii = /^[\u0020-\u007E]*$/;
 

@@ -8,7 +8,7 @@ import {followUpScript} from './scripts/follow-up.js';
 import {quote} from './scripts/opening.js';
 import type {Script, ScriptContext, Step} from './scripts/types.js';
 import type {AgentState, SimConversation} from './world-types.js';
-import type {World} from './world.js';
+import type {WorldAccess} from './world-access.js';
 
 /**
  * Runs the scripted agents: builds a conversation's history on first use, applies steps, and
@@ -34,7 +34,7 @@ function workdirOf(repository: string | null): string {
  * Builds the agent: a fresh one for API conversations, with its pre-history for seeded ones.
  * A probe only counts the pre-history's model calls (see usage.ts).
  */
-export function buildAgent(world: World, conversation: SimConversation, probe = false): AgentState {
+export function buildAgent(world: WorldAccess, conversation: SimConversation, probe = false): AgentState {
 	const rng = world.rng.fork(`conversation:${conversation.id}`);
 	const factory = new EventFactory(rng, flavorOf(conversation.llmModel));
 	const log = new EventLog(() => world.now());
@@ -69,7 +69,7 @@ export function buildAgent(world: World, conversation: SimConversation, probe = 
 
 type StatsToFill = Array<{event: SimEvent; call: number}>;
 
-function runPreHistory(world: World, conversation: SimConversation, agent: AgentState, probe: boolean): void {
+function runPreHistory(world: WorldAccess, conversation: SimConversation, agent: AgentState, probe: boolean): void {
 	const plan = conversation.plan!;
 	const stats: StatsToFill = [];
 	for (let guard = 0; guard < 800; guard++) {
@@ -115,7 +115,7 @@ function pull(agent: AgentState, building: boolean): Step | null {
 }
 
 /** Persists one event: stamped, nulls dropped, published to live subscribers. */
-export function append(world: World, conversation: SimConversation, draft: EventDraft, building = false): SimEvent {
+export function append(world: WorldAccess, conversation: SimConversation, draft: EventDraft, building = false): SimEvent {
 	const agent = conversation.agent!;
 	const {kind, id, source, ...rest} = draft;
 	const event = omitNulls({kind, id, timestamp: building ? '' : agent.log.stamp(), source, ...rest}) as SimEvent;
@@ -127,7 +127,7 @@ export function append(world: World, conversation: SimConversation, draft: Event
 	return event;
 }
 
-export function setStatus(world: World, conversation: SimConversation, status: string, building = false): void {
+export function setStatus(world: WorldAccess, conversation: SimConversation, status: string, building = false): void {
 	if (conversation.executionStatus === status) return;
 	conversation.executionStatus = status;
 	const agent = conversation.agent!;
@@ -135,7 +135,7 @@ export function setStatus(world: World, conversation: SimConversation, status: s
 	if (terminalStatuses.has(status)) agent.script = null;
 }
 
-function apply(world: World, conversation: SimConversation, agent: AgentState, step: Step, building: boolean, stats?: StatsToFill): void {
+function apply(world: WorldAccess, conversation: SimConversation, agent: AgentState, step: Step, building: boolean, stats?: StatsToFill): void {
 	for (const draft of step.events) append(world, conversation, draft, building);
 	if (step.llm) {
 		agent.llmCalls++;
@@ -152,7 +152,7 @@ function apply(world: World, conversation: SimConversation, agent: AgentState, s
 }
 
 /** Whether `step()` moves this conversation: its sandbox runs, its agent runs and has work left. */
-export function isActive(world: World, conversation: SimConversation): boolean {
+export function isActive(world: WorldAccess, conversation: SimConversation): boolean {
 	const sandbox = world.findSandbox(conversation.sandboxId);
 	if (sandbox?.status !== 'RUNNING') return false;
 	const agent = world.agent(conversation);
@@ -160,7 +160,7 @@ export function isActive(world: World, conversation: SimConversation): boolean {
 }
 
 /** One live step. Returns whether anything was emitted. */
-export function stepConversation(world: World, conversation: SimConversation): boolean {
+export function stepConversation(world: WorldAccess, conversation: SimConversation): boolean {
 	if (!isActive(world, conversation)) return false;
 	const agent = conversation.agent!;
 	const step = pull(agent, false);
@@ -191,7 +191,7 @@ function* chain(first: Script, then: Script): Script {
 	yield* then;
 }
 
-function rejectPending(world: World, conversation: SimConversation, reason: string): void {
+function rejectPending(world: WorldAccess, conversation: SimConversation, reason: string): void {
 	const agent = world.agent(conversation);
 	for (const pending of agent.pending) append(world, conversation, agent.factory.reject(pending.action, reason, 'user'));
 	agent.pending = [];
@@ -202,7 +202,7 @@ function rejectPending(world: World, conversation: SimConversation, reason: stri
  * With run, the agent answers it: a busy agent acknowledges and carries on, an idle or silent
  * one follows up and finishes. A pending confirmation is dropped, as the SDK does.
  */
-export function sendUserMessage(world: World, conversation: SimConversation, text: string, run: boolean): SimEvent {
+export function sendUserMessage(world: WorldAccess, conversation: SimConversation, text: string, run: boolean): SimEvent {
 	const agent = world.agent(conversation);
 	if (run && agent.pending.length > 0) rejectPending(world, conversation, 'The user sent a new message instead of confirming.');
 	const event = append(world, conversation, agent.factory.userMessage(text));
@@ -214,7 +214,7 @@ export function sendUserMessage(world: World, conversation: SimConversation, tex
 	return event;
 }
 
-export function pauseConversation(world: World, conversation: SimConversation): void {
+export function pauseConversation(world: WorldAccess, conversation: SimConversation): void {
 	const agent = world.agent(conversation);
 	if (['running', 'idle', 'waiting_for_confirmation'].includes(conversation.executionStatus)) {
 		append(world, conversation, agent.factory.pause());
@@ -224,7 +224,7 @@ export function pauseConversation(world: World, conversation: SimConversation): 
 }
 
 /** POST …/run. Running pending actions is what accepting a confirmation means. */
-export function runConversation(world: World, conversation: SimConversation): 'started' | 'already-running' {
+export function runConversation(world: WorldAccess, conversation: SimConversation): 'started' | 'already-running' {
 	const agent = world.agent(conversation);
 	if (conversation.executionStatus === 'running') return 'already-running';
 	if (agent.pending.length > 0) {
@@ -236,7 +236,7 @@ export function runConversation(world: World, conversation: SimConversation): 's
 	return 'started';
 }
 
-export function respondToConfirmation(world: World, conversation: SimConversation, accept: boolean, reason?: string): boolean {
+export function respondToConfirmation(world: WorldAccess, conversation: SimConversation, accept: boolean, reason?: string): boolean {
 	const agent = world.agent(conversation);
 	if (agent.pending.length === 0) return false;
 	if (accept) {
@@ -253,7 +253,7 @@ export function respondToConfirmation(world: World, conversation: SimConversatio
 }
 
 /** The ConversationState the socket sends first (`full_state`), minus the parts nobody renders. */
-export function fullState(world: World, conversation: SimConversation): Record<string, unknown> {
+export function fullState(world: WorldAccess, conversation: SimConversation): Record<string, unknown> {
 	const agent = world.agent(conversation);
 	const events = agent.log.events;
 	const last = events.at(-1);
@@ -282,7 +282,7 @@ export function fullState(world: World, conversation: SimConversation): Record<s
  * A conversation created through the API: the system prompt and the user's message go out at
  * once, then the script continues step by step. Without a message it just waits, idle.
  */
-export function startAgent(world: World, conversation: SimConversation, run: boolean): void {
+export function startAgent(world: WorldAccess, conversation: SimConversation, run: boolean): void {
 	const agent = world.agent(conversation);
 	if (conversation.initialMessage === null) {
 		agent.script = null;

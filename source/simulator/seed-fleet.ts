@@ -1,6 +1,6 @@
 import {scenarios} from './agent-scripts.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
-import type {World} from './world.js';
+import type {WorldAccess} from './world-access.js';
 
 /**
  * The 2026 fleet's shapes, seeded on top of the usual population when `fleetShapes` is on (the
@@ -25,7 +25,7 @@ export const subAgentTitles = {
 	waiting: 'Sub-agent (task): clean the build output and push',
 } as const;
 
-export function seedFleet(world: World): void {
+export function seedFleet(world: WorldAccess): void {
 	const parent = world.conversationList().find((row) => row.scenario === 'coding' && row.parentId === null && world.findSandbox(row.sandboxId)?.status === 'RUNNING');
 	if (parent) seedSubAgents(world, parent);
 	const hosted = world.conversationList().find((row) => row.scenario === 'agent-error' && world.findSandbox(row.sandboxId)?.status === 'RUNNING');
@@ -39,14 +39,14 @@ export function seedFleet(world: World): void {
 }
 
 /** The live long-runner whose provider goes away (the last seeded `Reindex` run). */
-export function providerOutage(world: World): SimSandbox | undefined {
+export function providerOutage(world: WorldAccess): SimSandbox | undefined {
 	const victim = world.conversationList().find((row) => row.title === 'Reindex the search cluster');
 	const sandbox = victim && world.findSandbox(victim.sandboxId);
 	if (sandbox?.status === 'RUNNING') world.setSandboxStatus(sandbox, 'UNKNOWN', unknownDetail);
 	return sandbox;
 }
 
-function seedSubAgents(world: World, parent: SimConversation): void {
+function seedSubAgents(world: WorldAccess, parent: SimConversation): void {
 	const sandbox = world.findSandbox(parent.sandboxId);
 	if (sandbox) sandbox.grouped = true;
 	const child = (title: string, scenario: ScenarioName, plan: BuildPlan, afterMs: number) => {
@@ -78,7 +78,7 @@ function seedSubAgents(world: World, parent: SimConversation): void {
 }
 
 function troubled(
-	world: World,
+	world: WorldAccess,
 	init: {title: string; scenario: ScenarioName; status: string; detail: string | null; createdAt: number; plan?: BuildPlan},
 ): SimConversation {
 	const definition = scenarios[init.scenario];

@@ -2,7 +2,7 @@ import {scenarios} from './agent-scripts.js';
 import type {Rng} from './rng.js';
 import {seedFleet} from './seed-fleet.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
-import type {World} from './world.js';
+import type {WorldAccess} from './world-access.js';
 
 /**
  * The initial population. The newest conversations are live, one per scenario, so a newcomer
@@ -71,7 +71,7 @@ function layoutFor(index: number, live: number, cases: number, starting: number,
 	return {scenario: rng.pick(tailScenarios), sandbox: rng.chance(0.25) ? 'PAUSED' : 'MISSING', plan: {until: 'complete'}};
 }
 
-function seedSpecs(world: World): void {
+function seedSpecs(world: WorldAccess): void {
 	const created = world.epoch - 40 * 24 * 3600_000;
 	const baseEnv = {OPENVSCODE_SERVER_ROOT: '/openhands/.openvscode-server', LOG_JSON: 'true', OH_ENABLE_VNC: 'false'};
 	world.specs.push(
@@ -99,7 +99,7 @@ function seedSpecs(world: World): void {
 	);
 }
 
-export function seedWorld(world: World): void {
+export function seedWorld(world: WorldAccess): void {
 	seedSpecs(world);
 	const rng = world.rng.fork('population');
 	const count = Math.max(0, Math.floor(world.options.conversations));
@@ -165,7 +165,7 @@ export function seedWorld(world: World): void {
 	if (world.options.fleetShapes) seedFleet(world);
 }
 
-function updatedAtFor(world: World, layout: Layout, createdAt: number, rng: Rng): number {
+function updatedAtFor(world: WorldAccess, layout: Layout, createdAt: number, rng: Rng): number {
 	if (layout.sandbox === 'RUNNING') {
 		// A quiet agent has said nothing for a while: exactly what a triage view should flag.
 		const ago = layout.scenario === 'quiet' ? rng.int(20, 35) * 60_000 : rng.int(5, 90) * 1000;

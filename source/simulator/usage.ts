@@ -1,6 +1,6 @@
 import {newMetrics, recordLlmCall} from './metrics.js';
 import type {SimConversation, Usage} from './world-types.js';
-import type {World} from './world.js';
+import type {WorldAccess} from './world-access.js';
 
 /**
  * A conversation's LLM usage before the simulator started: the model calls its pre-history
@@ -8,9 +8,9 @@ import type {World} from './world.js';
  * pre-history makes is measured once per kind of history by building one and counting.
  */
 
-const priorCallsMemo = new WeakMap<World, Map<string, number>>();
+const priorCallsMemo = new WeakMap<WorldAccess, Map<string, number>>();
 
-export function computeUsage(world: World, conversation: SimConversation, countPriorCalls: (probe: SimConversation) => number): Usage {
+export function computeUsage(world: WorldAccess, conversation: SimConversation, countPriorCalls: (probe: SimConversation) => number): Usage {
 	const rng = world.rng.fork(`usage:${conversation.id}`);
 	const metrics = newMetrics(conversation.llmModel, conversation.trigger === 'resolver' ? 10 : null);
 	const calls = priorCallsOf(world, conversation, countPriorCalls);
@@ -28,7 +28,7 @@ export function computeUsage(world: World, conversation: SimConversation, countP
 	return {metrics, rng};
 }
 
-function priorCallsOf(world: World, conversation: SimConversation, countPriorCalls: (probe: SimConversation) => number): number {
+function priorCallsOf(world: WorldAccess, conversation: SimConversation, countPriorCalls: (probe: SimConversation) => number): number {
 	const plan = conversation.plan;
 	if (!plan) return 0;
 	if (conversation.agent) return conversation.agent.priorCalls;

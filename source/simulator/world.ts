@@ -6,36 +6,10 @@ import {Rng} from './rng.js';
 import {seedWorld} from './seed-world.js';
 import {Timers} from './timers.js';
 import {computeUsage} from './usage.js';
+import type {SandboxInit, WorldAccess, WorldOptions} from './world-access.js';
 import type {AgentState, EventListener, SimConversation, SimSandbox, SimSpec, SimStartTask, Usage} from './world-types.js';
 
-export type WorldOptions = {
-	seed: number;
-	conversations: number;
-	maxRunningSandboxes: number;
-	startTaskPhaseMs: number;
-	sandboxTransitionMs: number;
-	/** The server's clock minus the real one (ms): `-21 * 86_400_000` runs it three weeks behind. */
-	clockOffsetMs?: number;
-	/**
-	 * The clock that writes the data (every timestamp in answers and events) minus the real one,
-	 * when it is not the one the `Date` header shows (`clockOffsetMs`): a proxy in front of the
-	 * server stamps the header right while the data's clock is weeks behind. Default: the same.
-	 */
-	dataClockOffsetMs?: number;
-	/** Seed some running sandboxes with two conversations each (the demo), as the service allows. */
-	sharedSandboxes?: boolean;
-	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
-	startingSandboxes?: number;
-	/**
-	 * The 2026 fleet's shapes (the demo and `agent-tui simulator`): sub-agents under a live
-	 * conversation (one waiting for approval), sandboxes down with a reason (STARTING on
-	 * `insufficient kvm`, UNKNOWN), a grouped and a hosted workspace layout, and in live mode a
-	 * provider outage that turns a running sandbox UNKNOWN. Off by default: tests count rows.
-	 */
-	fleetShapes?: boolean;
-	/** Seed the live cases a fleet's triage groups by cause (seed-world.ts triageCases). */
-	triageCases?: boolean;
-};
+export type {WorldOptions};
 
 /** Defaults for kinds whose source the seed fixes (the published event schemas; SDK openhands-sdk/openhands/sdk/event/). */
 const defaultSources: Record<string, EventSource> = {
@@ -56,7 +30,7 @@ const demoNudges = [
  * sandboxes, specs, start tasks and each conversation's event log. Routes, sockets and tests all
  * read and change it through these methods. Lookups are by map so 10,000 conversations stay cheap.
  */
-export class World {
+export class World implements WorldAccess {
 	readonly rng: Rng;
 	/** Ids and keys of things created while running (so the same calls give the same ids). */
 	readonly ids: Rng;
@@ -274,7 +248,7 @@ export class World {
 		return this.sandboxNumbers.get(number);
 	}
 
-	addSandbox(init: {specId: string; status: SimSandbox['status']; createdAt: number; statusDetail?: string | null; workingDir?: string | null; grouped?: boolean}): SimSandbox {
+	addSandbox(init: SandboxInit): SimSandbox {
 		const sandbox: SimSandbox = {
 			id: `sb-${this.ids.hex(12)}`,
 			number: this.nextSandboxNumber++,

@@ -1,3 +1,4 @@
+import type {PollerIntervals} from '../config/poller-intervals.js';
 import {sleepUnlessAborted} from '../wire/abortable-sleep.js';
 import {fullJitterDelay} from '../wire/backoff.js';
 import {KeyRejectedError, RateLimitedError} from '../wire/errors.js';
@@ -39,15 +40,7 @@ export type PollerClient = {
 	listSandboxSpecs(call?: {signal?: AbortSignal}): Promise<SandboxSpec[]>;
 };
 
-export type PollerIntervals = {
-	searchMs: number;
-	refreshMs: number;
-	sandboxesMs: number;
-	sandboxesPendingMs: number;
-	specsMs: number;
-	retryBaseMs: number;
-	retryCapMs: number;
-};
+export type {PollerIntervals};
 
 export const defaultPollerIntervals: PollerIntervals = {
 	searchMs: 60_000,

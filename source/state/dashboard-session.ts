@@ -1,13 +1,13 @@
-import {AppClient} from '../wire/app-client.js';
 import type {Secret} from '../wire/secret.js';
 import {openDebugLog} from '../config/debug-log.js';
 import {defaultProtocol, multiplexerOf, type NotifyProtocol} from '../format/terminal-notify.js';
 import {alertCommand} from './alert-command.js';
-import {Transport} from '../wire/transport.js';
 import {attachAlerts} from './alerts.js';
 import {tmuxPassthrough} from './tmux-passthrough.js';
 import {createDashboard} from './dashboard-store.js';
 import type {RequestBudget} from './request-budget.js';
+import {openServerClients} from './server-clients.js';
+import type {Transport} from '../wire/transport.js';
 import type {PollTuning} from '../config/poll-tuning.js';
 
 /**
@@ -66,13 +66,14 @@ export function nextSessionId(): number {
 
 /** One server's transport, client, budget, store and alerts: opened together, closed together. */
 export function openSession(target: SessionTarget, options: SessionOptions, write: (text: string) => void): Session {
-	const transport = new Transport();
 	// No retries inside the client: the poller has its own backoff under the request budget, and
 	// hidden retries would spend requests the budget never counted.
-	const appClient = new AppClient({baseUrl: target.baseUrl, apiKey: target.apiKey, maxRetries: 0, transport});
-	const {store, controller, budget} = createDashboard({
-		appClient,
+	const clients = openServerClients(target, {maxRetries: 0, ...(options.poll?.budget ? {budget: options.poll.budget} : {})});
+	const {transport, budget} = clients;
+	const {store, controller} = createDashboard({
+		appClient: clients.app,
 		transport,
+		budget,
 		appBaseUrl: target.baseUrl,
 		serverLabel: target.label,
 		keySource: target.keySource ?? null,
@@ -81,7 +82,6 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
 		...(options.spendAfterMs === undefined ? {} : {spendAfterMs: options.spendAfterMs}),
-		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
 	const {detach} = attachSessionAlerts(store, controller, {server: target.label, secrets: target.apiKey && !target.apiKey.isEmpty ? [target.apiKey.reveal()] : []}, options, write);
@@ -95,10 +95,12 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		close() {
 			closing ??= (async () => {
 				detach();
-				// The store first (poller, budget, timeline socket), then what they sent through.
-				await controller.close();
-				await appClient.close();
-				await transport.close();
+				// The store first (poller, timeline socket) with the budget in the same step, as when
+				// the store owned it; then what they sent through.
+				const storeClosed = controller.close();
+				budget.close();
+				await storeClosed;
+				await clients.close();
 			})();
 			return closing;
 		},

@@ -21,7 +21,7 @@ import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
 import {useChangesSession} from './changes/use-changes-session.js';
 import {PendingActionsPanel, pendingPanelRows} from './triage/PendingActionsPanel.js';
-import {executionStatusOf} from './triage/triage-plan.js';
+import {executionStatusOf} from '../state/triage-plan.js';
 import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';

@@ -1,16 +1,17 @@
 import {render} from 'ink';
 import {firstAnswer, type DashboardRuntime} from '../state/dashboard-session.js';
-import {installRenderSpeedups, warmUpGraphemes, warmUpTextMeasures} from '../boundary/index.js';
+import {warmUpGraphemes, warmUpTextMeasures} from '../terminal/cached-output.js';
+import {installRenderSpeedups} from '../terminal/render-speedups.js';
 import {guardStdin} from '../boundary/ink-stdin.js';
 import {setUsageThresholds, type UsageThresholds} from './triage/usage-look.js';
 import type {ReactElement} from 'react';
 import {Dashboard} from './Dashboard.js';
-import {diffingStdout} from './diff-stdout.js';
-import {createExitGuard} from './exit-guard.js';
-import {inkTerminalScreen} from './terminal-screen.js';
+import {diffingStdout} from '../terminal/diff-stdout.js';
+import {createExitGuard} from '../terminal/exit-guard.js';
+import {inkScreenOptions, inkTerminalScreen} from '../terminal/terminal-screen.js';
 import {openDebugLog} from '../config/debug-log.js';
-import {captureStrayOutput} from './stray-output.js';
-import {preferMemoryOverSpeed} from '../memory-profile.js';
+import {captureStrayOutput} from '../terminal/stray-output.js';
+import {preferMemoryOverSpeed} from '../config/memory-profile.js';
 import {preloadStreams} from '../state/stream-supervisor.js';
 
 export type RunDashboardOptions = {
@@ -91,15 +92,13 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 
 	try {
 		const instance = render(tree(), {
-			// On the alternate screen only the lines that changed are written (frame-diff.ts).
+			// On the alternate screen only the lines that changed are written (terminal/frame-diff.ts).
 			stdout: screen.active ? diffingStdout(stdout) : stdout,
 			stdin: input.stream,
 			stderr,
 			exitOnCtrlC: false,
-			alternateScreen: screen.active,
-			// Where the terminal answers Ink's query (kitty, ghostty, foot, WezTerm), Esc and the
-			// keys with modifiers arrive unambiguous (Esc then j, typed fast, is never alt-j).
-			...(screen.active ? {kittyKeyboard: {mode: 'auto' as const}} : {}),
+			// Live frames, the alternate screen and the kitty keyboard exactly when the screen is ours.
+			...inkScreenOptions(screen.active),
 			patchConsole: false,
 			// Ink's incremental mode rewrites changed lines relative to where it believes the cursor
 			// is; diffingStdout writes only the changed cells, at absolute positions, and lets the
@@ -112,7 +111,7 @@ export async function runDashboard(options: RunDashboardOptions, runtime: Dashbo
 		// With the first frame out: the grapheme segmenters (ICU's set-up) and the WebSocket library
 		// (and the Node modules it brings), which the list does not need, so a key or opening a
 		// conversation does not wait for them; then the heap flags, with every module of the
-		// dashboard loaded (source/memory-profile.ts says why, and why after).
+		// dashboard loaded (source/config/memory-profile.ts says why, and why after).
 		setImmediate(() => {
 			warmUpGraphemes();
 			preloadStreams()

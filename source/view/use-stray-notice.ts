@@ -1,7 +1,7 @@
 import {type Dispatch, useCallback, useEffect} from 'react';
 import {sanitizeLine} from '../format/sanitize.js';
 import {publicMessage} from '../state/redact.js';
-import {logPathText, strayNoticeText, type StrayOutput} from './stray-output.js';
+import {logPathText, strayNoticeText, type StrayOutput} from '../terminal/stray-output.js';
 import type {ViewAction} from './view-state.js';
 
 /** What the dashboard is told about output taken off the terminal, and where it went. */

@@ -3,6 +3,7 @@ import type {Action, UnknownAction} from './schemas/actions.js';
 import type {Content} from './schemas/content.js';
 import type {LoggedEvent} from './schemas/events.js';
 import type {Observation} from './schemas/observations.js';
+import {unknownActionKind} from './schemas/unknown-kinds.js';
 
 /**
  * Plain reads of parsed events: the text of a content list or an observation, whether an
@@ -54,10 +55,6 @@ export function eventKindName(event: LoggedEvent): string {
 	if (event.kind === 'PendingEvent') return event.pendingKind;
 	return event.kind === 'UnknownEvent' ? shortEventKind(event.originalKind) : event.kind;
 }
-
-/** The problem of an action or observation of a kind this client has no schema for (a valid one). */
-export const unknownActionKind = 'unknown action kind';
-export const unknownObservationKind = 'unknown observation kind';
 
 /** An action of a kind this client has no schema for: valid, shown by its tool name and its own fields. */
 export function isUnfamiliarAction(action: Action): action is UnknownAction & {problem: typeof unknownActionKind} {

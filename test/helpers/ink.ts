@@ -2,7 +2,7 @@ import {EventEmitter} from 'node:events';
 import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
-import {installRenderSpeedups} from '../../source/boundary/index.js';
+import {installRenderSpeedups} from '../../source/terminal/render-speedups.js';
 import {guardStdin} from '../../source/boundary/ink-stdin.js';
 import {FakeStdin} from './fake-stdin.js';
 import {eventually} from './eventually.js';

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {sanitizeLine} from '../../format/sanitize.js';
-import {truncateToWidth, wrapToWidth} from '../../format/width.js';
+import {truncateToWidth} from '../../format/width.js';
+import {wrapToWidth} from '../../format/wrap.js';
 import type {StartProgress} from '../../state/dashboard-types.js';
 import {phaseError, phaseLines} from './start-phases.js';
 

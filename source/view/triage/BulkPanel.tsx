@@ -4,7 +4,8 @@ import {TextField} from '../TextField.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
-import {bulkItemLine, type BulkAction, confirmationMatches, interruptItemLine, type InterruptResult} from './bulk-plan.js';
+import {type BulkAction, confirmationMatches} from '../../state/bulk-plan.js';
+import {bulkItemLine, interruptItemLine, type InterruptResult} from './bulk-lines.js';
 
 type Props = {
 	action: BulkAction;

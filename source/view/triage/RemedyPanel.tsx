@@ -7,8 +7,8 @@ import type {DashboardController, DashboardSnapshot} from '../../state/dashboard
 import {shortId} from '../../state/sandbox-rows.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
-import {bulkItemLine} from './bulk-plan.js';
-import {capWords, planResume, planRun, type RemedyPlan, runItemName} from './remedy-plan.js';
+import {bulkItemLine} from './bulk-lines.js';
+import {capWords, planResume, planRun, type RemedyPlan, runItemName} from '../../state/remedy-plan.js';
 
 type Props = {
 	remedy: 'run' | 'resume';

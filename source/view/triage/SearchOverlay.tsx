@@ -7,7 +7,7 @@ import type {SearchHit, SearchProgress} from '../../state/event-search.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
-import {shortTitle} from './triage-plan.js';
+import {shortTitle} from '../../state/triage-plan.js';
 
 type Props = {
 	/** The conversations to search: the ones the list shows (under its filter). */

@@ -1,5 +1,5 @@
 import type {PendingAction} from '../../state/timeline-query.js';
-import type {TriageVerb} from './triage-plan.js';
+import type {TriageVerb} from '../../state/triage-plan.js';
 
 /**
  * The words of the question behind `a` and `x`: how many actions, and their risks, most serious

@@ -4,7 +4,7 @@ import {sandboxKeyOf} from '../../state/sandbox-rows.js';
 import type {DashboardController, DashboardSnapshot, RowServer} from '../../state/dashboard-types.js';
 import {keyOf} from '../keymap.js';
 import type {ConfirmRequest} from '../view-state.js';
-import {executionStatusOf, shortTitle} from './triage-plan.js';
+import {executionStatusOf, shortTitle} from '../../state/triage-plan.js';
 
 /**
  * What `i` (stop this conversation's agent) and `c` (let it continue) do: ask y/n naming the

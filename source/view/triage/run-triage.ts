@@ -1,7 +1,7 @@
 import type {DashboardController} from '../../state/dashboard-types.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {truncateToWidth} from '../../format/width.js';
-import type {TriageVerb} from './triage-plan.js';
+import type {TriageVerb} from '../../state/triage-plan.js';
 
 const words: Record<TriageVerb, {doing: string; done: string; name: string}> = {
 	approve: {doing: 'Approving', done: 'Approved', name: 'Approve'},

@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {unknownActionKind} from '../event-fields.js';
+import {unknownActionKind} from './unknown-kinds.js';
 import {optionalString} from './common.js';
 
 /**

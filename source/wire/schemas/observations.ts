@@ -1,6 +1,6 @@
 import {z} from 'zod';
 import {contentSchema} from './content.js';
-import {unknownObservationKind} from '../event-fields.js';
+import {unknownObservationKind} from './unknown-kinds.js';
 import {optionalString} from './common.js';
 
 /**

@@ -13,23 +13,30 @@ export const disableBracketedPaste = '\u001B[?2004l';
 export const popKeyboardMode = '\u001B[<u';
 
 /**
- * Ink's own test for CI (`is-in-ci` 2): `CI` or `CONTINUOUS_INTEGRATION` set and not `0` or
- * `false`. Ink draws nothing in CI until exit.
+ * Whether the dashboard draws live frames, and so takes the alternate screen: when stdout is a
+ * terminal. Decided here once and handed to Ink (render's `interactive`, inkScreenOptions), so
+ * Ink does not run its own test (is-in-ci: no live frames while `CI` is set) and the two cannot
+ * disagree. The dashboard needs a terminal on stdin anyway; a `CI` variable does not make a person
+ * at a terminal (or a tmux pane in a CI job) any less able to watch it.
  */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-	const set = (value: string | undefined) => value !== undefined && value !== '0' && value !== 'false';
-	return set(env['CI']) || set(env['CONTINUOUS_INTEGRATION']);
+export function drawsLive(stdout: {isTTY?: boolean}): boolean {
+	return Boolean(stdout.isTTY);
 }
 
-/** Whether Ink draws live frames here, and so takes the alternate screen: a TTY outside CI (Ink's `interactive`). */
-export function drawsLive(stdout: {isTTY?: boolean}, env: NodeJS.ProcessEnv = process.env): boolean {
-	return Boolean(stdout.isTTY) && !inCi(env);
+/**
+ * Ink's render options that follow from drawing live or not: `interactive` itself, the alternate
+ * screen, and the kitty keyboard protocol where the terminal answers Ink's query (kitty, ghostty,
+ * foot, WezTerm: Esc and the keys with modifiers arrive unambiguous, so Esc then j, typed fast,
+ * is never alt-j).
+ */
+export function inkScreenOptions(live: boolean): {interactive: boolean; alternateScreen: boolean; kittyKeyboard?: {mode: 'auto'}} {
+	return live ? {interactive: true, alternateScreen: true, kittyKeyboard: {mode: 'auto'}} : {interactive: false, alternateScreen: false};
 }
 
 export type ScreenWriter = {isTTY?: boolean; write(chunk: string): unknown};
 
 export type TerminalScreen = {
-	/** True when the alternate screen is in use (a TTY outside CI). */
+	/** True when the alternate screen is in use (stdout is a terminal). */
 	readonly active: boolean;
 	/** Give the terminal back as it was: the normal screen, the cursor, no bracketed paste. Safe to call any number of times. */
 	restore(): void;
@@ -39,8 +46,8 @@ export type TerminalScreen = {
  * The screen as Ink keeps it. `leave` is Ink's own way out (unmount, which restores the modes);
  * only when it throws are the modes reset by hand.
  */
-export function inkTerminalScreen(stdout: ScreenWriter, leave: () => void, env: NodeJS.ProcessEnv = process.env): TerminalScreen {
-	const active = drawsLive(stdout, env);
+export function inkTerminalScreen(stdout: ScreenWriter, leave: () => void): TerminalScreen {
+	const active = drawsLive(stdout);
 	let restored = !active;
 	return {
 		active,

@@ -1,6 +1,6 @@
-import {sanitizeLine} from '../../format/sanitize.js';
-import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
-import {truncateToWidth} from '../../format/width.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {DashboardController, DashboardSnapshot} from './dashboard-types.js';
+import {truncateToWidth} from '../format/width.js';
 
 export type TriageVerb = 'approve' | 'reject' | 'nudge';
 
@@ -33,7 +33,7 @@ export function planTriage(
 	key: string | null | undefined,
 ): TriagePlan {
 	if (!key) return {kind: 'refuse', text: 'No conversation selected.'};
-	// Planned once the conversation list has arrived (awaited-key.ts): a row missing then is not in it.
+	// Planned once the conversation list has arrived (view/awaited-key.ts): a row missing then is not in it.
 	if (!snapshot.conversations.has(key)) return {kind: 'refuse', text: 'That conversation is not in the list (ctrl-r refreshes it).'};
 	if (typeof controller[verb] !== 'function') return {kind: 'refuse', text: `This server connection cannot ${verb} yet.`};
 	const title = shortTitle(snapshot, key);

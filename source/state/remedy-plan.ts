@@ -1,8 +1,8 @@
-import {sanitizeLine} from '../../format/sanitize.js';
-import {canRunAgain, causeOf} from '../../state/causes.js';
-import type {DashboardSnapshot} from '../../state/dashboard-types.js';
-import {planResumes, type ResumePlan} from '../../state/resume-plan.js';
-import {sandboxKeyOf, shortId} from '../../state/sandbox-rows.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {canRunAgain, causeOf} from './causes.js';
+import type {DashboardSnapshot} from './dashboard-types.js';
+import {planResumes, type ResumePlan} from './resume-plan.js';
+import {sandboxKeyOf, shortId} from './sandbox-rows.js';
 import {shortTitle} from './triage-plan.js';
 
 /**
