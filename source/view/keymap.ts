@@ -125,7 +125,8 @@ const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined
 /** The list contexts share movement keys. */
 const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff', 'links', 'queue'];
 
-export const keymap: readonly Binding[] = [
+/** The keys as shipped; `keymap` is this table with the config file's `keys` applied (key-remap.ts). */
+export const defaultKeymap: readonly Binding[] = [
 	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
 	{action: 'quit', keys: [char('q')], description: 'Quit', contexts: ['global'], hint: 'quit'},
 	{action: 'help', keys: [char('?')], description: 'Show this help', contexts: ['global'], hint: 'help'},
@@ -220,6 +221,16 @@ export const keymap: readonly Binding[] = [
 	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Scroll down', contexts: ['remedy']},
 	{action: 'back', keys: [named('return')], description: 'Close, once done', contexts: ['remedy']},
 ];
+
+/**
+ * The table in force: the dispatcher, the footer, the help and every "press r" message read it.
+ * Replaced once, before the dashboard draws, when the config file remaps keys (setKeymap).
+ */
+export let keymap: readonly Binding[] = defaultKeymap;
+
+export function setKeymap(table: readonly Binding[]): void {
+	keymap = table;
+}
 
 /** Does `spec` match what Ink's useInput reported? */
 export function keyMatches(spec: KeySpec, input: string, key: InkKey): boolean {
