@@ -90,7 +90,9 @@ export type ActionName =
 	| 'queue'
 	| 'runAll'
 	| 'resumeAll'
-	| 'runRetryable';
+	| 'runRetryable'
+	| 'copyId'
+	| 'copyUrl';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -177,6 +179,8 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkInterrupt', keys: [char('I')], description: 'Stop the agent of every conversation shown (lists them, asks for the count)', contexts: ['conversations']},
+	{action: 'copyId', keys: [char('y')], description: 'Copy the conversation\'s id to the clipboard (OSC 52, over SSH and tmux too)', contexts: ['conversations', 'timeline']},
+	{action: 'copyUrl', keys: [char('Y')], description: 'Copy the conversation\'s page in the web UI to the clipboard', contexts: ['conversations', 'timeline']},
 	{action: 'links', keys: [char('l')], description: 'Sandbox links (VS Code, apps), tokens hidden; enter copies one', contexts: ['conversations', 'timeline']},
 	{action: 'copyLink', keys: [named('return'), char('y')], description: 'Copy the whole link to the clipboard (OSC 52); it is never drawn', contexts: ['links'], hint: 'copy'},
 	{action: 'openLink', keys: [char('o')], description: 'Make the selected row a terminal link (OSC 8) to the whole link; its text stays masked', contexts: ['links'], hint: 'clickable'},
