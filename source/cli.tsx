@@ -80,6 +80,7 @@ async function main(io: Io): Promise<number> {
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
+	if (name === 'keys') return (await import('./commands/keys.js')).runKeys(io);
 
 	const warn = onceWarner((line) => io.stderr.write(line));
 	if (commandFlags.allProfiles) {

@@ -18,19 +18,20 @@ test('the reference lists every binding of the table, under each place it works 
 	const text = keysMarkdown();
 	// Positive: each description is there, once per context it applies in.
 	for (const binding of keymap) {
-		const count = text.split(`| ${binding.description.replaceAll('|', '\\|')} |`).length - 1;
+		const count = text.split(`| ${binding.description.replaceAll('|', '\\|')} | ${binding.action} |`).length - 1;
 		const sameRows = keymap.filter((other) => other.description === binding.description).reduce((sum, other) => sum + other.contexts.length, 0);
 		assert.equal(count, sameRows, `"${binding.description}" in each of its sections`);
 	}
-	assert.match(text, /^\| `\/` \| Filter: kind:ActionEvent/m, 'the / key in the timeline');
-	assert.match(text, /^\| `S` `ctrl-f` \| Search the events/m, 'a binding of two keys shows both');
+	assert.match(text, /^\| `\/` \| Filter: kind:ActionEvent.* \| filter \|$/m, 'the / key in the timeline, with its name');
+	assert.match(text, /^\| `S` `ctrl-f` \| Search the events.* \| search \|$/m, 'a binding of two keys shows both');
+	assert.match(text, /^Place: `queue`$/m, 'each section names its place');
 });
 
 test('the generator follows the table it is given, not a copy of the keys', () => {
 	// A remapped table (quit on Q) documents the new key and not the old one.
 	const remapped: Binding[] = keymap.map((binding) => (binding.action === 'quit' ? {...binding, keys: [{input: 'Q'}]} : binding));
 	const text = keysMarkdown(remapped);
-	assert.match(text, /^\| `Q` \| Quit \|$/m);
-	assert.doesNotMatch(text, /^\| `q` \| Quit \|$/m);
-	assert.match(keysMarkdown(), /^\| `q` \| Quit \|$/m);
+	assert.match(text, /^\| `Q` \| Quit \| quit \|$/m);
+	assert.doesNotMatch(text, /^\| `q` \| Quit \| quit \|$/m);
+	assert.match(keysMarkdown(), /^\| `q` \| Quit \| quit \|$/m);
 });

@@ -74,9 +74,9 @@ test('the rendered help overlay lists every binding, and scrolls when short', as
 	const registry = new KeyRegistry();
 	const tall = renderSized(
 		<KeyRegistryContext.Provider value={registry}>
-			<HelpOverlay width={120} height={200} onClose={() => undefined} />
+			<HelpOverlay width={120} height={260} onClose={() => undefined} />
 		</KeyRegistryContext.Provider>,
-		{columns: 120, rows: 201},
+		{columns: 120, rows: 261},
 	);
 	const frame = await waitForFrame(tall.lastFrame, (text) => text.includes('Keys'));
 	for (const binding of keymap) assert.ok(frame.includes(binding.description), `overlay lacks "${binding.description}"`);

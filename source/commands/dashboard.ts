@@ -30,6 +30,8 @@ export async function launchDashboard(config: ResolvedConfig | null, io: Io, opt
 		return 2;
 	}
 
+	// Your own keys first: a mistake in them is an error naming its line, before anything opens.
+	await (await import('./key-setup.js')).applyConfiguredKeys();
 	const {alerts, usageThresholds, ...detection} = options;
 	const profiles = configProfiles(process.env, (line) => {
 		if (io.debug) io.stderr.write(line);

@@ -30,6 +30,7 @@ Usage
   $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
                         [--data-clock-offset=-24d31s] [--max-running N]
                         [--starting-sandboxes N]
+  $ agent-tui keys
 
 Commands
   (none)          the interactive dashboard (needs a terminal)
@@ -94,6 +95,8 @@ Commands
       --stat            added and removed lines per file, like git diff --stat
       --patch           a patch in git's format: \`git apply\` on the original files gives
                         the modified files byte for byte (sanitized on a terminal)
+  keys            the dashboard's keys, each with the name the config file's "keys" uses
+                  to remap it, your own keys applied (a mistake there: exit 2, its line)
   simulator       run the embedded simulator as a server (default port: any free one)
       --port N  --seed S  --conversations N (seeded; plus 3 sub-agents and 3 runs
                         whose sandboxes are in trouble: STARTING, UNKNOWN, an outage)
@@ -152,6 +155,7 @@ Server and API key (flags > environment > config file)
     {"defaultProfile": "work",
      "profiles": {"work": {"baseUrl": "https://…", "apiKeyFile": "~/.openhands-key"}}}
   (apiKey may be inline; then keep the file mode 0600.)
+    "keys": {"pause": "P", "queue.back": ["esc", "x"]}   your own keys (agent-tui keys)
 
 Exit codes
 ${exitCodes}

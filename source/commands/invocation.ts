@@ -83,11 +83,11 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 
 	const [name, ...args] = input;
 	const command = name === undefined ? undefined : findCommand(name);
-	if (name !== undefined && !command && name !== 'simulator') {
+	if (name !== undefined && !command && name !== 'simulator' && name !== 'keys') {
 		throw new UsageError(`unknown command "${name}"; commands: ${commandNames.join(', ')} (see agent-tui --help)`);
 	}
 	// Every command that talks to a server takes --timeout.
-	const allowed: readonly CommandFlagName[] = command ? [...command.flags, 'timeout'] : name === 'simulator' ? simulatorFlags : dashboardFlags;
+	const allowed: readonly CommandFlagName[] = command ? [...command.flags, 'timeout'] : name === 'simulator' ? simulatorFlags : name === 'keys' ? [] : dashboardFlags;
 	const misplaced = commandFlagNames.filter((flag) => flagGiven(commandFlags, flag) && !allowed.includes(flag));
 	if (misplaced.length > 0) {
 		throw new UsageError(`${misplaced.map(flagSpelling).join(', ')} cannot be used ${name ? `with ${name}` : 'without a command'} (see agent-tui --help)`);

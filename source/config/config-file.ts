@@ -49,6 +49,8 @@ const configSchema = z.strictObject({
 	defaultProfile: z.string().min(1).optional(),
 	profiles: z.record(z.string(), profileSchema).optional(),
 	dashboard: dashboardSchema.optional(),
+	/** Your own keys: action (or `place.action`) to one key or several (config/key-config.ts). */
+	keys: z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
 });
 export type ConfigFile = z.infer<typeof configSchema> & {path: string; dir: string};
 

@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import {conversationLink} from './conversation-link.js';
 import {type ServerClock, serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
@@ -284,6 +285,7 @@ class DashboardModel {
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
+			conversationLink: (key) => conversationLink(options.appBaseUrl, this.#publisher.get().conversations.get(key)?.conversation),
 			setVisibleConversations: (keys) => {
 				this.#poller.setVisible(keys);
 				this.#finalResponses.show(keys);

@@ -318,6 +318,11 @@ export interface DashboardController {
 	searchAcross?(conversationKeys: readonly string[], query: string, listener: SearchListener): () => void;
 	/** The files a conversation's agent changed, and their diffs as they are opened (the Changes view). The caller closes it. */
 	openChanges?(conversationKey: string): ChangesSession;
+	/**
+	 * The conversation's page in the service's web UI (`{app}/conversations/{id}`, the web UI's
+	 * route, OpenHands frontend/src/routes.ts), for `y`; null when the row is not known.
+	 */
+	conversationLink?(conversationKey: string): string | null;
 	/** Stops polling and streams; leaves no timers or sockets. */
 	close(): Promise<void>;
 }

@@ -296,6 +296,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 		...(first.askAgent
 			? {askAgent: (qualified: string, question: string, signal?: AbortSignal) => routed(qualified, (own, key) => own.askAgent!(key, question, signal))}
 			: {}),
+		...(first.conversationLink ? {conversationLink: (qualified: string) => routed(qualified, (own, key) => own.conversationLink!(key))} : {}),
 		...(first.openChanges ? {openChanges: (qualified: string) => routed(qualified, (own, key) => own.openChanges!(key))} : {}),
 		...(first.searchAcross ? {searchAcross: (keys: readonly string[], query: string, listener: SearchListener) => searchEveryServer(keys, query, listener)} : {}),
 		close: async () => {

@@ -11,7 +11,7 @@ export type PassthroughState = 'on' | 'off' | 'unknown';
 
 export type TmuxRunner = (args: readonly string[]) => Promise<string>;
 
-const runTmux: TmuxRunner = (args) =>
+export const runTmux: TmuxRunner = (args) =>
 	new Promise((resolve, reject) => {
 		execFile('tmux', [...args], {timeout: 2000, encoding: 'utf8'}, (error, stdout, stderr) => {
 			if (error) reject(new Error(String(stderr || error.message).trim()));

@@ -25,6 +25,7 @@ import {executionStatusOf} from '../state/triage-plan.js';
 import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
+import {useCopyKeys} from './use-copy-keys.js';
 import {heldText, KeyRegistryContext, useKeyDispatch, useKeyRegistry} from './use-key-dispatch.js';
 import {conversationLinks} from './links.js';
 import {useListWindow} from './use-list-window.js';
@@ -112,6 +113,7 @@ export function Dashboard(props: DashboardProps) {
 	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
 	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
 	const actedOnStatus = actedOn ? executionStatusOf(snapshot, actedOn) : null;
+	useCopyKeys(registry, controller, actedOn, (text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})}));
 	// While its agent works, the footer leads with the two stops: this agent (i) or the whole sandbox (p).
 	// A stopped sandbox comes first: a status read from stored history is the last known one, and
 	// neither stop applies; a PAUSED sandbox leads with r, the one way to go live.

@@ -90,7 +90,9 @@ export type ActionName =
 	| 'queue'
 	| 'runAll'
 	| 'resumeAll'
-	| 'runRetryable';
+	| 'runRetryable'
+	| 'copyId'
+	| 'copyUrl';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -125,7 +127,8 @@ const named = (name: NamedKey, shift?: boolean): KeySpec => (shift === undefined
 /** The list contexts share movement keys. */
 const lists: readonly KeyContext[] = ['conversations', 'sandboxes', 'timeline', 'details', 'help', 'changes', 'diff', 'links', 'queue'];
 
-export const keymap: readonly Binding[] = [
+/** The keys as shipped; `keymap` is this table with the config file's `keys` applied (key-remap.ts). */
+export const defaultKeymap: readonly Binding[] = [
 	{action: 'forceQuit', keys: [ctrl('c')], description: 'Quit, from anywhere (even while typing)', contexts: ['always']},
 	{action: 'quit', keys: [char('q')], description: 'Quit', contexts: ['global'], hint: 'quit'},
 	{action: 'help', keys: [char('?')], description: 'Show this help', contexts: ['global'], hint: 'help'},
@@ -176,6 +179,8 @@ export const keymap: readonly Binding[] = [
 	{action: 'freeze', keys: [char('F')], description: 'Freeze the list while you read; again applies the changes', contexts: ['conversations']},
 	{action: 'bulkPause', keys: [char('P')], description: 'Pause every sandbox of the conversations shown (lists them, asks you to type the count)', contexts: ['conversations']},
 	{action: 'bulkInterrupt', keys: [char('I')], description: 'Stop the agent of every conversation shown (lists them, asks for the count)', contexts: ['conversations']},
+	{action: 'copyId', keys: [char('y')], description: 'Copy the conversation\'s id to the clipboard (OSC 52, over SSH and tmux too)', contexts: ['conversations', 'timeline']},
+	{action: 'copyUrl', keys: [char('Y')], description: 'Copy the conversation\'s page in the web UI to the clipboard', contexts: ['conversations', 'timeline']},
 	{action: 'links', keys: [char('l')], description: 'Sandbox links (VS Code, apps), tokens hidden; enter copies one', contexts: ['conversations', 'timeline']},
 	{action: 'copyLink', keys: [named('return'), char('y')], description: 'Copy the whole link to the clipboard (OSC 52); it is never drawn', contexts: ['links'], hint: 'copy'},
 	{action: 'openLink', keys: [char('o')], description: 'Make the selected row a terminal link (OSC 8) to the whole link; its text stays masked', contexts: ['links'], hint: 'clickable'},
@@ -220,6 +225,16 @@ export const keymap: readonly Binding[] = [
 	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Scroll down', contexts: ['remedy']},
 	{action: 'back', keys: [named('return')], description: 'Close, once done', contexts: ['remedy']},
 ];
+
+/**
+ * The table in force: the dispatcher, the footer, the help and every "press r" message read it.
+ * Replaced once, before the dashboard draws, when the config file remaps keys (setKeymap).
+ */
+export let keymap: readonly Binding[] = defaultKeymap;
+
+export function setKeymap(table: readonly Binding[]): void {
+	keymap = table;
+}
 
 /** Does `spec` match what Ink's useInput reported? */
 export function keyMatches(spec: KeySpec, input: string, key: InkKey): boolean {
