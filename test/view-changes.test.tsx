@@ -174,3 +174,25 @@ test('an ERROR sandbox: the Changes view says it cannot be resumed, as r then do
 	assert.equal(controller.calls.filter((call) => call.method === 'resumeSandbox').length, 0);
 	assert.deepEqual(requested, []);
 });
+
+test('d on a conversation whose spec names /home/openhands/workspace while its agent works in /workspace/project: its files, no error', async (t) => {
+	const fleet = await startSimulator({port: 0, seed: 2, tickMs: 0, fleetShapes: true});
+	t.after(() => fleet.close());
+	fleet.faults.gitMissingFolder('error');
+	const lie = fleet.world.conversationList().find((row) => {
+		const sandbox = fleet.world.findSandbox(row.sandboxId)!;
+		return row.repository !== null && sandbox.status === 'RUNNING' && !sandbox.grouped && sandbox.agentWorkingDir === '/workspace/project' && fleet.world.findSpec(sandbox.specId)?.workingDir === '/home/openhands/workspace';
+	});
+	assert.ok(lie);
+	const appClient = new AppClient({baseUrl: fleet.baseUrl, apiKey: fleet.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: fleet.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
+	t.after(() => controller.close());
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: lie.title}} />, {columns: 100, rows: 24});
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (frame) => /› /.test(frame) && frame.includes(lie.title.slice(0, 20)) && store.getSnapshot().sandboxesListed, {timeoutMs: 20_000});
+	const name = lie.repository!.split('/').at(-1)!;
+	const frame = await press(rendered, 'd', (text) => text.includes(`Changes · /workspace/project/${name}`) && text.includes(hostileFilePath), 'the changed files');
+	assert.match(frame, /M README\.md +\?/);
+	assert.match(frame, /8 files/);
+	assert.doesNotMatch(frame, /Could not read|no git repository|cannot change/);
+});
