@@ -132,3 +132,22 @@ test('a terminal as stdout: refused (a zip is not for the screen), nothing fetch
 	assert.equal(sim.stats.byRoute['GET /runtime/:n/api/file/download-trajectory/:id'] ?? 0, before);
 	await server.close();
 });
+
+test('a running conversation whose agent server answers the download with a web page: the app server\'s /download zip, exit 0', async (t) => {
+	sim.faults.trajectoryPage(true);
+	t.after(() => sim.faults.trajectoryPage(false));
+	const conversation = running();
+	const route = (path: string) => sim.stats.byRoute[path] ?? 0;
+	const before = {agent: route('GET /runtime/:n/api/file/download-trajectory/:id'), app: route('GET /api/v1/app-conversations/:id/download')};
+	const file = join(dir, 'web-page.zip');
+	const {server, io, err} = harness();
+	assert.equal(await runExport(server, io, conversation.id, file), 0, err());
+	const zip = readFileSync(file);
+	assert.equal(zip.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004', 'a zip, not the web page');
+	assert.equal(zip.readUInt16LE(zip.length - 22 + 10), sim.world.events(conversation).length + 1, 'metadata plus every stored event');
+	assert.match(err(), /answered the trajectory download with a web page/);
+	assert.match(err(), /from the app server's stored copy\) written to/);
+	assert.equal(route('GET /runtime/:n/api/file/download-trajectory/:id') - before.agent, 1, 'the agent server was asked once');
+	assert.equal(route('GET /api/v1/app-conversations/:id/download') - before.app, 1, 'then the app server');
+	await server.close();
+});

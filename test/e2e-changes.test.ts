@@ -14,7 +14,9 @@ import {cliCommand} from './helpers/built-cli.js';
  * the end, then open the file that holds `ESC ] 0 ; pwned BEL`: it is on screen as text and the
  * pane's title is still the shell's (title changes are allowed in this tmux: a control run shows
  * one getting through). At 80x24 over the agent server's query routes, at 160x48 over the older
- * path routes only (the client's fallback).
+ * path routes only (the client's fallback). Then, in the 2026 fleet, a conversation whose spec
+ * names `/home/openhands/workspace` while its agent works in `/workspace/project/<repo>`, with
+ * folders that do not exist answering the hosted service's git error: its files, no error.
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -99,3 +101,31 @@ for (const [columns, rows, routes] of [
 		assert.equal(counts[route('diff')], 2, 'one per file opened');
 	});
 }
+
+test('Changes at 100x30 where the spec names /home/openhands/workspace and the agent works in /workspace/project (folders that do not exist: 400/502): the files, no error', {skip, timeout: 120_000}, async () => {
+	const sim: Simulator = await startSimulator({port: 0, seed: 2, tickMs: 0, fleetShapes: true});
+	cleanups.push(() => sim.close());
+	sim.faults.gitMissingFolder('error');
+	const lie = sim.world.conversationList().find((row) => {
+		const sandbox = sim.world.findSandbox(row.sandboxId)!;
+		return row.repository !== null && sandbox.status === 'RUNNING' && !sandbox.grouped && sandbox.agentWorkingDir === '/workspace/project' && sim.world.findSpec(sandbox.specId)?.workingDir === '/home/openhands/workspace';
+	});
+	assert.ok(lie);
+	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, cliCommand(), `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
+	const tmux = startTmux({columns: 100, rows: 30, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
+	cleanups.push(() => tmux.kill());
+	await tmux.waitFor((screen) => screen.includes('Conversations (') && screen.includes('› '), 'the list', 40_000);
+	tmux.send('/');
+	tmux.send(lie.title, {literal: true});
+	tmux.send('Enter');
+	await tmux.waitFor((text) => text.split('\n').some((row) => row.startsWith('› ') && row.includes(lie.title.slice(0, 16))), 'the conversation selected');
+	tmux.send('d');
+	const name = lie.repository!.split('/').at(-1)!;
+	const screen = await tmux.waitFor((text) => text.includes(`Changes · /workspace/project/${name}`) && text.includes(hostileFilePath), 'its changed files', 20_000);
+	assert.match(screen, /M README\.md +\?/);
+	assert.doesNotMatch(screen, /Could not read|no git repository|cannot change/);
+	tmux.send('Escape');
+	await tmux.waitFor((text) => !text.includes('Changes ·'), 'the dashboard');
+	tmux.send('q');
+	await tmux.waitFor((text) => text.includes('EXIT=0'), 'a clean exit', 20_000);
+});

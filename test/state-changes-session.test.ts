@@ -25,7 +25,7 @@ after(async () => {
 
 const requests = () => {
 	const byRoute = sim.stats.byRoute;
-	return {list: byRoute['GET /runtime/:n/api/git/changes'] ?? 0, files: byRoute['GET /runtime/:n/api/git/diff'] ?? 0};
+	return {list: byRoute['GET /runtime/:n/api/git/changes'] ?? 0, files: byRoute['GET /runtime/:n/api/git/diff'] ?? 0, info: byRoute['GET /runtime/:n/api/conversations/:id'] ?? 0};
 };
 
 function settled(session: ChangesSession, done: (snapshot: ReturnType<ChangesSession['getSnapshot']>) => boolean): Promise<ReturnType<ChangesSession['getSnapshot']>> {
@@ -56,7 +56,8 @@ test('one request for the list, one per file opened, each diff kept until refres
 	let snapshot = await settled(session, (value) => value.state === 'ready');
 	assert.equal(snapshot.files.length, 8);
 	assert.ok(snapshot.files.every((file) => file.diff.state === 'idle'));
-	assert.deepEqual(requests(), {list: start.list + 1, files: start.files});
+	// Where the agent works, in its agent server's words, then the list there.
+	assert.deepEqual(requests(), {list: start.list + 1, files: start.files, info: start.info + 1});
 	const large = snapshot.files.findIndex((file) => file.path === largeFilePath);
 	await Promise.all([session.openFile(large), session.openFile(large)]);
 	await session.openFile(large);
@@ -64,14 +65,14 @@ test('one request for the list, one per file opened, each diff kept until refres
 	const file = snapshot.files[large]!;
 	assert.equal(file.diff.state, 'ready');
 	assert.equal(file.diff.state === 'ready' && file.diff.diff.hunkStarts.length, 12);
-	assert.deepEqual(requests(), {list: start.list + 1, files: start.files + 1}, 'the same file is read once');
-	assert.equal(snapshot.requests, 2);
+	assert.deepEqual(requests(), {list: start.list + 1, files: start.files + 1, info: start.info + 1}, 'the same file is read once');
+	assert.equal(snapshot.requests, 3);
 
 	await session.refresh();
 	snapshot = session.getSnapshot();
 	assert.equal(snapshot.files[large]!.diff.state, 'idle', 'refresh drops the diffs read');
 	await session.openFile(large);
-	assert.deepEqual(requests(), {list: start.list + 2, files: start.files + 2});
+	assert.deepEqual(requests(), {list: start.list + 2, files: start.files + 2, info: start.info + 2});
 });
 
 test('a sandbox that is not RUNNING: no request at all; a failing server: its words, no crash', async (t) => {

@@ -10,7 +10,7 @@ import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {Dashboard} from '../source/view/Dashboard.js';
-import {fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
+import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController} from './helpers/dashboard-fixture.js';
 import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 
 /**
@@ -145,4 +145,54 @@ test('a paused sandbox: said so, r asks to resume it, and nothing is requested o
 	await press(rendered, 'n', (text) => !text.includes('[y/n]'));
 	assert.equal(controller.calls.filter((call) => call.method === 'resumeSandbox').length, 0);
 	assert.equal(hexId(6).length, 32);
+});
+
+test('an ERROR sandbox: the Changes view says it cannot be resumed, as r then does; no resume hint, nothing requested', async (t) => {
+	const seeds = fleetSeeds().map((seed) => (seed.id === hexId(6) ? {...seed, sandbox: 'ERROR'} : seed));
+	const store = fixtureStore(fixtureSnapshot({}, seeds));
+	const requested: string[] = [];
+	const controller = Object.assign(
+		recordingController(),
+		createChangesOpener({
+			appBaseUrl: 'http://127.0.0.1:9',
+			secrets: [],
+			conversation: (key) => store.getSnapshot().conversations.get(key)?.conversation,
+			client: () => {
+				requested.push('client');
+				throw new Error('no request may be sent for a sandbox that is not running');
+			},
+		}),
+	);
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: 'Refactor the CLI'}} />, {columns: 100, rows: 24});
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (frame) => /› .*Refactor the CLI flags/.test(frame));
+	let frame = await press(rendered, 'd', (text) => text.includes('The sandbox is ERROR'));
+	assert.match(frame, /It is failed \(ERROR\): it cannot be resumed/);
+	assert.doesNotMatch(frame, /r resumes it/);
+	frame = await press(rendered, 'r', (text) => /cannot be resumed/.test(text.replace(/It is failed \(ERROR\): it cannot be resumed/, '')));
+	assert.doesNotMatch(frame, /\[y\/n\]/, 'r asks nothing: it says it cannot');
+	assert.equal(controller.calls.filter((call) => call.method === 'resumeSandbox').length, 0);
+	assert.deepEqual(requested, []);
+});
+
+test('d on a conversation whose spec names /home/openhands/workspace while its agent works in /workspace/project: its files, no error', async (t) => {
+	const fleet = await startSimulator({port: 0, seed: 2, tickMs: 0, fleetShapes: true});
+	t.after(() => fleet.close());
+	fleet.faults.gitMissingFolder('error');
+	const lie = fleet.world.conversationList().find((row) => {
+		const sandbox = fleet.world.findSandbox(row.sandboxId)!;
+		return row.repository !== null && sandbox.status === 'RUNNING' && !sandbox.grouped && sandbox.agentWorkingDir === '/workspace/project' && fleet.world.findSpec(sandbox.specId)?.workingDir === '/home/openhands/workspace';
+	});
+	assert.ok(lie);
+	const appClient = new AppClient({baseUrl: fleet.baseUrl, apiKey: fleet.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: fleet.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
+	t.after(() => controller.close());
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: lie.title}} />, {columns: 100, rows: 24});
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (frame) => /› /.test(frame) && frame.includes(lie.title.slice(0, 20)) && store.getSnapshot().sandboxesListed, {timeoutMs: 20_000});
+	const name = lie.repository!.split('/').at(-1)!;
+	const frame = await press(rendered, 'd', (text) => text.includes(`Changes · /workspace/project/${name}`) && text.includes(hostileFilePath), 'the changed files');
+	assert.match(frame, /M README\.md +\?/);
+	assert.match(frame, /8 files/);
+	assert.doesNotMatch(frame, /Could not read|no git repository|cannot change/);
 });

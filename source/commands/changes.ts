@@ -2,7 +2,9 @@ import {computeFileDiff} from '../format/file-diff.js';
 import {gitPatch, gitStat, type PatchFile} from '../format/git-patch.js';
 import {redactSecrets, replaceKnownSecrets} from '../format/redact.js';
 import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
-import {ConversationGit, findRepository, type GitReader} from '../wire/conversation-git.js';
+import {AgentClient} from '../wire/agent-client.js';
+import {agentWorkingDir} from '../wire/agent-workspace.js';
+import {ConversationGit, findRepository, type FoundRepository, type GitReader} from '../wire/conversation-git.js';
 import {GitClient} from '../wire/git-client.js';
 import {diffPathFor, repoDirCandidates} from '../wire/git-paths.js';
 import type {AppConversation} from '../wire/schemas/app.js';
@@ -18,9 +20,11 @@ import type {Server} from './server.js';
  * `agent-tui changes <conversation-id> [--json | --patch | --stat]`: what the conversation's agent
  * changed in its repository (docs/service-behaviour.md §3.1), read through the app server's git
  * proxy with the bearer key, or from the agent server where the app server has none. The
- * repository is found as the web UI finds it (wire/git-paths.ts): the sandbox's or its spec's
- * working directory, grouped by conversation or not, then the repository's name; each layout is
- * asked in turn until one has changes.
+ * repository is found where the agent server says the conversation works, then as the web UI
+ * finds it (wire/git-paths.ts): the sandbox's or its spec's working directory, grouped by
+ * conversation or not, then the repository's name; each place is asked in turn until one has
+ * changes, and a git error about one folder (it does not exist) moves on to the next. Where none
+ * is a repository: "no git repository in …", exit 0.
  * Without a flag, one `status<TAB>path` line per file (git's --name-status); `--json` the list as
  * the server gave it; `--stat` and `--patch` fetch each file's two texts (one request per file)
  * and print git's --stat, or a patch `git apply` takes onto the original files. The patch goes out
@@ -34,10 +38,12 @@ export async function runChanges(server: Server, io: Io, id: string, flags: Comm
 	const git = gitFor(server, conversation);
 	const candidates = repoDirCandidates({conversationId: conversation.id, selectedRepository: conversation.selected_repository, ...(await workspaceOf(server, conversation))});
 	const found = await findRepository(git, candidates);
+	// What each folder that is not there answered (a git error): for AGENT_TUI_DEBUG=1.
+	if (io.debug) for (const failed of found.failed) note(io, `${failed.repoDir}: ${failed.error}`);
 	const {repoDir} = found;
 	const {changes, invalid} = found.list;
 	if (invalid.length > 0) note(io, `${invalid.length} entr${invalid.length === 1 ? 'y' : 'ies'} of the server's list could not be read and are left out`);
-	const empty = () => note(io, emptyReason(conversation, found.tried));
+	const empty = () => note(io, emptyReason(conversation, found));
 
 	if (flags.json) {
 		printLine(io, toJson(changes, io.secrets));
@@ -82,17 +88,23 @@ function gitFor(server: Server, conversation: AppConversation): ConversationGit 
 	return new ConversationGit({conversationId: conversation.id, app: server.app, agent});
 }
 
-/** The sandbox's and its spec's working directories (two look-ups; a failed one leaves the default). */
-async function workspaceOf(server: Server, conversation: AppConversation): Promise<{sandboxWorkingDir: string | null; specWorkingDir: string | null}> {
+/**
+ * Where the agent server says the conversation works, then the sandbox's and its spec's working
+ * directories (three look-ups; a failed one leaves that place out).
+ */
+async function workspaceOf(server: Server, conversation: AppConversation): Promise<{agentWorkingDir: string | null; sandboxWorkingDir: string | null; specWorkingDir: string | null}> {
+	const agent = conversation.conversation_url ? AgentClient.fromConversation(conversation, server.baseUrl, {maxRetries: 1, ...(server.transport ? {transport: server.transport} : {})}) : null;
+	const agentDir = agent ? await agentWorkingDir(agent) : null;
 	const sandbox = conversation.sandbox_id ? ((await server.app.getSandboxes([conversation.sandbox_id]).catch(() => []))[0] ?? null) : null;
 	const spec = sandbox?.sandbox_spec_id ? ((await server.app.getSandboxSpecs([sandbox.sandbox_spec_id]).catch(() => []))[0] ?? null) : null;
-	return {sandboxWorkingDir: sandbox?.working_dir ?? null, specWorkingDir: spec?.working_dir ?? null};
+	return {agentWorkingDir: agentDir, sandboxWorkingDir: sandbox?.working_dir ?? null, specWorkingDir: spec?.working_dir ?? null};
 }
 
-function emptyReason(conversation: AppConversation, tried: readonly string[]): string {
-	const [first, ...others] = tried;
-	const where = `${first ?? ''}${others.length > 0 ? ` (nor in ${others.join(', ')})` : ''}`;
-	return conversation.selected_repository ? `no changes in ${where}` : `no git repository in ${where}`;
+/** Where it looked: the folder it reports, then the others asked. Every folder a git error, or none a repository: no repository. */
+function emptyReason(conversation: AppConversation, found: FoundRepository): string {
+	const others = found.tried.filter((dir) => dir !== found.repoDir);
+	const where = `${found.repoDir}${others.length > 0 ? ` (nor in ${others.join(', ')})` : ''}`;
+	return conversation.selected_repository && found.answered ? `no changes in ${where}` : `no git repository in ${where}`;
 }
 
 /** Each file's two texts, a few requests at a time, in the list's order. */

@@ -3,6 +3,7 @@ import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import {storedHistoryEvents} from '../state/stored-history.js';
 import {hasAgentServer} from '../wire/agent-base-url.js';
+import {NotApiError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
@@ -17,7 +18,8 @@ import type {Server} from './server.js';
  * `agent-tui export <conversation-id> [-o FILE]`: the conversation's whole record, running or
  * not, as a zip where a server has one: while the sandbox runs, the agent server's trajectory
  * download (the newest); while it does not, the app server's `/app-conversations/{id}/download`
- * (its stored copy; it answers while PAUSED and wakes nothing). Where neither has it, every event
+ * (its stored copy; it answers while PAUSED and wakes nothing), which is also read when the agent
+ * server answers the download with a web page. Where neither has it, every event
  * as JSON from whichever history answers: the agent server while the sandbox runs, the app
  * server's stored copy when it does not (never resumed for this).
  */
@@ -28,8 +30,13 @@ export async function runExport(server: Server, io: Io, id: string, output: stri
 	const conversation = await findConversation(server, io, id);
 	const toFile = output !== undefined && output !== '-';
 	if (!toFile && io.stdout.isTTY) throw new UsageError('export writes a file (a zip, or JSON): give -o FILE or redirect stdout');
-	const running = hasAgentServer(conversation);
-	const trajectory = running ? await agentFor(server, conversation).downloadTrajectory() : await server.app.downloadConversation(conversation.id);
+	const agentServer = hasAgentServer(conversation);
+	// The agent server's trajectory while it runs; where it answers a web page instead (a proxy in
+	// front of it), the app server's stored copy, which answers whatever the status.
+	const fromAgent = agentServer ? await agentFor(server, conversation).downloadTrajectory().catch((error: unknown) => (error instanceof NotApiError ? undefined : Promise.reject(error))) : undefined;
+	if (fromAgent === undefined && agentServer) note(io, `${label(conversation)}: its agent server answered the trajectory download with a web page; reading the app server's stored copy instead`);
+	const running = fromAgent !== undefined;
+	const trajectory = running ? fromAgent : await server.app.downloadConversation(conversation.id);
 	const sink = toFile ? createWriteStream(output, {mode: 0o600}) : (io.stdout as Writable);
 	try {
 		if (trajectory) {

@@ -7,6 +7,7 @@ import type {RouteContext, Router} from './router.js';
 import {conversationInfoJson} from './serialize.js';
 import {storedZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
+import {spaPage} from './spa-page.js';
 import {storedForm} from './stored-form.js';
 import {registerAskRoutes} from './ask-routes.js';
 
@@ -150,6 +151,12 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 	router.add('GET', `${prefix}/api/file/download-trajectory/:id`, 'session', (context) => {
 		const conversation = requireConversation(context);
 		if (context.world.noTrajectory) throw notFound();
+		if (context.world.trajectoryPage) {
+			// A proxy in front of the agent server that answers its own web page (the `trajectoryPage` fault).
+			context.response.writeHead(200, {'content-type': 'text/html; charset=utf-8'});
+			context.response.end(spaPage);
+			return undefined;
+		}
 		const events = context.world.events(conversation);
 		const files = [
 			{name: 'meta.json', data: Buffer.from(JSON.stringify(conversationInfoJson(context.world, conversation)))},

@@ -12,7 +12,8 @@ import type {SimConversation} from './world-types.js';
  * alone (OpenHands app_server/app_conversation/app_conversation_router.py, 2026):
  * - `GET …/{id}/git/changes?path=&ref=` and `…/git/diff?path=&ref=` proxy the agent server's git
  *   routes: 404 `Conversation … is not reachable` for an unknown conversation or a sandbox that is
- *   not RUNNING, 409 while it is PAUSED (`Sandbox is paused; resume it before reading git state.`).
+ *   not RUNNING, 409 while it is PAUSED (`Sandbox is paused; resume it before reading git state.`),
+ *   and whatever error the agent server answers as 502 `Agent server error: <status>`.
  * - `GET …/{id}/download`: the conversation's stored trajectory as a zip, whatever its sandbox's
  *   status (meta.json and one file per event, from the app server's own copy).
  * The `appGitRoutes` and `appDownload` fault switches take them away, as on an older app server
@@ -45,17 +46,33 @@ function reachable(context: RouteContext) {
 	return sandbox;
 }
 
+/**
+ * The agent server's answer as the proxy passes it on: its JSON, or for any error status a 502
+ * `Agent server error: <status>` (`_proxy_git_runtime_call`: `raise_for_status`, then
+ * HTTPException(502)); the agent server's own words stay in the app server's log.
+ */
+function proxied<T>(call: () => T): T {
+	try {
+		return call();
+	} catch (error) {
+		if (error instanceof HttpError) throw new HttpError(502, {detail: `Agent server error: ${error.status}`});
+		throw error;
+	}
+}
+
 export function registerAppProxyRoutes(router: Router): void {
 	router.add('GET', `${base}/:id/git/changes`, 'bearer', (context) => {
 		if (!context.world.appGitRoutes) throw notFound();
 		const path = pathQuery(context);
-		return gitChanges(context.world, reachable(context), path);
+		const sandbox = reachable(context);
+		return proxied(() => gitChanges(context.world, sandbox, path));
 	});
 
 	router.add('GET', `${base}/:id/git/diff`, 'bearer', (context) => {
 		if (!context.world.appGitRoutes) throw notFound();
 		const path = pathQuery(context);
-		return gitDiff(context.world, reachable(context), path);
+		const sandbox = reachable(context);
+		return proxied(() => gitDiff(context.world, sandbox, path));
 	});
 
 	router.add('GET', `${base}/:id/download`, 'bearer', (context) => {

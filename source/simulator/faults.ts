@@ -29,6 +29,10 @@ export type FaultSwitches = {
 	interruptMissing(status: 0 | 404 | 405): void;
 	/** Agent servers have no trajectory download (404). */
 	noTrajectory(on: boolean): void;
+	/** On: agent servers answer the trajectory download with a web page (200 HTML), as a proxy in front of one can. */
+	trajectoryPage(on: boolean): void;
+	/** `error`: a git folder that does not exist answers 400 `fatal: cannot change to …` (502 through the proxy); `empty`: `[]`, as the SDK does. */
+	gitMissingFolder(mode: 'empty' | 'error'): void;
 	/**
 	 * Takes the newer stored-event routes (`/api/v1/conversation/{id}/events/…`) away, as on an
 	 * older app server: unrouted, they answer FastAPI's 404 (`not-found`) or, as the hosted
@@ -116,6 +120,12 @@ export class FaultState {
 		noTrajectory: (on) => {
 			this.world.noTrajectory = on;
 		},
+		trajectoryPage: (on) => {
+			this.world.trajectoryPage = on;
+		},
+		gitMissingFolder: (mode) => {
+			this.world.gitMissingFolder = mode;
+		},
 		newEventRoutes: (mode) => {
 			this.newEventRoutes = mode;
 		},
@@ -147,6 +157,8 @@ export class FaultState {
 			this.world.hostile = false;
 			this.world.interruptMissing = 0;
 			this.world.noTrajectory = false;
+			this.world.trajectoryPage = false;
+			this.world.gitMissingFolder = 'empty';
 			this.world.gitQueryRoutes = true;
 			this.world.appGitRoutes = true;
 			this.world.appDownload = true;
@@ -254,6 +266,14 @@ export class FaultState {
 			s.noTrajectory(body.noTrajectory);
 			applied.push('noTrajectory');
 		}
+		if (typeof body.trajectoryPage === 'boolean') {
+			s.trajectoryPage(body.trajectoryPage);
+			applied.push('trajectoryPage');
+		}
+		if (body.gitMissingFolder === 'empty' || body.gitMissingFolder === 'error') {
+			s.gitMissingFolder(body.gitMissingFolder);
+			applied.push('gitMissingFolder');
+		}
 		if (typeof body.newEventRoutes === 'string' && (newEventRouteModes as readonly string[]).includes(body.newEventRoutes)) {
 			s.newEventRoutes(body.newEventRoutes as NewEventRoutes);
 			applied.push('newEventRoutes');
@@ -299,6 +319,8 @@ export class FaultState {
 			hostileText: this.world.hostile,
 			interruptMissing: this.world.interruptMissing,
 			noTrajectory: this.world.noTrajectory,
+			trajectoryPage: this.world.trajectoryPage,
+			gitMissingFolder: this.world.gitMissingFolder,
 			newEventRoutes: this.newEventRoutes,
 			gitQueryRoutes: this.world.gitQueryRoutes,
 			appGitRoutes: this.world.appGitRoutes,

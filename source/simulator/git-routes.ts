@@ -1,6 +1,7 @@
 import {HttpError, notFound} from './http-util.js';
 import type {RouteContext, Router} from './router.js';
 import {type Workspace, workspaceFor} from './git-workspace.js';
+import {folderExists, repoDirOf} from './workspace-layout.js';
 import type {SimSandbox} from './world-types.js';
 import type {World} from './world.js';
 
@@ -15,7 +16,7 @@ const prefix = '/runtime/:n/api/git';
 
 /**
  * The workspaces of the conversations this sandbox serves (a sandbox may hold several), each where
- * the service lays it out: `{working_dir}[/{conversation hex}]/{repo}` (World.repoDirOf).
+ * the service lays it out: `{working_dir}[/{conversation hex}]/{repo}` (workspace-layout.ts).
  */
 export function sandboxWorkspaces(world: World, sandbox: SimSandbox | null): Workspace[] {
 	const found: Workspace[] = [];
@@ -25,7 +26,7 @@ export function sandboxWorkspaces(world: World, sandbox: SimSandbox | null): Wor
 		if (!conversation || !base) continue;
 		const written = world.writtenFiles(conversation.id);
 		const files = written.length === 0 ? base : [...base.filter((file) => !written.some((other) => other.path === file.path)), ...written];
-		const repoDir = world.repoDirOf(conversation);
+		const repoDir = repoDirOf(world, conversation);
 		if (!found.some((known) => known.repoDir === repoDir)) found.push({repoDir, files});
 	}
 	return found;
@@ -38,11 +39,21 @@ function checkedPath(path: string | null | undefined): string {
 	return path.replace(/\/+$/, '') || '/';
 }
 
-/** The files changed in the repository at `path` of a sandbox; `[]` where there is none (not a git repository). */
+/**
+ * The files changed in the repository at `path` of a sandbox; `[]` for a folder that is not a
+ * git repository (SDK openhands-agent-server git_router.py `_get_git_changes` answers `[]` for
+ * GitRepositoryError). A folder that does not exist is a GitRepositoryError too in the SDK
+ * (openhands-sdk git/utils.py `validate_git_repository`: `Directory does not exist`), so `[]`;
+ * with `gitMissingFolder: 'error'` it is the git error the hosted service was seen to answer:
+ * 400 `fatal: cannot change to '<dir>': No such file or directory` (git_router.py: any other
+ * GitError is a 400 with its words).
+ */
 export function gitChanges(world: World, sandbox: SimSandbox | null, path: string | null | undefined) {
 	const dir = checkedPath(path);
 	const workspace = sandboxWorkspaces(world, sandbox).find((candidate) => candidate.repoDir === dir);
-	return workspace ? workspace.files.map((file) => ({status: file.status, path: file.path})) : [];
+	if (workspace) return workspace.files.map((file) => ({status: file.status, path: file.path}));
+	if (world.gitMissingFolder === 'error' && !folderExists(world, sandbox, dir)) throw new HttpError(400, {detail: `fatal: cannot change to '${dir}': No such file or directory`});
+	return [];
 }
 
 /** One file's original and modified text; both null for a file no repository of the sandbox changed. */

@@ -1,3 +1,4 @@
+import {specNamesAnotherFolder} from './workspace-layout.js';
 import {scenarios} from './agent-scripts.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
 import type {WorldAccess} from './world-access.js';
@@ -30,7 +31,11 @@ export function seedFleet(world: WorldAccess): void {
 	if (parent) seedSubAgents(world, parent);
 	const hosted = world.conversationList().find((row) => row.scenario === 'agent-error' && world.findSandbox(row.sandboxId)?.status === 'RUNNING');
 	const hostedSandbox = hosted && world.findSandbox(hosted.sandboxId);
-	if (hostedSandbox) hostedSandbox.workingDir = '/workspace';
+	// Another spec than the grouped sandbox's, with running sandboxes, names the SDK's default folder while its agents work in /workspace/project.
+	const groupedSpec = parent ? world.findSandbox(parent.sandboxId)?.specId : undefined;
+	const lying = world.specs.find((spec) => spec.id !== groupedSpec && world.sandboxList().some((sandbox) => sandbox.specId === spec.id && sandbox.status === 'RUNNING'));
+	if (lying) specNamesAnotherFolder(world, lying.id, '/home/openhands/workspace', '/workspace/project');
+	if (hostedSandbox) Object.assign(hostedSandbox, {workingDir: '/workspace', agentWorkingDir: null});
 	const now = world.epoch;
 	troubled(world, {title: 'Upgrade the image pipeline to Python 3.13', scenario: 'coding', status: 'STARTING', detail: stuckStartingDetail, createdAt: now - 95 * 60_000});
 	troubled(world, {title: 'Nightly dependency audit', scenario: 'coding', status: 'UNKNOWN', detail: unknownDetail, createdAt: now - 100 * 60_000});

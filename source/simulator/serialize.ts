@@ -5,6 +5,7 @@ import {withHostile} from './corpus/hostile.js';
 import {omitNulls} from './event-factory.js';
 import type {SimConversation, SimSandbox, SimSpec, SimStartTask} from './world-types.js';
 import type {World} from './world.js';
+import {repoDirOf} from './workspace-layout.js';
 
 /**
  * JSON shapes as the real servers send them (docs/service-behaviour.md §1.1, §3). The app server keeps
@@ -113,7 +114,8 @@ export function conversationInfoJson(world: World, conversation: SimConversation
 		max_iterations: 500,
 		stuck_detection: true,
 		tags: conversation.tags,
-		workspace: {kind: 'LocalWorkspace', working_dir: agent.context.workdir},
+		// Where the app server started it (get_project_dir): its repository's folder, wherever the sandbox lays that out.
+		workspace: {kind: 'LocalWorkspace', working_dir: repoDirOf(world, conversation)},
 		agent: {kind: 'Agent', llm: {model: conversation.llmModel, usage_id: 'agent', api_key: '**********'}},
 		activated_knowledge_skills: [],
 		leaf_event_id: agent.log.events.at(-1)?.id,

@@ -40,6 +40,12 @@ export type SimSandbox = {
 	 * (app_server settings `grouped_workspace_dir`), so several can share the sandbox.
 	 */
 	grouped: boolean;
+	/**
+	 * Where its agent server really works when that is not the folder the sandbox or its spec
+	 * names (a spec saying `/home/openhands/workspace` while the agent works in
+	 * `/workspace/project`); absent: the named one (workspace-layout.ts).
+	 */
+	agentWorkingDir?: string | null;
 	sessionApiKey: string;
 	createdByUserId: string;
 	createdAt: number;

@@ -52,8 +52,11 @@ export class World implements WorldAccess {
 	 * server answers it), so a client's fallback to `/pause` can be exercised.
 	 */
 	interruptMissing: 0 | 404 | 405 = 0;
-	/** An agent server without the trajectory download (404), so exports fall back to events. */
+	/** An agent server without the trajectory download (404), so exports fall back to events; `trajectoryPage`: it answers a web page. */
 	noTrajectory = false;
+	trajectoryPage = false;
+	/** A git folder that does not exist answers `[]` (the SDK, 2026-08) or a git error (400, `gitMissingFolder` on: as the hosted service was seen to). */
+	gitMissingFolder: 'empty' | 'error' = 'empty';
 	/** Agent servers answer the newer query form of the git routes; off, only the older path form (a fault switch). */
 	gitQueryRoutes = true;
 	/** The app server proxies the git routes (`/app-conversations/{id}/git/…`); off, an older app server without them. */
@@ -143,12 +146,6 @@ export class World implements WorldAccess {
 	}
 
 	/**
-	 * Where a conversation's repository is in its sandbox, as the service lays it out: the
-	 * sandbox's `working_dir` (hosted) or its spec's, then `/{conversation hex}` when the sandbox
-	 * groups conversations, then the repository's name (app_server `get_project_dir`,
-	 * `grouped_workspace_dir`). Without a repository, the workspace itself (not a git repository).
-	 */
-	/**
 	 * A file written in a conversation's repository outside its agent's calls (a build's output,
 	 * a person's edit): its git changes list shows it from now on, as an added file.
 	 */
@@ -160,14 +157,6 @@ export class World implements WorldAccess {
 	/** The files written by writeFile in a conversation's repository. */
 	writtenFiles(conversationId: string): readonly WorkspaceFile[] {
 		return this.#written.get(conversationId) ?? [];
-	}
-
-	repoDirOf(conversation: SimConversation): string {
-		const sandbox = this.findSandbox(conversation.sandboxId);
-		const base = (sandbox?.workingDir ?? (sandbox ? this.findSpec(sandbox.specId)?.workingDir : undefined) ?? '/workspace/project').replace(/\/+$/, '');
-		const dir = sandbox?.grouped ? `${base}/${conversation.id}` : base;
-		const name = conversation.repository?.split('/').filter(Boolean).at(-1);
-		return name ? `${dir}/${name}` : dir;
 	}
 
 	removeConversation(conversation: SimConversation): void {

@@ -1,5 +1,7 @@
 import {computeFileDiff, type FileDiff} from '../format/file-diff.js';
 import {agentBaseUrl, hasAgentServer} from '../wire/agent-base-url.js';
+import {AgentClient} from '../wire/agent-client.js';
+import {agentWorkingDir} from '../wire/agent-workspace.js';
 import {ConversationGit, findRepository, type GitProxy, type GitRoute} from '../wire/conversation-git.js';
 import {GitClient} from '../wire/git-client.js';
 import {diffPathFor, repoDirCandidates, type WorkspaceFacts} from '../wire/git-paths.js';
@@ -11,9 +13,10 @@ import {publicMessage} from './redact.js';
  * The Changes view's data for one conversation: the list of files its agent changed and, for each
  * file the user opens, its two texts (one request per file, never one per file up front) turned
  * into display rows by format/file-diff.ts. A file's diff is computed once and kept until
- * `refresh()`. The repository is found as the web UI finds it (git-paths.ts: the sandbox's or its
- * spec's working directory, grouped or not, then the repository's name; a request per layout tried
- * until one has changes), read through the app server's proxy and, where it has none, the agent
+ * `refresh()`. The repository is found where the agent server says the conversation works, then as
+ * the web UI finds it (git-paths.ts: the sandbox's or its spec's working directory, grouped or
+ * not, then the repository's name; a request per place tried until one has changes, a git error
+ * about one folder moving on to the next), read through the app server's proxy and, where it has none, the agent
  * server (conversation-git.ts). A conversation whose sandbox is not RUNNING gets no request at
  * all: the view says so and offers the resume key; nothing here resumes anything.
  */
@@ -62,7 +65,13 @@ export type ChangesSessionOptions = {
 	agentGit?: (conversation: AppConversation, appBaseUrl: string) => GitClient | null;
 	/** Tests and the bench may pass their own client. */
 	client?: (conversation: AppConversation, appBaseUrl: string) => GitSource;
+	/** Where its agent server says it works (one request); default: `GET /api/conversations/{id}` with the session key, unless `client` is given. */
+	agentWorkingDir?: (conversation: AppConversation, appBaseUrl: string, signal: AbortSignal) => Promise<string | null>;
 };
+
+function askAgentWorkingDir(conversation: AppConversation, appBaseUrl: string, signal: AbortSignal): Promise<string | null> {
+	return agentWorkingDir(AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1}), signal);
+}
 
 export function agentGit(conversation: AppConversation, appBaseUrl: string): GitClient | null {
 	if (!conversation.conversation_url) return null;
@@ -137,15 +146,14 @@ export class ChangesSession {
 	}
 
 	/** The repository directories to try for this conversation, most likely first. */
-	#candidates(conversation: AppConversation | undefined): string[] {
+	#candidates(conversation: AppConversation | undefined, agentDir: string | null = null): string[] {
 		if (!conversation) return [];
-		return repoDirCandidates({conversationId: String(conversation.id), selectedRepository: conversation.selected_repository, ...this.#options.workspace?.(conversation)});
+		return repoDirCandidates({conversationId: String(conversation.id), selectedRepository: conversation.selected_repository, ...this.#options.workspace?.(conversation), agentWorkingDir: agentDir});
 	}
 
 	async #load(signal: AbortSignal): Promise<void> {
 		const conversation = this.#options.conversation();
-		const candidates = this.#candidates(conversation);
-		const repoDir = candidates[0] ?? '';
+		const repoDir = this.#candidates(conversation)[0] ?? '';
 		if (!conversation) {
 			this.#update({state: 'error', repoDir, files: [], error: 'that conversation is not in the list (yet)'});
 			return;
@@ -158,12 +166,17 @@ export class ChangesSession {
 		this.#update({state: 'loading', repoDir, sandboxStatus: null, error: null});
 		const client = (this.#options.client ?? defaultClient(this.#options))(conversation, this.#options.appBaseUrl);
 		try {
-			const found = await findRepository(client, candidates, {signal});
+			const lookup = this.#options.agentWorkingDir ?? (this.#options.client ? null : askAgentWorkingDir);
+			const agentDir = lookup ? await lookup(conversation, this.#options.appBaseUrl, signal) : null;
+			if (lookup) this.#update({requests: this.#snapshot.requests + 1});
+			if (signal.aborted || this.#closed) return;
+			const found = await findRepository(client, this.#candidates(conversation, agentDir), {signal});
 			this.#update({requests: this.#snapshot.requests + found.tried.length});
 			if (signal.aborted || this.#closed) return;
 			this.#client = client;
 			const files = found.list.changes.map((change): ChangedFile => ({status: change.status, path: change.path, diff: {state: 'idle'}}));
-			const state: ChangesState = files.length === 0 && !conversation.selected_repository ? 'no-repository' : 'ready';
+			// No folder answered with a list (each a git error), or none with a repository's changes and none was chosen.
+			const state: ChangesState = !found.answered || (files.length === 0 && !conversation.selected_repository) ? 'no-repository' : 'ready';
 			const route = (client as {route?: GitRoute | null}).route ?? null;
 			this.#update({state, repoDir: found.repoDir, files, invalid: found.list.invalid.length, route, looked: found.tried.filter((dir) => dir !== found.repoDir)});
 		} catch (error) {

@@ -66,6 +66,16 @@ export class RateLimitedError extends ApiError {
 
 export class ServerError extends ApiError {
 	override name = 'ServerError';
+	/**
+	 * A 502 of the app server's proxy that carries the agent server's own status (`Agent server
+	 * error: 400`, app_conversation_router.py `_proxy_git_runtime_call`): the agent server answered.
+	 */
+	upstreamStatus?: number;
+}
+
+/** A 502 wrapping an agent server's 4xx: as deterministic as the 4xx itself, never worth a retry. */
+export function wrapsRefusal(error: unknown): boolean {
+	return error instanceof ServerError && error.upstreamStatus !== undefined && error.upstreamStatus >= 400 && error.upstreamStatus < 500;
 }
 
 /** Could not reach the server at all (refused, DNS, reset, TLS). */
@@ -108,7 +118,7 @@ export function isTransient(error: unknown): boolean {
 		error instanceof NetworkError ||
 		error instanceof TimeoutError ||
 		error instanceof RateLimitedError ||
-		(error instanceof ServerError && (error.status ?? 500) >= 500)
+		(error instanceof ServerError && (error.status ?? 500) >= 500 && !wrapsRefusal(error))
 	);
 }
 

@@ -14,6 +14,7 @@ import {
 	ServerError,
 	TimeoutError,
 	ValidationError,
+	wrapsRefusal,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
 import type {ServerClock} from './server-clock.js';
@@ -288,7 +289,7 @@ function retryDelay(error: unknown, attempt: number): number | undefined {
 		// The pause itself is kept by pace(): every request to the origin waits it out.
 		return error.retryAfterMs ?? Math.max(1000, fullJitterDelay(attempt, {baseMs: 1000}));
 	}
-	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0)) {
+	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0) && !wrapsRefusal(error)) {
 		const retryAfterMs = (error as ServerError & {retryAfterMs?: number}).retryAfterMs;
 		if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterWaitMs) return undefined;
 		return retryAfterMs ?? fullJitterDelay(attempt);
@@ -373,6 +374,8 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 	}
 	if (status >= 500) {
 		const error = new ServerError(`${where}: server error ${status}${words ? `: ${words}` : ''}`, status, url.pathname);
+		const upstream = status === 502 ? /^Agent server error: (\d{3})$/.exec(words) : null;
+		if (upstream) error.upstreamStatus = Number(upstream[1]);
 		const retryAfterMs = parseRetryAfter(headers['retry-after']);
 		if (retryAfterMs !== undefined) Object.assign(error, {retryAfterMs});
 		throw error;

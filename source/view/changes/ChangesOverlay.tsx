@@ -1,6 +1,7 @@
 import {memo, useEffect, useMemo, useRef, useState, useSyncExternalStore} from 'react';
 import {Box, Text} from 'ink';
 import {neighbourHunk} from '../../format/file-diff.js';
+import {canResume, cannotResumeText} from '../../format/sandbox-advice.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {padToWidth, truncateToWidth} from '../../format/width.js';
 import type {ChangesSession, ChangesSnapshot} from '../../state/changes-session.js';
@@ -155,7 +156,10 @@ function ListBody({snapshot, selected, width, height}: {snapshot: ChangesSnapsho
 					) : (
 						<>
 							{message(`The sandbox is ${sanitizeLine(snapshot.sandboxStatus ?? 'not running')}: its files cannot be read while it is not RUNNING.`, width, 'yellow')}
-							{message('r resumes it (asks first); nothing is resumed on its own.', width)}
+							{/* The advice `r` follows (sandbox-advice.ts): only a PAUSED sandbox can be resumed. */}
+							{canResume(snapshot.sandboxStatus)
+								? message('r resumes it (asks first); nothing is resumed on its own.', width)
+								: message(`It is ${sanitizeLine(cannotResumeText(snapshot.sandboxStatus))}.`, width)}
 						</>
 					)}
 				</Box>

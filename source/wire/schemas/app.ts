@@ -150,5 +150,7 @@ export const conversationInfoSchema = z.looseObject({
 	created_at: optionalString,
 	updated_at: optionalString,
 	confirmation_policy: z.unknown().optional(),
+	/** Where the agent works (SDK BaseWorkspace `working_dir`); anything else is no answer. */
+	workspace: z.looseObject({working_dir: optionalString}).nullish().catch(null),
 });
 export type ConversationInfo = z.infer<typeof conversationInfoSchema>;
