@@ -1,5 +1,5 @@
 import type {SimConversation, SimSandbox} from './world-types.js';
-import type {World} from './world.js';
+import type {WorldAccess} from './world-access.js';
 
 /**
  * Where each conversation works in its sandbox, as the service lays it out, and which folders
@@ -17,7 +17,7 @@ import type {World} from './world.js';
  */
 
 /** The folder the conversation's workspace is in (its repository's parent). */
-export function workspaceDirOf(world: World, conversation: SimConversation): string {
+export function workspaceDirOf(world: WorldAccess, conversation: SimConversation): string {
 	const sandbox = world.findSandbox(conversation.sandboxId);
 	const named = sandbox?.workingDir ?? (sandbox ? world.findSpec(sandbox.specId)?.workingDir : undefined);
 	const base = (sandbox?.agentWorkingDir ?? named ?? '/workspace/project').replace(/\/+$/, '');
@@ -25,14 +25,14 @@ export function workspaceDirOf(world: World, conversation: SimConversation): str
 }
 
 /** The conversation's repository folder, or its workspace without one: where its agent works. */
-export function repoDirOf(world: World, conversation: SimConversation): string {
+export function repoDirOf(world: WorldAccess, conversation: SimConversation): string {
 	const name = conversation.repository?.split('/').filter(Boolean).at(-1);
 	const dir = workspaceDirOf(world, conversation);
 	return name ? `${dir}/${name}` : dir;
 }
 
 /** Whether a folder exists in the sandbox: one of its conversations' workspaces or repositories, or a folder above one. */
-export function folderExists(world: World, sandbox: SimSandbox | null, dir: string): boolean {
+export function folderExists(world: WorldAccess, sandbox: SimSandbox | null, dir: string): boolean {
 	if (dir === '/') return true;
 	for (const id of sandbox?.conversationIds ?? []) {
 		const conversation = world.findConversation(id);
@@ -48,7 +48,7 @@ export function folderExists(world: World, sandbox: SimSandbox | null, dir: stri
  * (the SDK's default `/home/openhands/workspace`) while every sandbox of it has its agent in
  * `real` (`/workspace/project`), as the service can be found.
  */
-export function specNamesAnotherFolder(world: World, specId: string, named: string, real: string): void {
+export function specNamesAnotherFolder(world: WorldAccess, specId: string, named: string, real: string): void {
 	const spec = world.findSpec(specId);
 	if (!spec) return;
 	spec.workingDir = named;

@@ -53,6 +53,9 @@ export type WorldAccess = {
 	/** The conversation's LLM usage, without building its history. */
 	usage(conversation: SimConversation): Usage;
 	conversationList(): readonly SimConversation[];
+	findConversation(id: string): SimConversation | undefined;
+	sandboxList(): readonly SimSandbox[];
+	findSpec(id: string): SimSpec | undefined;
 	addConversation(conversation: SimConversation): SimConversation;
 	findSandbox(id: string): SimSandbox | undefined;
 	addSandbox(init: SandboxInit): SimSandbox;
