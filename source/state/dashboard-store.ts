@@ -597,7 +597,7 @@ class DashboardModel {
 		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
 		const now = this.#serverNow();
 		this.#spend.observe(key, conversation, live ? String(live) : null);
-		const rate = costPerHour(this.#spend.history.samples(key), now, {createdAt: parseTime(conversation.created_at)});
+		const rate = costPerHour(this.#spend.history.samples(key), now, {running: String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING'});
 		const status = this.#lastKnownStatus.get(key) ?? null;
 		// In error: why. Read once per error (a later error has a later updated_at).
 		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
