@@ -90,7 +90,7 @@ async function readProfile({profile: name, config}: {profile: string; config: Se
 		const causes = await errorCauses(server, profileIo(io, name), conversations, causeLimit);
 		// Ages by each server's own clock, when its listing does not dispute it (listing-clock.ts).
 		const {now, basis} = listingClock(clockOf(server), conversations);
-		noteAgeBasis(profileIo(io, name), basis);
+		if (conversations.length > 0) noteAgeBasis(profileIo(io, name), basis);
 		return {profile: name, rows: conversations.map((conversation) => {
 			const key = normalizeId(conversation.id);
 			// Not read (older than --causes, or the read failed) stays undefined: `cause` says error:unread.

@@ -32,7 +32,8 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
 	// Judged on the whole listing, whatever the filter shows.
 	const {now, basis} = listingClock(clockOf(server), all);
-	noteAgeBasis(io, basis);
+	// Said only when there is an age to tell.
+	if (rows.length > 0) noteAgeBasis(io, basis);
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
 		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), ...ageClockJson(basis)})), io.secrets));

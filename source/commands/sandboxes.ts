@@ -20,8 +20,8 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 	}
 	// Ages as `conversations` tells them (listing-clock.ts): the Date header judged by the newest
 	// conversations (one page), never our own clock.
-	const {now, basis} = listingClock(clockOf(server), await newestConversations(server));
-	noteAgeBasis(io, basis);
+	const {now, basis} = listingClock(clockOf(server), sandboxes.length > 0 ? await newestConversations(server) : []);
+	if (sandboxes.length > 0) noteAgeBasis(io, basis);
 	const lines = renderTable<Sandbox>(
 		sandboxes,
 		[
@@ -38,8 +38,15 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 	return 0;
 }
 
-/** The first page of conversations (newest first): what tells whether the Date header is the data's clock. */
+/**
+ * The first page of conversations (newest first): what tells whether the Date header is the data's
+ * clock. When it cannot be read, nothing contradicts the header: the ages are then assumed (said).
+ */
 async function newestConversations(server: Server): Promise<AppConversation[]> {
-	for await (const page of server.app.searchConversationPages()) return [...page.items];
+	try {
+		for await (const page of server.app.searchConversationPages()) return [...page.items];
+	} catch {
+		// The sandboxes were listed; their ages fall back on the header, marked as assumed.
+	}
 	return [];
 }
