@@ -10,9 +10,11 @@ import {runCli} from './helpers/built-cli.js';
 
 /**
  * The headless lists against a server whose `Date` header is right while its data is written by a
- * clock three hours behind (a proxy stamps the header): one listing cannot learn the data's clock,
- * so no age is told (`?`, and stderr says why) and no agent at work is called quiet for 3h. The
- * same world on one clock tells its ages.
+ * clock weeks behind (a proxy stamps the header): one listing cannot learn the data's clock, and
+ * agents at work with nothing written in 12 hours contradict the header, so no age is told (`?`,
+ * and stderr says why) and no agent at work is called quiet for weeks; `sandboxes` judges its
+ * ages the same way. The same world on one clock tells its ages; on one clock with nothing
+ * moving, it tells them and says they are assumed (state/age-basis.ts).
  */
 
 const home = mkdtempSync(join(tmpdir(), 'agent-tui-cli-clock-'));
@@ -20,14 +22,27 @@ after(() => rmSync(home, {recursive: true, force: true}));
 
 let skewed: Simulator;
 let straight: Simulator;
+let still: Simulator;
 before(async () => {
 	const world = {port: 0, tickMs: 0, seed: 7, conversations: 24};
-	skewed = await startSimulator({...world, dataClockOffsetMs: parseClockOffset('-3h')!});
+	skewed = await startSimulator({...world, dataClockOffsetMs: parseClockOffset('-24d31s')!});
 	straight = await startSimulator(world);
+	// Both clocks right, nothing moving: every agent at work has been quiet for 20 minutes.
+	still = await startSimulator(world);
+	const now = Date.now();
+	for (const conversation of still.world.conversationList()) {
+		if (still.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING') {
+			still.world.agent(conversation);
+			conversation.executionStatus = 'running';
+		}
+		conversation.updatedAt = Math.min(conversation.updatedAt, now - 20 * 60_000);
+		conversation.createdAt = Math.min(conversation.createdAt, conversation.updatedAt);
+	}
 });
 after(async () => {
 	await skewed.close();
 	await straight.close();
+	await still.close();
 	await closeHttpAgent();
 });
 
@@ -43,12 +58,12 @@ function ages(table: string): string[] {
 type Row = {execution_status: string | null; sandbox_status: string; cause: {kind: string} | null};
 
 describe('headless ages on the data clock', {concurrency: true, timeout: 120_000}, () => {
-	test('data three hours behind the Date header: every age is ?, stderr says why, no one at work is quiet', async () => {
+	test('data weeks behind the Date header: every age is ?, stderr says why, no one at work is quiet', async () => {
 		const table = await cli(skewed, ['conversations']);
 		assert.equal(table.code, 0, table.stderr);
 		assert.ok(ages(table.stdout).length >= 20, table.stdout);
 		assert.deepEqual(new Set(ages(table.stdout)), new Set(['?']), table.stdout);
-		assert.match(table.stderr, /ages are '\?': agents are at work but none/);
+		assert.match(table.stderr, /ages are '\?': agents are at work but nothing listed was written in the 12 hours/);
 
 		const json = await cli(skewed, ['conversations', '--json']);
 		assert.equal(json.code, 0, json.stderr);
@@ -66,6 +81,38 @@ describe('headless ages on the data clock', {concurrency: true, timeout: 120_000
 		assert.equal(table.stderr, '');
 		const told = ages(table.stdout);
 		assert.ok(told.length >= 20 && told.every((age) => /^\d+[smhd]$/.test(age)), table.stdout);
+	});
+
+	test('both clocks right, nothing moving: ages told, said to be assumed (stderr, JSON), agents at work quiet; no false claim about the clock', async () => {
+		const table = await cli(still, ['conversations']);
+		assert.equal(table.code, 0, table.stderr);
+		const told = ages(table.stdout);
+		assert.ok(told.length >= 20 && told.every((age) => /^\d+[smhd]$/.test(age)), table.stdout);
+		assert.doesNotMatch(table.stderr, /not the data's|ages are '\?'/);
+		assert.match(table.stderr, /ages assume the server's Date header/);
+		const json = await cli(still, ['conversations', '--json']);
+		const rows = JSON.parse(json.stdout) as Array<Row & {age_clock: string}>;
+		assert.deepEqual(new Set(rows.map((row) => row.age_clock)), new Set(['assumed']));
+		const atWork = rows.filter((row) => row.execution_status === 'running' && row.sandbox_status === 'RUNNING');
+		assert.ok(atWork.length >= 3 && atWork.every((row) => row.cause?.kind === 'quiet'), JSON.stringify(atWork.map((row) => row.cause)));
+		// The positive half: a clock the data confirms says nothing and is "known".
+		const known = JSON.parse((await cli(straight, ['conversations', '--json'])).stdout) as Array<{age_clock: string}>;
+		assert.deepEqual(new Set(known.map((row) => row.age_clock)), new Set(['known']));
+	});
+
+	test('sandboxes: ages on the same clock as conversations: ? on the skewed server, told on the right one, assumed on the still one', async () => {
+		const sandboxAges = (table: string) => table.trimEnd().split('\n').slice(1).map((row) => row.trim().split(/\s+/).at(-1) ?? '');
+		const skewedRun = await cli(skewed, ['sandboxes']);
+		assert.equal(skewedRun.code, 0, skewedRun.stderr);
+		assert.ok(sandboxAges(skewedRun.stdout).length >= 20);
+		assert.deepEqual(new Set(sandboxAges(skewedRun.stdout)), new Set(['?']), skewedRun.stdout);
+		assert.match(skewedRun.stderr, /ages are '\?'/);
+		const straightRun = await cli(straight, ['sandboxes']);
+		assert.ok(sandboxAges(straightRun.stdout).every((age) => /^\d+[smh]$/.test(age)), straightRun.stdout);
+		assert.equal(straightRun.stderr, '');
+		const stillRun = await cli(still, ['sandboxes']);
+		assert.ok(sandboxAges(stillRun.stdout).every((age) => /^\d+[smh]$/.test(age)), stillRun.stdout);
+		assert.match(stillRun.stderr, /ages assume the server's Date header/);
 	});
 
 	test('every profile at once: the skewed server\'s ages are ?, the other\'s are told', async () => {

@@ -108,7 +108,7 @@ test('a clock set back: an upper bound below older lower bounds drops them', () 
 	assert.ok(Math.abs(clock.offsetMs() + 3_600_000) <= 3000, `offset ${clock.offsetMs()}`);
 });
 
-test('ages are not known while agents are at work and nothing listed is within a minute of the Date header; known once the data says its clock', () => {
+test('ages are not known while agents are at work and nothing listed was written in the 12 hours before the Date header; known once the data says its clock', () => {
 	let local = 1_800_000_000_000;
 	const clock = new DataClock({fallback: rightHeader, now: () => local});
 	assert.equal(clock.agesKnown(), true, 'nothing listed yet: nothing disputes the header');
@@ -117,7 +117,7 @@ test('ages are not known while agents are at work and nothing listed is within a
 	clock.observeSeen(local + skew - 3_600_000, local);
 	assert.equal(clock.agesKnown(), true, 'no agent at work: nothing in the data can dispute the header');
 	clock.observeAtWork();
-	assert.equal(clock.agesKnown(), false, 'agents at work, none written within a minute by the header: disputed');
+	assert.equal(clock.agesKnown(), false, 'agents at work, nothing written in 12 h by the header: disputed');
 	assert.equal(clock.source(), 'date-header');
 	// The next answer: a row changed in between. The data's own clock is learned; ages are known.
 	local += 2000;
@@ -136,14 +136,28 @@ test('ages are not known while agents are at work and nothing listed is within a
 	right.observeAtWork();
 	assert.equal(right.agesKnown(), true);
 
-	// Every agent at work quiet for two minutes by a right header: disputed too (the data cannot
-	// tell this from a skewed clock), until a fresh row backs the header.
+	// Every agent at work quiet for twenty minutes by a right header: silence proves nothing about
+	// the clock. Ages are told on the header and said to be assumed, not `?` (the false claim
+	// "that clock is not the data's"); a fresh row then confirms the header.
 	const quiet = new DataClock({fallback: rightHeader, now: () => local});
-	quiet.observeSeen(local - 120_000, local);
+	quiet.observeSeen(local - 20 * 60_000, local);
 	quiet.observeAtWork();
-	assert.equal(quiet.agesKnown(), false);
+	assert.equal(quiet.agesKnown(), true);
+	assert.equal(quiet.ageBasis(), 'assumed');
 	quiet.observeSeen(local - 5000, local);
-	assert.equal(quiet.agesKnown(), true, 'a conversation written 5 s ago by the header backs it');
+	assert.equal(quiet.ageBasis(), 'known', 'a conversation written 5 s ago by the header backs it');
+
+	// What disputes the header: agents at work and nothing written in the 12 hours before it (a
+	// session lasts at most 12 h). Eleven hours of silence is still only assumed.
+	const eleven = new DataClock({fallback: rightHeader, now: () => local});
+	eleven.observeSeen(local - 11 * 3_600_000, local);
+	eleven.observeAtWork();
+	assert.equal(eleven.ageBasis(), 'assumed');
+	const skewed = new DataClock({fallback: rightHeader, now: () => local});
+	skewed.observeSeen(local - 13 * 3_600_000, local);
+	assert.equal(skewed.ageBasis(), 'assumed', 'no agent at work: nothing can dispute it');
+	skewed.observeAtWork();
+	assert.equal(skewed.ageBasis(), 'unknown');
 });
 
 test('no Date header and no data: our own clock; ServerClock fits as the fallback', () => {

@@ -40,11 +40,33 @@ test('a cost polled every 200 ms keeps samples that span the window, not the las
 	assert.ok(Math.abs(costPerHour(samples, t0 + 20 * minute)! - 60) < 1, '$1 a minute is $60/h');
 });
 
-test('cost per hour: a conversation created within the window counts from its creation, at cost 0', () => {
+test('cost per hour needs two observations that differ: creation is no observation, an unmoving cost has no rate', () => {
 	const history = new CostHistory();
 	history.observe('new', 0.5, t0 + 10 * minute);
-	assert.equal(costPerHour(history.samples('new'), t0 + 10 * minute, {createdAt: t0}), 3, '$0.50 in its first 10 minutes');
-	assert.equal(costPerHour(history.samples('new'), t0 + 10 * minute, {createdAt: t0 - 60 * minute}), null, 'an old one needs two polls');
+	history.observe('new', 0.5, t0 + 14 * minute);
+	// Created 10 minutes before it was first seen, and its cost never moved since: nothing was watched being spent.
+	assert.equal(costPerHour(history.samples('new'), t0 + 14 * minute), null, 'one cost, seen twice: no rate');
+	assert.equal(costPerHour(history.samples('new'), t0 + 40 * minute), null, 'nor later: a cost that never moved is not $0/h either');
+	history.observe('new', 0.7, t0 + 15 * minute);
+	assert.ok(Math.abs(costPerHour(history.samples('new'), t0 + 15 * minute)! - 2.4) < 1e-9, 'the second, different cost: $0.20 over the 5 minutes watched');
+});
+
+test('cost per hour: none for a conversation whose sandbox is not running, however its cost moved', () => {
+	const history = new CostHistory();
+	history.observe('a', 1, t0);
+	history.observe('a', 2, t0 + 10 * minute);
+	assert.equal(costPerHour(history.samples('a'), t0 + 10 * minute, {running: true}), 6);
+	assert.equal(costPerHour(history.samples('a'), t0 + 10 * minute, {running: false}), null, 'PAUSED, ERROR, MISSING: no rate');
+});
+
+test('a clock that goes back (the data clock learned after the Date header) starts a new series, not a frozen one', () => {
+	const history = new CostHistory();
+	const skew = -24 * 86_400_000;
+	history.observe('a', 1, t0);
+	history.observe('a', 1.2, t0 + 10_000 + skew);
+	history.observe('a', 1.5, t0 + 40_000 + skew);
+	assert.deepEqual(history.samples('a').map((sample) => sample.cost), [1.2, 1.5]);
+	assert.ok(costPerHour(history.samples('a'), t0 + 40_000 + skew)! > 0, 'a rate on the new clock');
 });
 
 test('rates are rounded to two significant digits, so wobbles make no new row', () => {

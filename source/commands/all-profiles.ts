@@ -16,7 +16,8 @@ import type {CommandFlags} from './flags.js';
 import {addSecret, note, printError, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import type {HeadlessCommand} from './registry.js';
-import {agesUnknownNote, listingNow} from './listing-clock.js';
+import {ageClockJson} from '../state/age-basis.js';
+import {listingClock, noteAgeBasis} from './listing-clock.js';
 import {clockOf, openServer, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
@@ -52,7 +53,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const results = await Promise.all(targets.map((target) => ('config' in target ? readProfile(target, io, causeLimit) : target)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause), error_cause: row.cause ? errorCauseJson(row.cause) : null})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause), error_cause: row.cause ? errorCauseJson(row.cause) : null, ...(row.basis ? ageClockJson(row.basis) : {})})), io.secrets));
 	else for (const line of profileConversationTable(inTreeOrder(rows), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;
@@ -88,12 +89,12 @@ async function readProfile({profile: name, config}: {profile: string; config: Se
 		// Why the errored ones failed, from each server.
 		const causes = await errorCauses(server, profileIo(io, name), conversations, causeLimit);
 		// Ages by each server's own clock, when its listing does not dispute it (listing-clock.ts).
-		const now = listingNow(clockOf(server), conversations);
-		if (now === 'unknown') note(profileIo(io, name), agesUnknownNote);
+		const {now, basis} = listingClock(clockOf(server), conversations);
+		if (conversations.length > 0) noteAgeBasis(profileIo(io, name), basis);
 		return {profile: name, rows: conversations.map((conversation) => {
 			const key = normalizeId(conversation.id);
 			// Not read (older than --causes, or the read failed) stays undefined: `cause` says error:unread.
-			return {profile: name, conversation, now, ...(causes.has(key) ? {cause: causes.get(key) ?? null} : {})};
+			return {profile: name, conversation, now, basis, ...(causes.has(key) ? {cause: causes.get(key) ?? null} : {})};
 		})};
 	} catch (error) {
 		if (error instanceof KeyRejectedError) error.message += `; the key sent is profile "${name}"'s`;

@@ -10,7 +10,8 @@ import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
-import {agesUnknownNote, listingNow} from './listing-clock.js';
+import {ageClockJson} from '../state/age-basis.js';
+import {listingClock, noteAgeBasis} from './listing-clock.js';
 import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
 
@@ -30,11 +31,12 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
 	// Judged on the whole listing, whatever the filter shows.
-	const now = listingNow(clockOf(server), all);
-	if (now === 'unknown') note(io, agesUnknownNote);
+	const {now, basis} = listingClock(clockOf(server), all);
+	// Said only when there is an age to tell.
+	if (rows.length > 0) noteAgeBasis(io, basis);
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
-		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation)})), io.secrets));
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), ...ageClockJson(basis)})), io.secrets));
 	}
 	else {
 		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);

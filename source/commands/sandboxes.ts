@@ -1,10 +1,11 @@
-import type {Sandbox} from '../wire/schemas/app.js';
+import type {AppConversation, Sandbox} from '../wire/schemas/app.js';
 import {ageOf} from './conversation-table.js';
 import {missing} from '../format/numbers.js';
 import {sandboxStatusStyle} from '../format/status-style.js';
 import type {CommandFlags} from './flags.js';
 import {addSecret, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
+import {listingClock, noteAgeBasis} from './listing-clock.js';
 import {clockOf, type Server} from './server.js';
 import {renderTable} from './table.js';
 
@@ -17,8 +18,10 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 		printLine(io, toJson(sandboxes, io.secrets));
 		return 0;
 	}
-	// Ages by the server's clock (estimated from its Date headers), not ours.
-	const now = clockOf(server).now();
+	// Ages as `conversations` tells them (listing-clock.ts): the Date header judged by the newest
+	// conversations (one page), never our own clock.
+	const {now, basis} = listingClock(clockOf(server), sandboxes.length > 0 ? await newestConversations(server) : []);
+	if (sandboxes.length > 0) noteAgeBasis(io, basis);
 	const lines = renderTable<Sandbox>(
 		sandboxes,
 		[
@@ -33,4 +36,17 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 	);
 	for (const line of lines) printText(io, line);
 	return 0;
+}
+
+/**
+ * The first page of conversations (newest first): what tells whether the Date header is the data's
+ * clock. When it cannot be read, nothing contradicts the header: the ages are then assumed (said).
+ */
+async function newestConversations(server: Server): Promise<AppConversation[]> {
+	try {
+		for await (const page of server.app.searchConversationPages()) return [...page.items];
+	} catch {
+		// The sandboxes were listed; their ages fall back on the header, marked as assumed.
+	}
+	return [];
 }

@@ -7,6 +7,7 @@ import {costPerHour, roundRate} from './spend.js';
 import {type ProbeClient, SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, isAtWork, zoneLabel} from './data-clock.js';
+import {onDataClock} from './age-basis.js';
 import type {GoalState} from '../wire/goal.js';
 import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
 import {
@@ -268,6 +269,8 @@ class DashboardModel {
 				walkComplete: () => {
 					if (this.#conversationsListed) return;
 					this.#conversationsListed = true;
+					// The whole listing is in: ages resting on the Date header alone may now be told.
+					this.#onConversations([]);
 					this.#touch();
 				},
 				specs: (items) => this.#onSpecs(items),
@@ -496,11 +499,13 @@ class DashboardModel {
 		const naiveOffset = this.#dataClock.naiveOffsetMs();
 		const eventZone = naiveOffset === null ? null : zoneLabel(naiveOffset);
 		const agesUnverified = !this.#agesKnown;
+		const agesAssumed = !agesUnverified && this.#dataClock.ageBasis() === 'assumed';
 		const same =
 			previous.clockOffsetMs === clockOffsetMs &&
 			previous.clockSource === clockSource &&
 			previous.eventZone === eventZone &&
 			(previous.agesUnverified ?? false) === agesUnverified &&
+			(previous.agesAssumed ?? false) === agesAssumed &&
 			previous.health === state &&
 			previous.lastError === health.lastError &&
 			previous.keyRejected === health.keyRejected &&
@@ -521,6 +526,7 @@ class DashboardModel {
 			clockSource,
 			eventZone,
 			...(agesUnverified ? {agesUnverified} : {}),
+			...(agesAssumed ? {agesAssumed} : {}),
 		};
 	}
 
@@ -599,13 +605,14 @@ class DashboardModel {
 		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
 		const now = this.#serverNow();
 		this.#spend.observe(key, conversation, live ? String(live) : null);
-		const rate = costPerHour(this.#spend.history.samples(key), now, {createdAt: parseTime(conversation.created_at)});
+		const rate = costPerHour(this.#spend.history.samples(key), now, {running: String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING'});
 		const status = this.#lastKnownStatus.get(key) ?? null;
 		// In error: why. Read once per error (a later error has a later updated_at).
 		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
 		// Its goal loop, as its open timeline says (remembered after it closes: nothing else says it).
 		if (timeline) this.#goals.set(key, timeline.goal);
 		const goal = this.#goals.get(key);
+		const streamActivity = this.#streamActivity.get(key);
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
@@ -621,7 +628,8 @@ class DashboardModel {
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
-			streamActivityAt: this.#streamActivity.get(key) ?? null,
+			// Arrivals are on our clock: placed on the data's, as every time they are compared with.
+			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#serverNow() - this.#now()),
 			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
 			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
 			unseenEvents: this.#unseen.get(key) ?? 0,
@@ -671,7 +679,9 @@ class DashboardModel {
 			}
 			if (atWork) this.#dataClock.observeAtWork();
 		}
-		const agesKnown = this.#dataClock.agesKnown();
+		const basis = this.#dataClock.ageBasis();
+		// Assumed only on the whole listing: a later page may contradict the header (agents at work, weeks old).
+		const agesKnown = basis === 'known' || (basis === 'assumed' && this.#conversationsListed);
 		const flipped = agesKnown !== this.#agesKnown;
 		this.#agesKnown = agesKnown;
 		let changed = false;

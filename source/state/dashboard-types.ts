@@ -46,11 +46,16 @@ export type ConnectionState = {
 	eventZone?: string | null;
 	/**
 	 * True while ages cannot be told (DataClock.agesKnown): only the `Date` header stands in for
-	 * the data's clock and the data disputes it (agents at work, none written within a minute by
-	 * it). Views show `?` for ages and the header says the data clock is not known yet; the store
+	 * the data's clock and the data disputes it (agents at work, nothing written in the 12 hours
+	 * before it: state/age-basis.ts `unknown`). Views show `?` for ages and the header says the data clock is not known yet; the store
 	 * raises nothing from an age meanwhile (a `quiet` only from what it watched itself).
 	 */
 	agesUnverified?: boolean;
+	/**
+	 * True while ages rest on the `Date` header alone, nothing in the data confirming or disputing
+	 * it (state/age-basis.ts `assumed`): ages are told, and the header says they are assumed.
+	 */
+	agesAssumed?: boolean;
 };
 
 /** Why a conversation needs a person; computed by the state layer, shown as a reason. */

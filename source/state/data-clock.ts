@@ -1,3 +1,5 @@
+import {type AgeBasis, ageBasisOf, disputeAfterMs} from './age-basis.js';
+
 /**
  * The clock that wrote the data. Every age on screen ("3m", "quiet 12m", "stuck for 4d") and the
  * stream's lag compare a timestamp in the data with now, so now must be read on the clock that
@@ -27,15 +29,12 @@
  * quarter hours (that would strip a real skew down to its remainder, a lag of 31 s that stayed for
  * 13 minutes). Until a pair is seen, a naive time has no known zone: no lag is shown.
  *
- * Before the data has said anything, the fallback stands in only while nothing in the data
- * disputes it. The first listing cannot prove the fallback wrong (an `updated_at` alone bounds
- * the clock from below only), but it can back it: a conversation written within a minute of the
- * fallback's now proves the data's clock is at most a minute behind it, so ages read to the
- * minute. When conversations are at work (their agents write as they go) and none of all the
- * conversations listed was written within that minute, the data disputes the fallback: either
- * every agent at work went quiet at once, or the data is written by another clock (weeks behind,
- * every row `24d`, `quiet 24d` for an agent approved 5 s earlier). Nothing in the data tells which
- * until it changes, so ages are not known (`agesKnown()`) until the data's clock is learned.
+ * Before the data has said anything, the fallback stands in while nothing in the data disputes
+ * it, and how far it is trusted is one rule for every age (state/age-basis.ts): `known` when the
+ * data backs it (a conversation written within a minute of its now), `unknown` when the data
+ * contradicts it (agents at work, nothing written in the 12 hours before its now: a sandbox runs
+ * at most 12 hours, so the data is written by a clock far behind), else `assumed`: told, and said
+ * to rest on the header. A quiet fleet on a right clock is `assumed`, never `unknown`.
  */
 
 /** The `Date` header estimate the data clock falls back on (ServerClock has this shape). */
@@ -121,8 +120,10 @@ export class DataClock {
 	#naiveOffset: number | null = null;
 	/** Live events seen before the naive offset was known: their bounds once it is. */
 	#pending: Array<{wall: number; arrivedAt: number}> = [];
-	/** What the first listings said of the fallback: nothing yet, backed it, or disputed it (see above). */
-	#fallbackVerdict: 'untested' | 'backed' | 'disputed' = 'untested';
+	/** A row was once written within a minute of the fallback's now: the fallback is backed for good. */
+	#backedOnce = false;
+	/** An answer listed agents at work (what can dispute the fallback, see above). */
+	#atWorkSeen = false;
 
 	constructor(options: DataClockOptions = {}) {
 		this.#fallback = options.fallback ?? null;
@@ -183,28 +184,31 @@ export class DataClock {
 
 	/**
 	 * An answer listed conversations at work (agent running, sandbox RUNNING), after its `updated_at`
-	 * values were observed: the test of the fallback above. Once backed, it stays backed (a lower
-	 * bound stays true); a dispute stands until the data's clock is learned or a fresh row backs it.
+	 * values were observed: from then on, nothing written in the 12 hours before the fallback's now
+	 * disputes it (ageBasis).
 	 */
 	observeAtWork(): void {
-		if (this.#fallbackVerdict === 'backed' || this.#estimate() !== null) return;
-		this.#fallbackVerdict = this.#backed() ? 'backed' : 'disputed';
+		this.#atWorkSeen = true;
 	}
 
-	/**
-	 * Whether ages (`3m`, `quiet 12m`, `stuck for 4d`) can be told as fact: on the data's clock, or
-	 * on the fallback while nothing in the data disputes it.
-	 */
+	/** How ages are known (state/age-basis.ts): on the data's clock, on the fallback assumed, or not at all. */
+	ageBasis(): AgeBasis {
+		if (!this.#backedOnce && this.#writtenWithin(backedWithinMs)) this.#backedOnce = true;
+		return ageBasisOf({
+			fromData: this.#estimate() !== null,
+			backed: this.#backedOnce,
+			disputed: this.#atWorkSeen && !this.#writtenWithin(disputeAfterMs),
+		});
+	}
+
+	/** Whether ages can be told at all (known or assumed); `?` otherwise. */
 	agesKnown(): boolean {
-		if (this.#fallbackVerdict !== 'disputed' || this.#estimate() !== null) return true;
-		if (!this.#backed()) return false;
-		this.#fallbackVerdict = 'backed';
-		return true;
+		return this.ageBasis() !== 'unknown';
 	}
 
-	/** The freshest `updated_at` seen is within a minute of the fallback's now. */
-	#backed(): boolean {
-		return Number.isFinite(this.#floor) && this.#floor >= this.#fallbackOffset() - backedWithinMs;
+	/** The freshest `updated_at` seen is within `withinMs` of the fallback's now. */
+	#writtenWithin(withinMs: number): boolean {
+		return Number.isFinite(this.#floor) && this.#floor >= this.#fallbackOffset() - withinMs;
 	}
 
 	#fallbackOffset(): number {

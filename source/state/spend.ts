@@ -17,6 +17,8 @@ export type CostSample = {at: number; cost: number};
  */
 const maxSamples = 128;
 const sampleGapMs = 10_000;
+/** A clock that went back further than this has been replaced (the data's clock learned): series restart. */
+const clockStepMs = 60_000;
 
 /** Cost per hour over this span, by default. */
 export const defaultRateWindowMs = 15 * 60_000;
@@ -35,6 +37,12 @@ export class CostHistory {
 			return;
 		}
 		const last = list.at(-1)!;
+		if (last.at - at > clockStepMs) {
+			// The clock it is read on went back (the data's clock learned after the Date header's):
+			// a new series, not samples ignored until that clock catches up (weeks, on a skewed server).
+			this.#samples.set(key, [{at, cost}]);
+			return;
+		}
 		if (last.cost === cost || at < last.at) return;
 		const before = list.at(-2);
 		if (before && last.at - before.at < sampleGapMs) list[list.length - 1] = {at, cost};
@@ -64,24 +72,23 @@ export class CostHistory {
 }
 
 /**
- * Cost per hour at `now`: what the cost grew by over the last `windowMs`, per hour. The window
- * starts no earlier than the first cost seen, or the conversation's creation (cost 0 then), so a
- * new conversation has a rate at once and an old one only from what was watched. Null while the
- * span is too short to say.
+ * Cost per hour at `now`: what the cost grew by over the last `windowMs`, per hour, as watched.
+ * A rate is an observed change: none before two observations that differ (the history keeps a
+ * sample only when the cost changed, so two samples), none over less than `minRateSpanMs`, and
+ * none for a conversation whose sandbox is not running (`running: false`): it spends nothing,
+ * whatever it spent before. A conversation's creation is no observation: its cost at creation is
+ * not known to have been 0 at that moment on our watch, and counting its whole cost as spent
+ * since then made rates out of costs that never moved.
  */
-export function costPerHour(samples: readonly CostSample[], now: number, options: {windowMs?: number; createdAt?: number | null} = {}): number | null {
+export function costPerHour(samples: readonly CostSample[], now: number, options: {windowMs?: number; running?: boolean} = {}): number | null {
+	if (options.running === false || samples.length < 2) return null;
 	const windowMs = options.windowMs ?? defaultRateWindowMs;
-	const first = samples[0];
-	if (!first) return null;
+	const first = samples[0]!;
 	const last = samples.at(-1)!;
-	const created = options.createdAt ?? null;
-	// Created within the window: its cost was 0 then, which is a sample too.
-	const fromCreation = created !== null && created <= first.at && created > now - windowMs;
-	const earliest = fromCreation ? created : first.at;
-	const start = Math.max(now - windowMs, earliest);
+	const start = Math.max(now - windowMs, first.at);
 	const span = now - start;
 	if (span < minRateSpanMs) return null;
-	let startCost = fromCreation && start === created ? 0 : first.cost;
+	let startCost = first.cost;
 	for (const sample of samples) {
 		if (sample.at > start) break;
 		startCost = sample.cost;

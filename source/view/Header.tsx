@@ -74,6 +74,18 @@ export function clockOffsetText(offsetMs: number, source: 'data' | 'date-header'
 }
 
 /**
+ * How the ages on screen are known (state/age-basis.ts), when worth a word: `data clock not known`
+ * (ages `?`), `… ages assumed` (told on the Date header, nothing confirming it), or the offset of
+ * a confirmed clock that is off ours; null when ages are known on a clock within a second of ours.
+ */
+export function ageClockText(connection: Pick<ConnectionState, 'agesUnverified' | 'agesAssumed' | 'clockOffsetMs' | 'clockSource'>): string | null {
+	if (connection.agesUnverified) return 'data clock not known';
+	const offset = clockOffsetText(connection.clockOffsetMs, connection.clockSource);
+	if (connection.agesAssumed) return offset ? `${offset}, ages assumed` : 'ages assumed (Date header)';
+	return offset;
+}
+
+/**
  * The top line: where we are connected (or the DEMO badge), connection health with data age, how
  * many conversations need you, the servers' clock when it is off ours, and how many conversations
  * are in each status, in words. On a narrow terminal the counts go first and the need-you count
@@ -94,7 +106,7 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 			segments.push({text: `${index === 0 ? ' ' : ' · '}${truncateToWidth(sanitizeLine(server.name), 12)} `, bold: true}, {text: own.text, color: own.color, bold: own.color === 'red'});
 			// Every age of this server's rows is told on its own clock: when that is off, said here
 			// (the merged connection's offset is 0 in this view, so the note below never shows).
-			const offset = server.connection.agesUnverified ? 'clock not known' : clockOffsetText(server.connection.clockOffsetMs, server.connection.clockSource);
+			const offset = server.connection.agesUnverified ? 'clock not known' : ageClockText(server.connection);
 			if (offset) segments.push({text: ` ⏱ ${offset.replace(/^(?:data|server) clock /, '')}`, color: 'yellow', keep: 5});
 		}
 	} else {
@@ -106,8 +118,9 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;
 	segments.push(needYou > 0 ? {text: `! ${needYou} need you`, color: 'yellow', bold: true} : {text: '0 need you', color: 'gray'});
-	// While the data disputes the only clock there is, ages read `?` and this says why.
-	const clock = connection.agesUnverified ? 'data clock not known' : clockOffsetText(connection.clockOffsetMs, connection.clockSource);
+	// While the data disputes the only clock there is, ages read `?` and this says why; while they
+	// rest on the Date header alone, it says they are assumed.
+	const clock = ageClockText(connection);
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.
