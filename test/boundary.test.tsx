@@ -269,8 +269,7 @@ test('a bracketed paste whose end never comes holds every later key in Ink; the 
 			await eventually(() => seen, 'the paste ended and q read', {until: (events) => events.includes('key "q"')});
 			assert.deepEqual(seen, ['paste "lost"', 'raw "q"', 'key "q"']);
 		} else {
-			// The paste's end, late: what Ink then hands over shows what it held until now.
-			stdin.write('\u001B[201~');
+			stdin.write('\u001B[201~'); // The paste's end, late: what Ink hands over now is what it held.
 			await eventually(() => seen, 'the paste ended late', {until: (events) => events.length > 0});
 			assert.deepEqual(seen, ['paste "lostq"'], 'Ink held the paste and the q after it until the end came: if this fails, Ink ends pastes itself and ink-stdin.ts can go');
 		}
