@@ -83,6 +83,10 @@ test('an action goes to the server its row came from, with that server\'s key', 
 	await fleet.controller.pauseSandbox(qualifyKey(normalizeId(sandboxId), 'work'));
 	await waitForSnapshot(fleet.store, (s) => String(s.sandboxes.get(qualifyKey(normalizeId(sandboxId), 'work'))?.sandbox.status) === 'PAUSED', 'work sandbox paused');
 	assert.equal(lab.world.findSandbox(sandboxId)!.status, 'RUNNING', 'lab sandbox untouched');
+	// A side question too: asked of lab's agent only.
+	const asked = {work: work.world.askCount, lab: lab.world.askCount};
+	assert.match(await fleet.controller.askAgent!(qualifyKey(id, 'lab'), 'what now?'), /You asked: "what now\?"/);
+	assert.deepEqual({work: work.world.askCount, lab: lab.world.askCount}, {work: asked.work, lab: asked.lab + 1});
 	// The second server's row: pause then resume go to lab, not to the first server in the list.
 	const calls = (sim: Simulator, action: 'pause' | 'resume') => sim.stats.byRoute[`POST /api/v1/sandboxes/:id/${action}`] ?? 0;
 	const labKey = qualifyKey(normalizeId(sandboxId), 'lab');
@@ -93,10 +97,6 @@ test('an action goes to the server its row came from, with that server\'s key', 
 	assert.deepEqual({work: calls(work, 'resume'), lab: calls(lab, 'resume')}, {work: 0, lab: 1}, 'lab\'s resume reached lab');
 	await waitForSnapshot(fleet.store, (s) => String(s.sandboxes.get(labKey)?.sandbox.status) === 'RUNNING', 'lab sandbox running again');
 	assert.equal(work.world.findSandbox(sandboxId)!.status, 'PAUSED', 'work sandbox still paused');
-	// A side question too: asked of lab's agent only.
-	const asked = {work: work.world.askCount, lab: lab.world.askCount};
-	assert.match(await fleet.controller.askAgent!(qualifyKey(id, 'lab'), 'what now?'), /You asked: "what now\?"/);
-	assert.deepEqual({work: work.world.askCount, lab: lab.world.askCount}, {work: asked.work, lab: asked.lab + 1});
 	await assert.rejects(async () => fleet.controller.approve!(qualifyKey(id, 'elsewhere')), /not a row of any server/);
 });
 
