@@ -163,8 +163,12 @@ test('23. a message over maxPayload: one placeholder, no reconnect loop', {timeo
 	sim.step(2);
 	await waitUntil(() => watched.problems.some((problem) => problem.kind === 'oversized-frame'), 45_000, 'the oversized report');
 	await waitUntil(() => watched.supervisor.status.state === 'live', 30_000, 'live again');
-	// Long enough for a loop to show: the backoff here is 10-100 ms.
-	await new Promise((resolve) => setTimeout(resolve, 1500));
+	// Events, not a span of time, for a loop to show: three later frames, each sent once the one
+	// before it arrived, come through the same live connection (the backoff here is 10-100 ms).
+	for (let marker = 0; marker < 3; marker++) {
+		const sent = sim.world.appendEvent(conversation, {kind: 'MessageEvent', source: 'agent', llm_message: {role: 'assistant', content: [{type: 'text', text: `marker ${marker}`}]}});
+		await waitUntil(() => watched.announced.includes(sent.id), 30_000, `marker ${marker} announced`);
+	}
 	assert.equal(watched.problems.filter((problem) => problem.kind === 'oversized-frame').length, 1, 'reported once');
 	const reconnects = watched.statuses.filter((status, index) => status.state === 'reconnecting' && watched.statuses[index - 1]?.state === 'live').length;
 	assert.ok(reconnects <= 1, `${reconnects} reconnects: no loop (${watched.statuses.map((status) => status.state).join(' → ')})`);

@@ -5,7 +5,7 @@ import {fileURLToPath} from 'node:url';
 import {computeFileDiff, neighbourHunk} from '../source/format/file-diff.js';
 import {hostileFilePath, largeFilePath, workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {shellQuote, startTmux, tmuxSkip, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
 
 /**
@@ -20,7 +20,7 @@ import {cliCommand} from './helpers/built-cli.js';
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed';
+const skip = tmuxSkip;
 const cleanups: Array<() => Promise<void> | void> = [];
 after(async () => {
 	for (const cleanup of cleanups.reverse()) await cleanup();

@@ -2,7 +2,7 @@ import {after, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {shellQuote, startTmux, tmuxSkip, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
 import {timelineLoaded} from './helpers/e2e-dashboard.js';
 
@@ -14,7 +14,7 @@ import {timelineLoaded} from './helpers/e2e-dashboard.js';
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 
 const simulators: Simulator[] = [];
 const sessions: TmuxSession[] = [];

@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {cliCommand} from './helpers/built-cli.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {shellQuote, startTmux, tmuxSkip, type TmuxSession} from './helpers/tmux.js';
 
 /** The timeline header says it follows the stream (`not following` is the other state). */
 const following = (text: string) => /(?<!not )following\b/.test(text);
@@ -18,7 +18,7 @@ const following = (text: string) => /(?<!not )following\b/.test(text);
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+const skip = tmuxSkip;
 const paneLog = (size: string) => join(tmpdir(), `agent-tui-follow-${process.pid}-${size}.bin`);
 
 const simulators: Simulator[] = [];

@@ -4,7 +4,7 @@ import {after, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {normalizeId} from '../source/wire/ids.js';
-import {shellQuote, startTmux, tmuxAvailable, type TmuxSession} from './helpers/tmux.js';
+import {shellQuote, startTmux, tmuxSkip, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
 
 /**
@@ -16,7 +16,7 @@ import {cliCommand} from './helpers/built-cli.js';
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skip = tmuxAvailable() ? false : 'tmux is not installed';
+const skip = tmuxSkip;
 let sim: Simulator | null = null;
 let tmux: TmuxSession | null = null;
 after(async () => {

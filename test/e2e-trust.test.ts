@@ -4,6 +4,7 @@ import {parseClockOffset} from '../source/simulator/clock.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {createRequestFor} from '../source/wire/schemas/create-request.js';
 import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {eventually} from './helpers/eventually.js';
 
 /**
  * Triage you can trust, in a real terminal (tmux) against a simulator whose clock runs three
@@ -71,7 +72,13 @@ describe('trust end to end in tmux, the server three weeks behind', {skip, concu
 		assert.match(screen, /\d+ actions? · risk: \d+ (HIGH|MEDIUM|LOW|UNKNOWN)/);
 		tmux.send('n');
 		await tmux.waitFor((text) => text.includes('Cancelled: nothing approved.') && !/\[y\/n\]/.test(text), 'n cancels');
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		// A key after n, answered: ctrl-r walks the list now. Keys are handled in order, so an
+		// approval that n sent would have left before this walk's first page was answered.
+		const searches = () => simulator.stats.log.filter((entry) => entry.key === 'GET /api/v1/app-conversations/search' && entry.endedAt !== null).length;
+		const searchesBefore = searches();
+		tmux.send('C-r');
+		await eventually(searches, 'the walk after n answered', {timeoutMs: 20_000, until: (count) => count > searchesBefore});
+		assert.deepEqual(simulator.stats.log.filter((entry) => entry.path.includes('respond_to_confirmation')).map((entry) => entry.path), [], 'no approval request');
 		assert.equal(waiting.executionStatus, 'waiting_for_confirmation', 'n approved nothing');
 		// The positive half: asked again, y approves it.
 		tmux.send('a');
@@ -79,6 +86,7 @@ describe('trust end to end in tmux, the server three weeks behind', {skip, concu
 		tmux.send('y');
 		await tmux.waitFor((text) => text.includes('Approved '), 'the approval sent', 20_000);
 		assert.notEqual(waiting.executionStatus, 'waiting_for_confirmation', 'y approved it');
+		assert.equal(simulator.stats.log.filter((entry) => entry.path.includes('respond_to_confirmation')).length, 1, 'y sent the one approval (the request the check above looks for)');
 		tmux.send('q');
 		await tmux.waitFor((text) => text.includes('EXIT=0'), 'the dashboard exited');
 	});

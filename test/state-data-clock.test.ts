@@ -11,7 +11,10 @@ import {attentionLong} from '../source/view/attention-text.js';
 import {countConversations} from '../source/state/conversation-query.js';
 import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
-import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
+import {dashboardOnSimulator, fastPolling} from './helpers/sim-dashboard.js';
+import {startSimulator} from '../source/simulator/server.js';
+import {openSession} from '../source/state/dashboard-session.js';
+import {Secret} from '../source/wire/secret.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -195,12 +198,19 @@ test('a simulator whose Date header is right and whose data is 24 days 31 s behi
 	assert.ok(Math.abs(offset - skew) < 3000, `the data clock: ${offset} ms vs ${skew}`);
 	const ourZone = zoneLabel(-new Date().getTimezoneOffset() * 60_000);
 	assert.equal(settled.connection.eventZone, ourZone, 'the simulator writes naive times in this machine’s zone');
-	// Watch the lag for a few seconds of events: never the 31 s that rounding left.
+	// Watch the lag over fifteen new events (not a span of time): never the 31 s that rounding left.
 	let worst = 0;
+	let newEvents = 0;
+	let newest = settled.timeline?.events.at(-1)?.id;
 	const unsubscribe = store.subscribe(() => {
-		worst = Math.max(worst, store.getSnapshot().timeline?.lag?.lagMs ?? 0);
+		const timeline = store.getSnapshot().timeline;
+		worst = Math.max(worst, timeline?.lag?.lagMs ?? 0);
+		if (timeline?.events.at(-1)?.id !== newest) {
+			newest = timeline?.events.at(-1)?.id;
+			newEvents++;
+		}
 	});
-	await new Promise((resolve) => setTimeout(resolve, 3000));
+	await waitFor(store, () => newEvents >= 15, 'fifteen new events on the timeline', 30_000);
 	unsubscribe();
 	clearInterval(writer);
 	assert.ok(worst < 2000, `the stream's lag reached ${worst} ms`);
@@ -302,4 +312,26 @@ test('an agent at work that writes nothing while ages are not known is quiet fro
 	assert.deepEqual(quietByAge(watched), [], 'still none from an age');
 	const reason = [...watched.conversations.values()].flatMap((row) => row.attention).find((candidate) => candidate.kind === 'quiet')!;
 	assert.match(attentionLong(reason, 'unknown'), /^running but quiet for at least \d+s \(watched here; the data clock is not yet known\)$/);
+});
+
+test('a Date header three days behind the data: a row written a second ago is seconds old, never earlier than the data already seen', {timeout: 60_000}, async (t) => {
+	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 12, clockOffsetMs: -3 * day, dataClockOffsetMs: 0});
+	// The agents write once just before the first listing; nothing changes after (no change to learn the clock from).
+	sim.step(1);
+	// A session of its own: its transport's clock hears only this server's Date headers.
+	const session = openSession({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), label: 'behind', demo: false}, {poll: {budget: fastPolling.budget!, intervals: fastPolling.intervals!}}, () => undefined);
+	t.after(async () => {
+		await session.close();
+		await sim.close();
+	});
+	const listed = await waitFor(session.store, (snapshot) => snapshot.conversationsListed && snapshot.conversations.size > 0 && snapshot.connection.clockSource === 'date-header', 'the list, on the Date header');
+	const serverNow = Date.now() + listed.connection.clockOffsetMs;
+	const rows = [...listed.conversations.values()].map((row) => ({row, ageMs: serverNow - parseTime(row.conversation.updated_at)!}));
+	const newest = rows.reduce((best, entry) => (entry.ageMs < best.ageMs ? entry : best));
+	// The Date header alone would put now three days before the newest row (an age of about -259,199 s).
+	assert.ok(newest.ageMs >= -2000 && newest.ageMs < 60_000, `the newest row is ${Math.round(newest.ageMs / 1000)} s old (offset ${listed.connection.clockOffsetMs} ms)`);
+	assert.deepEqual(rows.filter((entry) => entry.ageMs < -2000).map((entry) => entry.row.conversation.title), [], 'no row written in the future');
+	assert.equal(listed.connection.agesUnverified, undefined, 'the data backs the clock: ages known');
+	// The positive half: the header really is three days behind ours.
+	assert.ok(Math.abs(session.transport.clock.offsetMs() + 3 * day) < 5000, `the Date header's offset: ${session.transport.clock.offsetMs()} ms`);
 });

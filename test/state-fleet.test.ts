@@ -87,6 +87,16 @@ test('an action goes to the server its row came from, with that server\'s key', 
 	const asked = {work: work.world.askCount, lab: lab.world.askCount};
 	assert.match(await fleet.controller.askAgent!(qualifyKey(id, 'lab'), 'what now?'), /You asked: "what now\?"/);
 	assert.deepEqual({work: work.world.askCount, lab: lab.world.askCount}, {work: asked.work, lab: asked.lab + 1});
+	// The second server's row: pause then resume go to lab, not to the first server in the list.
+	const calls = (sim: Simulator, action: 'pause' | 'resume') => sim.stats.byRoute[`POST /api/v1/sandboxes/:id/${action}`] ?? 0;
+	const labKey = qualifyKey(normalizeId(sandboxId), 'lab');
+	await fleet.controller.pauseSandbox(labKey);
+	assert.deepEqual({work: calls(work, 'pause'), lab: calls(lab, 'pause')}, {work: 1, lab: 1}, 'lab\'s pause reached lab');
+	await waitForSnapshot(fleet.store, (s) => String(s.sandboxes.get(labKey)?.sandbox.status) === 'PAUSED', 'lab sandbox paused');
+	await fleet.controller.resumeSandbox(labKey);
+	assert.deepEqual({work: calls(work, 'resume'), lab: calls(lab, 'resume')}, {work: 0, lab: 1}, 'lab\'s resume reached lab');
+	await waitForSnapshot(fleet.store, (s) => String(s.sandboxes.get(labKey)?.sandbox.status) === 'RUNNING', 'lab sandbox running again');
+	assert.equal(work.world.findSandbox(sandboxId)!.status, 'PAUSED', 'work sandbox still paused');
 	await assert.rejects(async () => fleet.controller.approve!(qualifyKey(id, 'elsewhere')), /not a row of any server/);
 });
 

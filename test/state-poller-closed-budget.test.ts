@@ -12,6 +12,7 @@ class CountingBudget extends RequestBudget {
 	}
 }
 import {appConversationSchema} from '../source/wire/schemas/app.js';
+import {eventually} from './helpers/eventually.js';
 import {hexId} from './helpers/fixtures.js';
 
 /**
@@ -51,8 +52,11 @@ test('a closed budget stops the poller: no loop of refusals, timers still run, t
 	const asksBefore = budget.asks;
 	budget.close();
 	poller.refresh();
-	// Past the poller's spacing between requests (0.6 s at the default budget), several times over.
-	await new Promise((resolve) => setTimeout(resolve, 3000));
+	// The positive half first: the refusal reached the poller and it said why. `eventually` looks
+	// from a timer, so seeing it also proves timers run (a loop of refusals in microtasks would
+	// have asked 1,000 times before the first look).
+	await eventually(() => problems.some((problem) => problem !== null && /closed/.test(problem)), 'the poller told the budget closed', {timeoutMs: 10_000});
+	assert.equal(poller.health.nextRetryAt, null, 'no retry planned: the poller stopped');
 	assert.ok(budget.asks - asksBefore <= 2, `asked ${budget.asks - asksBefore} times after the budget closed`);
 	assert.equal(walks, 1, 'nothing was sent after the budget closed');
 	assert.equal(poller.health.ok, false);

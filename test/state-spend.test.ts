@@ -6,6 +6,7 @@ import type {EventSearchParams} from '../source/wire/agent-client.js';
 import type {WireEvent} from '../source/wire/schemas/events.js';
 import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
+import {eventually} from './helpers/eventually.js';
 
 /**
  * Spend and its progress: cost per hour from the cost's change over time (servers' clock), the
@@ -188,10 +189,11 @@ test('a candidate is probed once at a time: polls while its probe is out do not 
 	let searches = 0;
 	let release!: () => void;
 	const held = new Promise<void>((resolve) => (release = resolve));
+	const changed: string[] = [];
 	const watch = new SpendWatch({
 		afterMs: 60_000,
 		now: () => now,
-		changed: () => undefined,
+		changed: (key) => changed.push(key),
 		client: () => ({
 			async searchEvents() {
 				searches++;
@@ -211,8 +213,9 @@ test('a candidate is probed once at a time: polls while its probe is out do not 
 	}
 	assert.equal(searches, 3, 'no second probe while the first is out');
 	release();
-	// Once it answers, the next probe waits its interval: nothing was queued behind the first.
-	await new Promise((resolve) => setTimeout(resolve, 20));
+	// Once it answers, the next probe waits its interval: nothing was queued behind the first. The
+	// answer is seen (its row recomputed) from a timer, so anything queued behind it has run by then.
+	await eventually(() => changed.includes('a'), 'the probe answered');
 	watch.observe('a', at(9), 'running');
 	assert.equal(searches, 3, 'polls during the probe queued nothing');
 	watch.close();

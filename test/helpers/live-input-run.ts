@@ -34,7 +34,6 @@ after(async () => {
 	for (const dir of dirs) rmSync(dir, {recursive: true, force: true});
 });
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Text a warning printer or a stray write would put on screen. */
 export const strayText = /\(node:\d+\)|--trace-warnings|Warning: |E2E-PROBE (console|raw)|MaxListeners/;
 

@@ -7,9 +7,26 @@ import {eventually} from './eventually.js';
  * fixed size, keys via send-keys, the screen via capture-pane, polled instead of slept.
  */
 
-export function tmuxAvailable(): boolean {
-	return spawnSync('tmux', ['-V'], {encoding: 'utf8'}).status === 0;
+export function tmuxAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+	return spawnSync('tmux', ['-V'], {encoding: 'utf8', env}).status === 0;
 }
+
+/** CI as the usual variable says it (GitHub Actions, GitLab and most others set `CI=true`). */
+const onCi = (env: NodeJS.ProcessEnv) => env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+
+/**
+ * The skip option of every tmux test: false where tmux runs; a reason to skip on a developer's
+ * machine without it. On CI a missing tmux throws instead (the test file fails): a run that
+ * skipped every end-to-end test must not pass.
+ */
+export function tmuxSkipReason(env: NodeJS.ProcessEnv = process.env): false | string {
+	if (tmuxAvailable(env)) return false;
+	if (onCi(env)) throw new Error('tmux is not installed and CI is set: the end-to-end tests need it (apt-get install tmux); they fail rather than skip on CI');
+	return 'tmux is not installed: the end-to-end tests need it (apt-get install tmux)';
+}
+
+/** `describe`'s or `test`'s skip option for the tmux tests (see tmuxSkipReason). */
+export const tmuxSkip = tmuxSkipReason();
 
 export type TmuxSession = {
 	socket: string;
