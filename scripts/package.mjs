@@ -1,7 +1,7 @@
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawnSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {builtinModules, createRequire} from 'node:module';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -27,7 +27,7 @@ import {sharedBundleOptions} from './bundle-options.mjs';
  *   through the require it is given, and loaded only when the code needing them first runs, as
  *   the package's chunks are;
  * - the asset `app.cache`: V8's code cache for app.js, made by the same Node binary running the
- *   app (`--help`) at build time. A binary of another architecture cannot run here: the arm64
+ *   demo to its first frame at build time (codeCache). A binary of another architecture cannot run here: the arm64
  *   executable goes without it, and compiles the app on every start.
  * Beside each: `.sha256` (sha256sum's format) and `.build-inputs` (the hash of the sources it was
  * built from). The npm package never holds these files (package.json `files`), and `npm run build`
@@ -98,22 +98,48 @@ async function bundleMain(work) {
 	});
 }
 
-/** V8's code cache for app.js, made by the very Node binary the executable is made from. */
-function codeCache(work, node) {
+/**
+ * V8's code cache for app.js, made by the very Node binary the executable is made from, as the
+ * app exits after a run: it holds every function that run compiled, not only the top level that
+ * `useCodeCache` would. The run: the demo dashboard to its first frame in tmux (then `q`), else,
+ * without tmux, a headless listing of the demo.
+ */
+async function codeCache(work, node) {
 	const cache = join(work, 'app.cache');
-	execFileSync(node, [join(work, 'main.cjs'), '--help'], {
-		env: {...process.env, AGENT_TUI_SEA_APP: join(work, 'app.js'), AGENT_TUI_SEA_CODE_CACHE: cache, NODE_OPTIONS: ''},
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+	const env = {...process.env, AGENT_TUI_SEA_APP: join(work, 'app.js'), AGENT_TUI_SEA_CODE_CACHE: cache, NODE_OPTIONS: ''};
+	const main = join(work, 'main.cjs');
+	if (spawnSync('tmux', ['-V']).status !== 0) {
+		execFileSync(node, [main, 'conversations', '--demo', '--json'], {env, stdio: 'ignore'});
+		return cache;
+	}
+	const socket = `agent-tui-package-${process.pid}`;
+	const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8', env});
+	const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+	tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'app', '-x', '80', '-y', '24', `${quote(node)} ${quote(main)} --demo`);
+	try {
+		await until(() => /Conversations \(\d+\)/.test(tmux('capture-pane', '-p', '-t', 'app')), 'the demo dashboard drawn');
+		tmux('send-keys', '-t', 'app', 'q');
+		await until(() => existsSync(cache), 'the code cache written');
+	} finally {
+		spawnSync('tmux', ['-L', socket, 'kill-server']);
+	}
 	return cache;
 }
 
-function executable(work, arch) {
+async function until(check, what, timeoutMs = 60_000) {
+	const started = Date.now();
+	while (!check()) {
+		if (Date.now() - started > timeoutMs) throw new Error(`package: ${what}: not within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+async function executable(work, arch) {
 	const node = nodeBin(arch);
 	const native = arch === 'x64' && process.arch === 'x64';
 	const output = join(dist, `agent-tui-linux-${arch}`);
 	const config = join(work, `sea-${arch}.json`);
-	const assets = {'app.js': join(work, 'app.js'), ...(native ? {'app.cache': codeCache(work, node)} : {})};
+	const assets = {'app.js': join(work, 'app.js'), ...(native ? {'app.cache': await codeCache(work, node)} : {})};
 	writeFileSync(config, JSON.stringify({main: join(work, 'main.cjs'), output, executable: node, mainFormat: 'commonjs', useCodeCache: native, disableExperimentalSEAWarning: true, assets}, null, '\t'));
 	// --build-sea with the x64 binary of the same version: its code cache must come from that V8.
 	execFileSync(native ? node : nodeBin('x64'), ['--build-sea', config], {stdio: ['ignore', 'ignore', 'inherit']});
@@ -130,8 +156,8 @@ try {
 	mkdirSync(dist, {recursive: true});
 	await bundleMain(work);
 	await bundleApp(work);
-	executable(work, 'x64');
-	executable(work, 'arm64');
+	await executable(work, 'x64');
+	await executable(work, 'arm64');
 } finally {
 	if (!process.env.AGENT_TUI_PACKAGE_KEEP) rmSync(work, {recursive: true, force: true});
 }

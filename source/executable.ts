@@ -11,6 +11,7 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import {getAsset, getRawAsset, isSea} from 'node:sea';
 import {pathToFileURL} from 'node:url';
+import v8 from 'node:v8';
 import {Script} from 'node:vm';
 import {embeddedPackage} from './config/embedded-package.js';
 import {answerVersionAlone, setLaunchEnvironment} from './launch-settings.js';
@@ -33,7 +34,15 @@ type App = (require: NodeJS.Require, importMeta: {url: string}) => Promise<void>
 const inExecutable = isSea();
 const source = inExecutable ? getAsset('app.js', 'utf8') : readFileSync(process.env.AGENT_TUI_SEA_APP ?? '', 'utf8');
 const script = new Script(source, {filename: 'agent-tui-app.js', ...(inExecutable ? cachedData() : {})});
-if (!inExecutable && process.env.AGENT_TUI_SEA_CODE_CACHE) writeFileSync(process.env.AGENT_TUI_SEA_CODE_CACHE, script.createCachedData());
+// Made as the process exits, the cache holds every function the run compiled, not only the
+// script's top level: scripts/package.mjs runs the commands whose code a launch needs first.
+const cacheFile = inExecutable ? undefined : process.env.AGENT_TUI_SEA_CODE_CACHE;
+if (cacheFile) {
+	process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+	// V8 accepts a cache only under the flags it was made with: the heap settings the dashboard
+	// makes after its first frame (memory-profile.ts) are left out of the run that makes it.
+	v8.setFlagsFromString = () => {};
+}
 const app = script.runInThisContext() as App;
 // The CLI reports its own errors and sets the exit code; a failure to load it at all is Node's to print.
 void app(require, {url: pathToFileURL(process.execPath).href});
