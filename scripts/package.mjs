@@ -10,6 +10,7 @@ import {build} from 'esbuild';
 import {asciiSource} from './ascii-output.mjs';
 import {buildInputsHash} from './build-inputs.mjs';
 import {sharedBundleOptions} from './bundle-options.mjs';
+import {thirdPartyNotices} from './third-party-notices.mjs';
 
 /**
  * The single executables: `dist/agent-tui-linux-x64` (and `-arm64`), each one file holding Node
@@ -29,7 +30,8 @@ import {sharedBundleOptions} from './bundle-options.mjs';
  * - the asset `app.cache`: V8's code cache for app.js, made by the same Node binary running the
  *   demo to its first frame at build time (codeCache). A binary of another architecture cannot run here: the arm64
  *   executable goes without it, and compiles the app on every start.
- * Beside each: `.sha256` (sha256sum's format) and `.build-inputs` (the hash of the sources it was
+ * Beside them: agent-tui-linux-THIRD-PARTY-NOTICES.md, the licences of the libraries and of Node
+ * inside. Beside each: `.sha256` (sha256sum's format) and `.build-inputs` (the hash of the sources it was
  * built from). The npm package never holds these files (package.json `files`), and `npm run build`
  * leaves them in dist/.
  */
@@ -65,8 +67,10 @@ async function bundleApp(work) {
 	// Without the package's banner (an import of node:module): the app is given its require.
 	const options = {...sharedBundleOptions};
 	delete options.banner;
-	await build({
+	const {metafile} = await build({
 		...options,
+		metafile: true,
+		absWorkingDir: root,
 		entryPoints: [join(root, 'source/cli.tsx')],
 		outfile: join(work, 'app.mjs'),
 		splitting: false,
@@ -82,6 +86,17 @@ async function bundleApp(work) {
 	// Compiled as the executable will: a static import or export left would be a SyntaxError here.
 	new Script(app, {filename: 'app.js'});
 	writeFileSync(join(work, 'app.js'), app);
+	return metafile;
+}
+
+/**
+ * The licences of what the executables hold: the bundled libraries (as the package's
+ * THIRD-PARTY-NOTICES.md) and Node itself, whose LICENSE comes with the registry's binary.
+ */
+function notices(metafile) {
+	const nodeLicense = readFileSync(join(nodeBin('x64'), '..', '..', 'LICENSE'), 'utf8');
+	const text = `${thirdPartyNotices(metafile, root).text.trimEnd()}\n\n## Node.js ${nodeVersion}\n\n${nodeLicense}`;
+	writeFileSync(join(dist, 'agent-tui-linux-THIRD-PARTY-NOTICES.md'), text);
 }
 
 async function bundleMain(work) {
@@ -155,7 +170,7 @@ const work = mkdtempSync(join(tmpdir(), 'agent-tui-package-'));
 try {
 	mkdirSync(dist, {recursive: true});
 	await bundleMain(work);
-	await bundleApp(work);
+	notices(await bundleApp(work));
 	await executable(work, 'x64');
 	await executable(work, 'arm64');
 } finally {
