@@ -125,7 +125,7 @@ async function codeCache(work, node) {
 	const main = join(work, 'main.cjs');
 	if (spawnSync('tmux', ['-V']).status !== 0) {
 		execFileSync(node, [main, 'conversations', '--demo', '--json'], {env, stdio: 'ignore'});
-		return cache;
+		return accepted(cache, work, node);
 	}
 	const socket = `agent-tui-package-${process.pid}`;
 	const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8', env});
@@ -138,6 +138,14 @@ async function codeCache(work, node) {
 	} finally {
 		spawnSync('tmux', ['-L', socket, 'kill-server']);
 	}
+	return accepted(cache, work, node);
+}
+
+/** The cache as a fresh start of that binary takes it: V8 ignores a cache it refuses, silently and slowly. */
+function accepted(cache, work, node) {
+	const check = `const s = new (require('node:vm').Script)(require('node:fs').readFileSync(${JSON.stringify(join(work, 'app.js'))}, 'utf8'), {filename: 'agent-tui-app.js', cachedData: require('node:fs').readFileSync(${JSON.stringify(cache)})}); process.stdout.write(String(s.cachedDataRejected));`;
+	const rejected = execFileSync(node, ['-e', check], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}});
+	if (rejected !== 'false') throw new Error(`package: V8 refuses the code cache made for the app (cachedDataRejected: ${rejected})`);
 	return cache;
 }
 
