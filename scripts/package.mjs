@@ -122,6 +122,9 @@ async function bundleMain(work) {
 async function codeCache(work, node) {
 	const cache = join(work, 'app.cache');
 	const env = {...process.env, AGENT_TUI_SEA_APP: join(work, 'app.js'), AGENT_TUI_SEA_CODE_CACHE: cache, NODE_OPTIONS: ''};
+	// The dashboard as a person meets it: in CI, Ink (and view/terminal-screen.ts) would draw non-interactively.
+	delete env.CI;
+	delete env.CONTINUOUS_INTEGRATION;
 	const main = join(work, 'main.cjs');
 	if (spawnSync('tmux', ['-V']).status !== 0) {
 		execFileSync(node, [main, 'conversations', '--demo', '--json'], {env, stdio: 'ignore'});
