@@ -1,4 +1,5 @@
-import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {parseArgs} from 'node:util';
 import {build} from 'esbuild';
 import {asciiOutput} from './ascii-output.mjs';
@@ -27,9 +28,11 @@ const stamped = outdir === 'dist';
 const inputs = stamped ? buildInputsHash() : null;
 if (values['if-stale'] && stamped && builtFromHash() === inputs) process.exit(0);
 
-// A clean directory: files of an older build would otherwise ship in the package.
-rmSync(outdir, {recursive: true, force: true});
+// A clean directory: files of an older build would otherwise ship in the package. The single
+// executables (scripts/package.mjs, never in the package) stay: each carries the hash of the
+// inputs it was built from, and test/e2e-executable.test.ts refuses one older than the sources.
 mkdirSync(outdir, {recursive: true});
+for (const name of readdirSync(outdir)) if (!name.startsWith('agent-tui-linux-')) rmSync(join(outdir, name), {recursive: true, force: true});
 
 // The executable: Node's own modules only, and `import('./cli.js')` left for Node to load.
 await build({

@@ -1,6 +1,7 @@
 import meow from 'meow';
 import {onceWarner} from './config/file-permissions.js';
 import {dashboardDefaults} from './config/config-file.js';
+import {embeddedPackage} from './config/embedded-package.js';
 import {configFilePath} from './config/paths.js';
 import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
@@ -19,6 +20,7 @@ function parseArgs() {
 	try {
 		return meow(helpText, {
 			importMeta: import.meta,
+			pkg: embeddedPackage,
 			autoHelp: false,
 			autoVersion: false,
 			// Unknown flags are reported in main(), in our own words and with the usage exit code.
