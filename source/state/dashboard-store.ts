@@ -49,6 +49,7 @@ import {agentBaseUrl} from '../wire/agent-base-url.js';
 import type {Transport} from '../wire/transport.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
+import {createFreshPlans} from './fresh-plan.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {gitStateReader} from './git-progress.js';
@@ -315,6 +316,18 @@ class DashboardModel {
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#setNotice(text, level),
 				closed: () => this.#closed,
+			}),
+			...createFreshPlans({
+				read: async () => {
+					const items = await this.budget.schedule('sandboxes:fresh', (signal) => this.#client.listSandboxes({signal}), 'action');
+					if (!this.#closed) this.#onSandboxes(items, true);
+				},
+				rows: () => this.#sandboxes,
+				subscribe: this.#publisher.subscribe,
+				resume: (key) => this.controller.resumeSandbox(key),
+				cap: () => this.#runningCap,
+				now: this.#now,
+				actionTimeoutMs: this.#actionTimeoutMs,
 			}),
 			...createConversationActions({
 				appBaseUrl: options.appBaseUrl,
