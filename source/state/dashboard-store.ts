@@ -322,6 +322,7 @@ class DashboardModel {
 					const items = await this.budget.schedule('sandboxes:fresh', (signal) => this.#client.listSandboxes({signal}), 'action');
 					if (!this.#closed) this.#onSandboxes(items, true);
 				},
+				secrets: this.#secrets,
 				rows: () => this.#sandboxes,
 				subscribe: this.#publisher.subscribe,
 				resume: (key) => this.controller.resumeSandbox(key),

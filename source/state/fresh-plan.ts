@@ -1,4 +1,5 @@
 import type {SandboxRow} from './dashboard-types.js';
+import {publicMessage} from './redact.js';
 import {capEffect, capGraceMs, sameKeys} from './sandbox-rows.js';
 
 /**
@@ -132,9 +133,13 @@ export type FreshPlans = {
 };
 
 /** The two for a store: `read` sends the one request, `apply` merges its answer as a complete list. */
-export function createFreshPlans(store: Omit<ResumeStepsOptions, 'fresh' | 'report' | 'stopped'> & {read(): Promise<void>}): FreshPlans {
+export function createFreshPlans(store: Omit<ResumeStepsOptions, 'fresh' | 'report' | 'stopped'> & {read(): Promise<void>; secrets: readonly string[]}): FreshPlans {
 	const freshSandboxes = async () => {
-		await store.read();
+		try {
+			await store.read();
+		} catch (error) {
+			throw new Error(publicMessage(error, store.secrets));
+		}
 		return store.rows();
 	};
 	return {
