@@ -50,6 +50,7 @@ import type {Transport} from '../wire/transport.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createFreshPlans} from './fresh-plan.js';
+import {RepeatScan, runningForScan} from './repeat-scan.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {gitStateReader} from './git-progress.js';
@@ -111,6 +112,8 @@ export type CreateDashboardOptions = {
 	runningSandboxCap?: number | null;
 	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
 	repeatThreshold?: number;
+	/** Between two reads of a running conversation's newest events for `repeating` (state/repeat-scan.ts). */
+	repeatScanMs?: number;
 	flushMs?: number;
 	/** Polling cadence; see `defaultPollerIntervals`. */
 	intervals?: Partial<PollerIntervals>;
@@ -161,6 +164,7 @@ class DashboardModel {
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
 	readonly #publisher: BatchedPublisher<DashboardSnapshot>;
+	readonly #repeats: RepeatScan;
 	readonly #poller: ConversationPoller;
 	readonly #ownsBudget: boolean;
 	/** The agents' last answers for the rows on screen (final-responses.ts), within this budget. */
@@ -254,6 +258,16 @@ class DashboardModel {
 			changed: (key) => this.#refreshRow(key),
 			// A git change is progress too: the changed files, read as the Changes view reads them.
 			gitState: (conversation, signal) => this.#gitState.read(conversation, signal),
+		});
+		// A model re-sending the same call, for every running conversation (state/repeat-scan.ts).
+		this.#repeats = new RepeatScan({
+			readTail: (key, limit, signal) => {
+				const conversation = this.#rows.get(key)?.conversation;
+				return conversation ? this.#agentClient(conversation, options.appBaseUrl).searchEvents({sortOrder: 'TIMESTAMP_DESC', limit, signal}).then((page) => page.events) : null;
+			},
+			schedule: (key, task) => this.budget.schedule(key, task, 'background'),
+			onChange: (key) => this.#refreshRow(key),
+			...(options.repeatScanMs === undefined ? {} : {intervalMs: options.repeatScanMs}),
 		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
@@ -633,6 +647,7 @@ class DashboardModel {
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
+			repeat: this.#repeats.repeatOf(key),
 			streamActivityAt: this.#streamActivity.get(key) ?? null,
 			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
 			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
@@ -719,6 +734,7 @@ class DashboardModel {
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
 		const confirmed = confirmedByConversations(this.#sandboxes, items);
 		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
+		this.#repeats.setRunning(runningForScan(this.#rows.values(), this.#timeline?.key));
 	}
 
 	/**
@@ -1120,6 +1136,7 @@ class DashboardModel {
 		this.#startAbort?.abort();
 		this.#poller.close();
 		this.#errorCauses.close();
+		this.#repeats.close();
 		this.#publisher.close();
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();
