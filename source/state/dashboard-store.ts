@@ -51,6 +51,7 @@ import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createFreshPlans} from './fresh-plan.js';
 import {RepeatScan, runningForScan} from './repeat-scan.js';
+import {LastStatusReads} from './last-status-reads.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {gitStateReader} from './git-progress.js';
@@ -165,6 +166,7 @@ class DashboardModel {
 	readonly #secrets: readonly string[];
 	readonly #publisher: BatchedPublisher<DashboardSnapshot>;
 	readonly #repeats: RepeatScan;
+	readonly #lastStatus: LastStatusReads;
 	readonly #poller: ConversationPoller;
 	readonly #ownsBudget: boolean;
 	/** The agents' last answers for the rows on screen (final-responses.ts), within this budget. */
@@ -268,6 +270,16 @@ class DashboardModel {
 			schedule: (key, task) => this.budget.schedule(key, task, 'background'),
 			onChange: (key) => this.#refreshRow(key),
 			...(options.repeatScanMs === undefined ? {} : {intervalMs: options.repeatScanMs}),
+		});
+		// A sandbox whose status says nothing (UNKNOWN): was its agent at work? (state/last-status-reads.ts)
+		this.#lastStatus = new LastStatusReads({
+			client: this.#client.storedEvents,
+			schedule: (key, task) => this.budget.schedule(key, task, 'background'),
+			onKnown: (key, status) => {
+				if (status === null || this.#lastKnownStatus.has(key)) return;
+				this.#lastKnownStatus.set(key, status);
+				this.#refreshRow(key);
+			},
 		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
@@ -602,6 +614,7 @@ class DashboardModel {
 		const streamStatus = timeline?.executionStatus ?? null;
 		const live = streamStatus ?? conversation.execution_status;
 		if (live) this.#lastKnownStatus.set(key, String(live));
+		else if (!this.#lastKnownStatus.has(key)) this.#lastStatus.want(key, conversation);
 		const signature = statusSignature(conversation, live ? String(live) : (this.#lastKnownStatus.get(key) ?? null));
 		const seen = this.#statusSeen.get(key);
 		if (!seen) {
