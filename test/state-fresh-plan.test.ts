@@ -1,6 +1,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {ResumeStepReport} from '../source/state/fresh-plan.js';
+import {countConversations} from '../source/state/conversation-query.js';
+import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
+import {normalizeId} from '../source/wire/ids.js';
 import {planResumes} from '../source/state/resume-plan.js';
 import {AppClient} from '../source/wire/app-client.js';
 import type {Simulator} from '../source/simulator/server.js';
@@ -53,7 +56,9 @@ test('resume remedy at the cap on a stale list: re-read, one step at a time, nev
 	const {sim, store, controller} = await dashboardOnSimulator(t, {seed: 11, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20}, {
 		dashboard: {
 			runningSandboxCap: 3,
-			intervals: {refreshMs: 200, sandboxesMs: 60_000, sandboxesPendingMs: 150, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
+			// Conversations and the full sandbox list are read again only once a minute: what the
+			// dashboard knows after the steps is what the steps read.
+			intervals: {refreshMs: 60_000, sandboxesMs: 60_000, sandboxesPendingMs: 150, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400},
 		},
 	});
 	const loaded = await waitForSnapshot(store, (snapshot) => snapshot.conversations.size === 12 && snapshot.sandboxes.size > 0, 'the lists');
@@ -121,4 +126,21 @@ test('resume remedy at the cap on a stale list: re-read, one step at a time, nev
 	const after = store.getSnapshot();
 	const listed = [...after.sandboxes.values()].filter((row) => String(row.sandbox.status) === 'RUNNING').length;
 	assert.equal(listed, 3, 'the dashboard counts what the server has');
+	// The header counts conversations by their sandbox's status: after the steps, as the server has them
+	// (the same ones, not only as many: the outside pause kept the stale count at 3 too).
+	const atSimulator = () =>
+		sim.world
+			.conversationList()
+			.filter((conversation) => sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING')
+			.map((conversation) => normalizeId(conversation.id))
+			.sort()
+			.join(',');
+	const inRows = (snapshot: DashboardSnapshot) =>
+		[...snapshot.conversations.values()]
+			.filter((row) => String(row.conversation.sandbox_status) === 'RUNNING')
+			.map((row) => row.key)
+			.sort()
+			.join(',');
+	const header = await waitForSnapshot(store, (snapshot) => inRows(snapshot) === atSimulator(), 'the rows\' sandbox statuses as the server has them', 10_000);
+	assert.equal(countConversations(header).bySandbox.get('RUNNING'), atSimulator().split(',').length, 'the header counts them');
 });

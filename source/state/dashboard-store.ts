@@ -352,6 +352,7 @@ class DashboardModel {
 				rows: () => this.#sandboxes,
 				subscribe: this.#publisher.subscribe,
 				resume: (key) => this.controller.resumeSandbox(key),
+				refreshConversations: () => this.#poller.refresh(),
 				cap: () => this.#runningCap,
 				now: this.#now,
 				actionTimeoutMs: this.#actionTimeoutMs,

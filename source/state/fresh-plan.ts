@@ -38,6 +38,11 @@ export type ResumeStepsOptions = {
 	/** How long a resume may take to show RUNNING. */
 	actionTimeoutMs: number;
 	report(report: ResumeStepReport): void;
+	/**
+	 * The conversations read again now: their rows carry their sandbox's status, which the header
+	 * counts; after a step they must say what the sandbox list just said, not what a poll said before.
+	 */
+	refreshConversations?(): void;
 	/** True once the user stopped it: nothing more is sent. */
 	stopped(): boolean;
 };
@@ -96,6 +101,7 @@ export async function resumeInSteps(keys: readonly string[], planned: ReadonlyMa
 		} catch {
 			after = options.rows();
 		}
+		options.refreshConversations?.();
 
 		const paused = [...rows.values()].filter((other) => other.key !== key && statusOf(rows, other.key) === 'RUNNING' && statusOf(after, other.key) === 'PAUSED').map((other) => other.key);
 		const server = row.server?.name;
