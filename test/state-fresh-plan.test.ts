@@ -8,6 +8,7 @@ import {planResumes} from '../source/state/resume-plan.js';
 import {AppClient} from '../source/wire/app-client.js';
 import type {Simulator} from '../source/simulator/server.js';
 import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
+import {watchSimulator} from './helpers/sim-watch.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -20,37 +21,6 @@ import {waitForSnapshot} from './helpers/store-wait.js';
  */
 
 const running = (sim: Simulator) => sim.world.sandboxList().filter((sandbox) => sandbox.status === 'RUNNING');
-
-/**
- * Waits on the simulator's sandboxes, checked after every timer it fires from now on (each status
- * change is one): installed before the actions whose transitions it waits for.
- */
-function watchSimulator(sim: Simulator) {
-	const timers = sim.world.timers;
-	const original = timers.after.bind(timers);
-	const waiters = new Set<() => void>();
-	timers.after = (ms, run) =>
-		original(ms, () => {
-			run();
-			for (const check of [...waiters]) check();
-		});
-	return (done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> => {
-		if (done()) return Promise.resolve();
-		return new Promise((resolve, reject) => {
-			const check = () => {
-				if (!done()) return;
-				waiters.delete(check);
-				clearTimeout(timer);
-				resolve();
-			};
-			const timer = setTimeout(() => {
-				waiters.delete(check);
-				reject(new Error(`timed out waiting for ${what}`));
-			}, timeoutMs);
-			waiters.add(check);
-		});
-	};
-}
 
 test('resume remedy at the cap on a stale list: re-read, one step at a time, never more running than the cap, says what the server did', {timeout: 90_000}, async (t) => {
 	const {sim, store, controller} = await dashboardOnSimulator(t, {seed: 11, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20}, {
