@@ -114,3 +114,29 @@ test('resume remedy at the cap on a stale list: re-read, one step at a time, nev
 	const header = await waitForSnapshot(store, (snapshot) => inRows(snapshot) === atSimulator(), 'the rows\' sandbox statuses as the server has them', 10_000);
 	assert.equal(countConversations(header).bySandbox.get('RUNNING'), atSimulator().split(',').length, 'the header counts them');
 });
+
+test('a step that would make the server pause a sandbox the question did not name is not sent: the plan stops to be asked again', {timeout: 60_000}, async (t) => {
+	const {sim, store, controller} = await dashboardOnSimulator(t, {seed: 11, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20}, {
+		dashboard: {runningSandboxCap: 3, intervals: {refreshMs: 60_000, sandboxesMs: 60_000, sandboxesPendingMs: 150, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400}},
+	});
+	const loaded = await waitForSnapshot(store, (snapshot) => snapshot.conversations.size === 12 && snapshot.sandboxes.size > 0, 'the lists');
+	const targets = [...loaded.sandboxes.values()]
+		.filter((row) => String(row.sandbox.status) === 'PAUSED')
+		.slice(0, 2)
+		.map((row) => row.key);
+	// A question that said nothing is paused (at 3 of 3 running the first resume pauses the oldest).
+	const reports: ResumeStepReport[] = [];
+	await controller.resumeInSteps!(targets, new Map(targets.map((key) => [key, []])), (report) => reports.push(report), () => false);
+	assert.deepEqual(
+		reports.map((report) => report.state),
+		['stopped'],
+		JSON.stringify(reports),
+	);
+	assert.match((reports[0] as {why: string}).why, /which the question did not name: nothing more is sent; ask again/);
+	// Positive and negative at the simulator: nothing was resumed, the cap's three still run.
+	assert.deepEqual(
+		targets.map((key) => sim.world.sandboxList().find((sandbox) => normalizeId(sandbox.id) === key || sandbox.id === key)?.status),
+		['PAUSED', 'PAUSED'],
+	);
+	assert.equal(running(sim).length, 3);
+});

@@ -1,6 +1,6 @@
 import type {SandboxRow} from './dashboard-types.js';
 import {publicMessage} from './redact.js';
-import {capEffect, capGraceMs, sameKeys} from './sandbox-rows.js';
+import {capEffect, capGraceMs, sameKeys, shortId} from './sandbox-rows.js';
 
 /**
  * Resuming several sandboxes against the running-sandbox cap, on fresh data, one step at a time.
@@ -10,7 +10,8 @@ import {capEffect, capGraceMs, sameKeys} from './sandbox-rows.js';
  * before the service's own pause has landed, is counted against a smaller number than will run.
  *
  * So each step: read the sandbox list again (one request), plan this resume on it (capEffect),
- * say when that differs from what the question said, send it, then wait until the server shows
+ * say when that differs from what the question said (and stop, to be asked again, when it would
+ * pause a sandbox the question did not name), send it, then wait until the server shows
  * the sandbox RUNNING and the ones the cap makes it pause PAUSED, and read the list once more to
  * say what the server then did (which it paused, how many run). Only then the next step. With a
  * known cap, a step whose pauses do not land stops the plan: going on could leave more running
@@ -51,6 +52,7 @@ const statusOf = (rows: ReadonlyMap<string, SandboxRow>, key: string): string =>
 
 /** Runs the steps in order; `planned` is what the question said each step pauses (by sandbox key). */
 export async function resumeInSteps(keys: readonly string[], planned: ReadonlyMap<string, readonly string[]> | null, options: ResumeStepsOptions): Promise<void> {
+	const agreed = new Set([...(planned?.values() ?? [])].flat());
 	for (const key of keys) {
 		if (options.stopped()) return;
 		let rows: ReadonlyMap<string, SandboxRow>;
@@ -78,6 +80,12 @@ export async function resumeInSteps(keys: readonly string[], planned: ReadonlyMa
 		const effect = capEffect(rows, key, cap);
 		const pauses = effect?.victimKeys ?? [];
 		const said = planned?.get(key);
+		// The user's y covered the pauses the question named: one it did not name is asked again, not sent.
+		const unnamed = planned === null ? [] : pauses.filter((victim) => !agreed.has(victim));
+		if (unnamed.length > 0) {
+			options.report({key, state: 'stopped', why: `the list read again shows this resume would make the server pause ${unnamed.map((victim) => shortId(victim)).join(', ')}, which the question did not name: nothing more is sent; ask again`});
+			return;
+		}
 		options.report({key, state: 'sent', pauses, planned: said === undefined || sameKeys(said, pauses) ? null : said});
 		const sentAt = options.now();
 		await options.resume(key);
