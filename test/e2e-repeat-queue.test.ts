@@ -12,11 +12,11 @@ import {assertFits, dashboardLauncher, tmuxSkip} from './helpers/e2e-dashboard.j
 const launch = dashboardLauncher({seed: 3, tickMs: 0, conversations: 12, loopingStuck: true});
 
 describe('repeating in the ! queue, in tmux', {skip: tmuxSkip}, () => {
-	test('a looping conversation never opened is grouped as repeating a tool call', {timeout: 90_000}, async () => {
+	test('a looping conversation never opened is grouped as repeating a tool call', {timeout: 150_000}, async () => {
 		const {tmux} = await launch(120, 30);
 		await tmux.waitFor((text) => text.includes('Conversations ('), 'the list');
 		tmux.send('!');
-		const screen = await tmux.waitFor((text) => text.includes('What needs you, by cause') && text.includes('repeating a tool call'), 'the repeating group', 60_000);
+		const screen = await tmux.waitFor((text) => text.includes('What needs you, by cause') && text.includes('repeating a tool call'), 'the repeating group', 120_000);
 		assertFits(screen, 120);
 		// The queue lists the other causes beside it: not a screen of one group only.
 		assert.match(screen, /stuck|error|approval|waiting/);

@@ -65,7 +65,7 @@ test('conversations --json: the looping conversation\'s cause is repeating; the 
 	assert.ok(otherRunning.every((candidate) => candidate.cause?.kind !== 'repeating'), JSON.stringify(otherRunning.map((candidate) => candidate.cause)));
 });
 
-test('watch --json: a conversation found looping is said once, as a change of its cause to repeating', {timeout: 90_000}, async (t) => {
+test('watch --json: a conversation found looping is said once, as a change of its cause to repeating', {timeout: 150_000}, async (t) => {
 	const sim = await startSimulator({port: 0, ...simulatorOptions});
 	const home = mkdtempSync(join(tmpdir(), 'agent-tui-repeat-watch-'));
 	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
@@ -78,7 +78,7 @@ test('watch --json: a conversation found looping is said once, as a change of it
 	const looping = sim.world.conversationList().find((conversation) => conversation.scenario === 'stuck')!;
 	type Line = {which: string; id: string; from: string | null; to: string; cause: {kind: string} | null};
 	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
-	await eventually(() => lines().some((line) => line.which === 'cause'), 'the repeating line', {timeoutMs: 60_000, pollMs: 100, detail: cli.detail});
+	await eventually(() => lines().some((line) => line.which === 'cause'), 'the repeating line', {timeoutMs: 120_000, pollMs: 100, detail: cli.detail});
 	const line = lines().find((entry) => entry.which === 'cause')!;
 	assert.equal(normalizeId(line.id), normalizeId(looping.id));
 	assert.equal(line.to, 'repeating');

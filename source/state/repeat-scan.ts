@@ -25,7 +25,8 @@ export type RepeatScanOptions = {
 	tailLimit?: number;
 };
 
-export const defaultRepeatScanMs = 2000;
+/** One read every 6 s: a tenth of the default budget (100 a minute), the poller keeps its share. */
+export const defaultRepeatScanMs = 6000;
 /** Newest events read per conversation: an action and its observation per call, a run of 4 and more. */
 export const defaultTailLimit = 20;
 
