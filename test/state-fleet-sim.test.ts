@@ -57,7 +57,15 @@ test('a sandbox says why on its conversations: ERROR and a stuck STARTING with t
 	const unknown = byTitle(loaded, 'Nightly dependency audit')!;
 	assert.equal(unknown.conversation.sandbox_status, 'UNKNOWN');
 	assert.equal(unknown.sandboxDetail, unknownDetail);
-	assert.deepEqual(unknown.attention, [], 'never seen at work: the word is shown, nothing is claimed');
+	// Its agent's last status comes from the stored copy as soon as the list shows the sandbox
+	// UNKNOWN, not only once its timeline is opened: it was running, so it needs a look.
+	const unknownRaised = await waitForSnapshot(store, (s) => byTitle(s, 'Nightly dependency audit')?.attention.some((reason) => reason.kind === 'sandbox_error') === true, 'the UNKNOWN sandbox raised without its timeline');
+	assert.equal(unknownRaised.timeline, null, 'no timeline was opened');
+	const raisedUnknown = byTitle(unknownRaised, 'Nightly dependency audit')!;
+	assert.deepEqual([raisedUnknown.agentStatus, raisedUnknown.agentStatusLastKnown], ['running', true], 'the last status, from the stored copy');
+	const unknownReason = raisedUnknown.attention[0];
+	assert.ok(unknownReason?.kind === 'sandbox_error');
+	assert.deepEqual([unknownReason.status, unknownReason.detail], ['UNKNOWN', unknownDetail]);
 	// The provider goes away under a running agent: it was at work, so it needs a look now.
 	const running = byTitle(loaded, 'Reindex the search cluster')!;
 	assert.deepEqual(running.attention, []);

@@ -10,10 +10,11 @@ import type {ConversationRow} from '../state/dashboard-types.js';
  * The cause the dashboard's queue would group a conversation by (state/causes.ts), from one
  * listing: waiting for approval, error (by the classification of its error, when the command read
  * it), stuck, a sandbox down with its status detail, quiet. What needs a history of polls
- * (spending without progress, repeating, paused mid-run) is the dashboard's and `watch`'s.
+ * (spending without progress, paused mid-run) is the dashboard's and `watch`'s; repeating is the
+ * caller's to read (commands/repeat-tails.ts) and pass in.
  * `conversations --json` adds it to each row as `cause` (null when nothing needs a person).
  */
-export function conversationCause(conversation: AppConversation, now: AgeNow, errorCause?: ErrorCause | null): CauseJson | null {
+export function conversationCause(conversation: AppConversation, now: AgeNow, errorCause?: ErrorCause | null, repeat?: {tool: string; count: number} | null): CauseJson | null {
 	const status = conversation.execution_status ? String(conversation.execution_status) : null;
 	const lastActivityAt = parseTime(conversation.updated_at);
 	// Why its sandbox is down, as the listing read it (conversations.ts withSandboxReasons): the
@@ -26,7 +27,7 @@ export function conversationCause(conversation: AppConversation, now: AgeNow, er
 		agentStatus: status,
 		agentStatusLastKnown: false,
 		// Ages not known (commands/listing-clock.ts): no `quiet` from a clock's skew.
-		attention: computeAttention({conversation, executionStatus: status, lastActivityAt, sandboxDetail, ...(now === 'unknown' ? {now: Date.now(), agesKnown: false} : {now})}),
+		attention: computeAttention({conversation, executionStatus: status, lastActivityAt, sandboxDetail, repeat: repeat ?? null, ...(now === 'unknown' ? {now: Date.now(), agesKnown: false} : {now})}),
 		lastActivityAt,
 		unseenEvents: 0,
 		...(sandboxDetail === null ? {} : {sandboxDetail}),

@@ -7,6 +7,7 @@ import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {conversationCause} from './conversation-cause.js';
 import {conversationTable} from './conversation-table.js';
+import {repeatTails} from './repeat-tails.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
@@ -30,13 +31,14 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const all = await readConversations(server);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
+	const repeats = flags.json ? await repeatTails(server, io, rows) : new Map<string, never>();
 	// Judged on the whole listing, whatever the filter shows.
 	const {now, basis} = listingClock(clockOf(server), all);
 	// Said only when there is an age to tell.
 	if (rows.length > 0) noteAgeBasis(io, basis);
 	if (flags.json) {
 		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
-		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), ...ageClockJson(basis)})), io.secrets));
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id)), repeats.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), ...ageClockJson(basis)})), io.secrets));
 	}
 	else {
 		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);

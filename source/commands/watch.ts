@@ -1,5 +1,6 @@
 import {createDashboard} from '../state/dashboard-store.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
+import {type CauseTransition, RepeatingTransitions} from '../state/cause-transitions.js';
 import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} from '../state/status-transitions.js';
 import {causeLong} from '../format/error-cause.js';
 import type {ErrorCauseJson} from '../wire/error-classification.js';
@@ -25,6 +26,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	// The server's budget, which also counts the client's own retries: one account of the requests sent.
 	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {})});
 	const detector = new TransitionDetector();
+	const repeats = new RepeatingTransitions();
 	let finish!: (code: number) => void;
 	const ended = new Promise<number>((resolve) => {
 		finish = resolve;
@@ -53,6 +55,8 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 			else print(transition);
 		}
 		release(snapshot, false);
+		// Repeating changes no status: said as a change of the row's cause (not under a status filter).
+		for (const transition of repeats.observe(snapshot.conversations.values())) if (!filter) print(transition);
 		// A held transition goes out after its wait even when nothing else changes.
 		if (reasons.holding || held.length > 0) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
 		else if (recheck) {
@@ -60,7 +64,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 			recheck = undefined;
 		}
 	};
-	const print = (transition: StatusTransition) => (flags.json ? printLine(io, toJson(transition, io.secrets)) : printText(io, describe(transition)));
+	const print = (transition: StatusTransition | CauseTransition) => (flags.json ? printLine(io, toJson(transition, io.secrets)) : printText(io, describe(transition)));
 	/** Transitions into error waiting for their cause (at most `causeWaitMs`), in the order seen. */
 	const held: Array<{transition: StatusTransition; since: number}> = [];
 	const release = (snapshot: DashboardSnapshot, all: boolean) => {
@@ -102,12 +106,12 @@ function matches(transition: StatusTransition, filter: StatusFilter): boolean {
 /** How long a transition into error waits for its cause before it is printed without one. */
 const causeWaitMs = 10_000;
 
-function describe(transition: StatusTransition): string {
+function describe(transition: StatusTransition | CauseTransition): string {
 	const reason = transition.reason ? ` (${transition.reason.replaceAll('_', ' ')})` : '';
 	// The sandbox's own words for why (`ImagePullBackOff`), and whose sub-agent a conversation is.
 	const detail = transition.which === 'sandbox' && transition.sandbox_status_detail ? `: ${transition.sandbox_status_detail}` : '';
 	// Into error: the error's own words and class (`: rate limit · retryable: LLMRateLimitError: …`).
-	const why = transition.error_cause ? `: ${causeWords(transition.error_cause)}` : '';
+	const why = 'error_cause' in transition && transition.error_cause ? `: ${causeWords(transition.error_cause)}` : '';
 	const parent = transition.parent_conversation_id ? `  (sub-agent of ${transition.parent_conversation_id.slice(0, 8)})` : '';
 	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${detail}${why}${reason}  ${transition.title}${parent}`;
 }

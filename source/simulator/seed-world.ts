@@ -48,10 +48,11 @@ type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: Buil
 /** Why the seeded ERROR sandbox failed, in the runtime's words (`status_detail`). */
 export const errorSandboxDetail = 'ImagePullBackOff';
 
-function layoutFor(index: number, live: number, cases: number, starting: number, rng: Rng): Layout {
+function layoutFor(index: number, live: number, cases: number, starting: number, rng: Rng, loopingStuck = false): Layout {
 	if (index < live) {
 		const scenario = liveOrder[index]!;
-		return {scenario, sandbox: 'RUNNING', plan: {until: scenarios[scenario].livePlan}};
+		// Mid-loop: the stuck script's checkpoint comes after the third identical call, still running.
+		return {scenario, sandbox: 'RUNNING', plan: {until: scenario === 'stuck' && loopingStuck ? 'checkpoint' : scenarios[scenario].livePlan}};
 	}
 	if (index < live + cases) {
 		const [scenario, host] = triageCases[index - live]!;
@@ -109,7 +110,7 @@ export function seedWorld(world: WorldAccess): void {
 	let createdAt = world.epoch - rng.int(3, 8) * 60_000;
 	const liveSandboxes = new Map<ScenarioName, SimSandbox>();
 	for (let index = 0; index < count; index++) {
-		const layout = layoutFor(index, live, cases, starting, rng);
+		const layout = layoutFor(index, live, cases, starting, rng, world.options.loopingStuck);
 		const definition = scenarios[layout.scenario];
 		// The first live coding run uses the browser task and a Responses-API model, so the
 		// demo shows browser calls and reasoning items (with ciphertext that must stay hidden).

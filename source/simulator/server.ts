@@ -42,6 +42,8 @@ export type SimulatorOptions = {
 	 * are older than the running ones, each with one conversation, and are not counted by the cap.
 	 */
 	startingSandboxes?: number;
+	/** The live `stuck` conversation is seeded mid-loop: running, re-sending the same call (world.ts). */
+	loopingStuck?: boolean;
 	/** Delay between start-task phases (default 400). */
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
@@ -126,6 +128,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		...(options.dataClockOffsetMs === undefined ? {} : {dataClockOffsetMs: options.dataClockOffsetMs}),
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
+		loopingStuck: options.loopingStuck ?? false,
 		fleetShapes: options.fleetShapes ?? false,
 		triageCases: options.triageCases ?? false,
 	});

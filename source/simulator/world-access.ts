@@ -21,6 +21,11 @@ export type WorldOptions = {
 	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
 	startingSandboxes?: number;
 	/**
+	 * The live `stuck` conversation is seeded mid-loop (its script's checkpoint): still running, its
+	 * newest calls the same call three times over, before the SDK's stuck detector ends the run.
+	 */
+	loopingStuck?: boolean;
+	/**
 	 * The 2026 fleet's shapes (the demo and `agent-tui simulator`): sub-agents under a live
 	 * conversation (one waiting for approval), sandboxes down with a reason (STARTING on
 	 * `insufficient kvm`, UNKNOWN), a grouped and a hosted workspace layout, and in live mode a

@@ -42,6 +42,8 @@ export type AttentionInput = {
 	lastActivityAt?: number | null;
 	/** The conversation's events, only when its timeline is streamed (repeating needs them). */
 	events?: readonly LoggedEvent[] | null;
+	/** Without the events: the run of identical calls at the end of its newest events, as read (state/repeat-scan.ts). */
+	repeat?: {tool: string; count: number} | null;
 	quietAfterMs?: number;
 	repeatThreshold?: number;
 	/** Spending without progress (state/spend-progress.ts), when found. */
@@ -167,11 +169,9 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 		}
 	}
 
-	if (input.events && input.events.length > 0) {
-		const repeat = trailingRepeat(input.events);
-		if (repeat && repeat.count >= (input.repeatThreshold ?? defaultRepeatThreshold)) {
-			reasons.push({kind: 'repeating', count: repeat.count, tool: repeat.tool});
-		}
+	const repeat = input.events && input.events.length > 0 ? trailingRepeat(input.events) : (input.repeat ?? null);
+	if (repeat && repeat.count >= (input.repeatThreshold ?? defaultRepeatThreshold)) {
+		reasons.push({kind: 'repeating', count: repeat.count, tool: repeat.tool});
 	}
 
 	// The child's reason goes where its rank puts it among the parent's own (reasons are in rank order).

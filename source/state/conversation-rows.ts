@@ -49,6 +49,8 @@ export type RowFacts = {
 	streamStatus?: string | null;
 	/** The open timeline's events, if this row is open (for `repeating`). */
 	events?: readonly LoggedEvent[] | null;
+	/** Any other running row: the repeated call at the end of its newest events (state/repeat-scan.ts). */
+	repeat?: {tool: string; count: number} | null;
 	/** Newest activity seen on the stream (ms). */
 	streamActivityAt?: number | null;
 	/** When the store saw the agent's current status appear (ms). */
@@ -106,6 +108,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		sandboxStatusSince: facts.sandboxStatusSince ?? null,
 		lastActivityAt,
 		events: facts.events ?? null,
+		repeat: facts.repeat ?? null,
 		quietAfterMs: facts.quietAfterMs,
 		...(facts.agesKnown === false ? {agesKnown: false, quietSeenMs: facts.quietSeenMs ?? null} : {}),
 		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),

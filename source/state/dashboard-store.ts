@@ -51,6 +51,9 @@ import {agentBaseUrl} from '../wire/agent-base-url.js';
 import type {Transport} from '../wire/transport.js';
 import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
+import {createFreshPlans} from './fresh-plan.js';
+import {RepeatScan, runningForScan} from './repeat-scan.js';
+import {LastStatusReads} from './last-status-reads.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {gitStateReader} from './git-progress.js';
@@ -112,6 +115,8 @@ export type CreateDashboardOptions = {
 	runningSandboxCap?: number | null;
 	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
 	repeatThreshold?: number;
+	/** Between two reads of a running conversation's newest events for `repeating` (state/repeat-scan.ts). */
+	repeatScanMs?: number;
 	flushMs?: number;
 	/** Polling cadence; see `defaultPollerIntervals`. */
 	intervals?: Partial<PollerIntervals>;
@@ -162,6 +167,8 @@ class DashboardModel {
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
 	readonly #publisher: BatchedPublisher<DashboardSnapshot>;
+	readonly #repeats: RepeatScan;
+	readonly #lastStatus: LastStatusReads;
 	readonly #poller: ConversationPoller;
 	readonly #ownsBudget: boolean;
 	/** The agents' last answers for the rows on screen (final-responses.ts), within this budget. */
@@ -256,6 +263,26 @@ class DashboardModel {
 			// A git change is progress too: the changed files, read as the Changes view reads them.
 			gitState: (conversation, signal) => this.#gitState.read(conversation, signal),
 		});
+		// A model re-sending the same call, for every running conversation (state/repeat-scan.ts).
+		this.#repeats = new RepeatScan({
+			readTail: (key, limit, signal) => {
+				const conversation = this.#rows.get(key)?.conversation;
+				return conversation ? this.#agentClient(conversation, options.appBaseUrl).searchEvents({sortOrder: 'TIMESTAMP_DESC', limit, signal}).then((page) => page.events) : null;
+			},
+			schedule: (key, task) => this.budget.schedule(key, task, 'background'),
+			onChange: (key) => this.#refreshRow(key),
+			...(options.repeatScanMs === undefined ? {} : {intervalMs: options.repeatScanMs}),
+		});
+		// A sandbox whose status says nothing (UNKNOWN): was its agent at work? (state/last-status-reads.ts)
+		this.#lastStatus = new LastStatusReads({
+			client: this.#client.storedEvents,
+			schedule: (key, task) => this.budget.schedule(key, task, 'background'),
+			onKnown: (key, status) => {
+				if (status === null || this.#lastKnownStatus.has(key)) return;
+				this.#lastKnownStatus.set(key, status);
+				this.#refreshRow(key);
+			},
+		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
 			budget: this.budget,
@@ -320,6 +347,20 @@ class DashboardModel {
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#setNotice(text, level),
 				closed: () => this.#closed,
+			}),
+			...createFreshPlans({
+				read: async () => {
+					const items = await this.budget.schedule('sandboxes:fresh', (signal) => this.#client.listSandboxes({signal}), 'action');
+					if (!this.#closed) this.#onSandboxes(items, true);
+				},
+				secrets: this.#secrets,
+				rows: () => this.#sandboxes,
+				subscribe: this.#publisher.subscribe,
+				resume: (key) => this.controller.resumeSandbox(key),
+				refreshConversations: () => this.#poller.refresh(),
+				cap: () => this.#runningCap,
+				now: this.#now,
+				actionTimeoutMs: this.#actionTimeoutMs,
 			}),
 			...createConversationActions({
 				appBaseUrl: options.appBaseUrl,
@@ -582,6 +623,7 @@ class DashboardModel {
 		const streamStatus = timeline?.executionStatus ?? null;
 		const live = streamStatus ?? conversation.execution_status;
 		if (live) this.#lastKnownStatus.set(key, String(live));
+		else if (!this.#lastKnownStatus.has(key)) this.#lastStatus.want(key, conversation);
 		const signature = statusSignature(conversation, live ? String(live) : (this.#lastKnownStatus.get(key) ?? null));
 		const seen = this.#statusSeen.get(key);
 		if (!seen) {
@@ -628,6 +670,7 @@ class DashboardModel {
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
+			repeat: this.#repeats.repeatOf(key),
 			// Arrivals are on our clock: placed on the data's, as every time they are compared with.
 			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#serverNow() - this.#now()),
 			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
@@ -717,6 +760,7 @@ class DashboardModel {
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
 		const confirmed = confirmedByConversations(this.#sandboxes, items);
 		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
+		this.#repeats.setRunning(runningForScan(this.#rows.values(), this.#timeline?.key));
 	}
 
 	/**
@@ -1118,6 +1162,7 @@ class DashboardModel {
 		this.#startAbort?.abort();
 		this.#poller.close();
 		this.#errorCauses.close();
+		this.#repeats.close();
 		this.#publisher.close();
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();

@@ -7,6 +7,7 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
+import type {ResumeStepReport} from './fresh-plan.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -289,6 +290,10 @@ export interface DashboardController {
 	pinTimeline?(range: ShownRange | null): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
 	resumeSandbox(sandboxKey: string): Promise<void>;
+	/** The sandbox list read again now (one request) before a plan is made on it (state/fresh-plan.ts). */
+	freshSandboxes?(): Promise<ReadonlyMap<string, SandboxRow>>;
+	/** Resumes these sandboxes one step at a time on fresh data, saying what the server did (state/fresh-plan.ts). */
+	resumeInSteps?(sandboxKeys: readonly string[], planned: ReadonlyMap<string, readonly string[]> | null, report: (report: ResumeStepReport) => void, stopped: () => boolean): Promise<void>;
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;
 	resetStart(): void;
 	dismissNotice(): void;

@@ -271,6 +271,7 @@ export function Dashboard(props: DashboardProps) {
 					pane={view.pane}
 					width={columns}
 					conversations={snapshot.conversations.size}
+					listed={snapshot.conversationsListed}
 					sandboxes={snapshot.sandboxes.size}
 					timelineTitle={timelineTitle}
 					sort={view.sort}

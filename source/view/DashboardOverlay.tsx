@@ -177,8 +177,10 @@ export function DashboardOverlay(props: Props) {
 					width={width}
 					height={height}
 					onRun={(keys) => {
+						// Resumes go one at a time on fresh data (state/fresh-plan.ts): two sent together can leave more running than the cap.
+						if (bulk.action === 'resume' && controller.resumeInSteps) void controller.resumeInSteps(keys, null, () => undefined, () => false).catch(() => undefined);
 						// The store queues each request in the request budget and reports failures on the row itself.
-						for (const key of keys) (bulk.action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
+						else for (const key of keys) (bulk.action === 'pause' ? controller.pauseSandbox(key) : controller.resumeSandbox(key)).catch(() => undefined);
 					}}
 					onClose={closeOverlay}
 				/>

@@ -69,8 +69,18 @@ export function useDashboardKeys(args: Args): void {
 
 	const askSandbox = (action: 'pause' | 'resume', sandboxKey: string | null | undefined, fromConversation?: string | null) => {
 		const plan = planSandboxAction(snapshot, action, sandboxKey, fromConversation);
-		if (plan.kind === 'refuse') notice(plan.text);
-		else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+		if (plan.kind === 'refuse') return notice(plan.text);
+		if (action !== 'resume' || !controller.freshSandboxes) return dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+		// The cap question names what the server would pause now: the list is read again first (state/fresh-plan.ts).
+		notice('Reading the sandbox list again for the cap question…');
+		controller.freshSandboxes().then(
+			(sandboxes) => {
+				const fresh = planSandboxAction({...snapshot, sandboxes}, action, sandboxKey, fromConversation);
+				if (fresh.kind === 'refuse') notice(fresh.text);
+				else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: fresh.request}});
+			},
+			(error: unknown) => notice(`Could not read the sandbox list again, so the cap question is not asked on an old one: ${error instanceof Error ? error.message : String(error)}`),
+		);
 	};
 
 	// P / R plan over the sandbox list; opened before it has arrived, the panel says so and plans

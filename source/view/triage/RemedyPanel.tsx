@@ -7,7 +7,9 @@ import type {DashboardController, DashboardSnapshot} from '../../state/dashboard
 import {shortId} from '../../state/sandbox-rows.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
+import type {ResumeStepReport} from '../../state/fresh-plan.js';
 import {bulkItemLine} from './bulk-lines.js';
+import {resumeStepLine} from './resume-step-words.js';
 import {capWords, planResume, planRun, type RemedyPlan, runItemName} from '../../state/remedy-plan.js';
 
 type Props = {
@@ -17,7 +19,7 @@ type Props = {
 	/** The group's conversations when it was asked. */
 	conversationKeys: readonly string[];
 	snapshot: DashboardSnapshot;
-	controller: Pick<DashboardController, 'continueAgent' | 'resumeSandbox'>;
+	controller: Pick<DashboardController, 'continueAgent' | 'resumeSandbox' | 'freshSandboxes' | 'resumeInSteps'>;
 	width: number;
 	height: number;
 	/** Closed: with what to say on the notice line. */
@@ -36,14 +38,37 @@ type RunResult = {state: 'sending'} | {state: 'done'; text: string} | {state: 'f
  */
 export function RemedyPanel(props: Props) {
 	const {remedy, title, snapshot, width, height} = props;
-	const makePlan = (): RemedyPlan => (remedy === 'run' ? planRun(snapshot, props.conversationKeys) : planResume(snapshot, props.conversationKeys));
+	const makePlan = (fresh?: DashboardSnapshot['sandboxes']): RemedyPlan =>
+		remedy === 'run' ? planRun(snapshot, props.conversationKeys) : planResume(fresh ? {...snapshot, sandboxes: fresh} : snapshot, props.conversationKeys);
+	// A resume plan is made on the sandbox list read again now (state/fresh-plan.ts): the cap's
+	// words name what the server would pause as it is, not as a list up to a minute old said.
+	const readsFresh = remedy === 'resume' && props.controller.freshSandboxes !== undefined;
 	// Planned once, when the sandbox list is there (a resume plan needs it; a run plan reads the sandbox status).
-	const [plan, setPlan] = useState<RemedyPlan | null>(() => (snapshot.sandboxesListed ? makePlan() : null));
-	const planLater = useEffectEvent(() => setPlan(makePlan()));
+	const [plan, setPlan] = useState<RemedyPlan | null>(() => (snapshot.sandboxesListed && !readsFresh ? makePlan() : null));
+	const [freshError, setFreshError] = useState<string | null>(null);
+	const planLater = useEffectEvent((fresh?: DashboardSnapshot['sandboxes']) => setPlan(makePlan(fresh)));
 	const listed = snapshot.sandboxesListed;
 	useEffect(() => {
+		if (readsFresh) return;
 		if (listed && plan === null) planLater();
-	}, [listed, plan]);
+	}, [listed, plan, readsFresh]);
+	const readFresh = useEffectEvent(() => props.controller.freshSandboxes?.());
+	useEffect(() => {
+		if (!readsFresh) return;
+		let gone = false;
+		readFresh()
+			?.then((rows) => {
+				if (!gone) planLater(rows);
+			})
+			.catch((error: unknown) => {
+				if (!gone) setFreshError(error instanceof Error ? error.message : String(error));
+			});
+		return () => {
+			gone = true;
+		};
+	}, [readsFresh]);
+	const [steps, setSteps] = useState<ReadonlyMap<string, ResumeStepReport>>(new Map());
+	const [halt, setHalt] = useState<string | null>(null);
 	const [asked, setAsked] = useState(false);
 	const [results, setResults] = useState<ReadonlyMap<string, RunResult>>(new Map());
 	const [offset, setOffset] = useState(0);
@@ -76,6 +101,21 @@ export function RemedyPanel(props: Props) {
 			}
 			return;
 		}
+		if (props.controller.resumeInSteps) {
+			// One step at a time on fresh data: each resume waits until the server shows what it did.
+			const planned = new Map(plan.plan.steps.map((step) => [step.sandboxKey, step.pauses] as const));
+			await props.controller.resumeInSteps(
+				plan.sandboxKeys,
+				planned,
+				(report) => {
+					if (report.state === 'sent') sent.current++;
+					if (report.state === 'stopped') setHalt(report.why);
+					else setSteps((current) => new Map(current).set(report.key, report));
+				},
+				() => stopped.current,
+			);
+			return;
+		}
 		// The store tracks each resume on the sandbox's row (pending, then its status); one at a time,
 		// in the plan's order, as the cap's words said.
 		for (const key of plan.sandboxKeys) {
@@ -86,7 +126,9 @@ export function RemedyPanel(props: Props) {
 	};
 
 	const runLines = plan?.remedy === 'run' ? plan.conversationKeys.map((key) => runLine(snapshot, key, results.get(key))) : [];
-	const resumeLines = plan?.remedy === 'resume' ? plan.sandboxKeys.map((key) => bulkItemLine(snapshot, 'resume', key, asked)) : [];
+	const resumeLines = plan?.remedy === 'resume' ? plan.sandboxKeys.map((key) =>
+					props.controller.resumeInSteps ? resumeStepLine(snapshot, key, steps.get(key), halt !== null) : bulkItemLine(snapshot, 'resume', key, asked),
+				) : [];
 	const items = plan?.remedy === 'run' ? runLines : resumeLines;
 	const settled = items.filter((item) => item.settled).length;
 	const failed = items.filter((item) => item.color === 'red').length;
@@ -118,7 +160,7 @@ export function RemedyPanel(props: Props) {
 
 	const lines: Array<{text: string; color?: string | undefined; bold?: boolean}> = [];
 	if (plan === null) {
-		lines.push({text: `${remedy === 'run' ? 'Run again' : 'Resume'}: ${title}`, bold: true}, {text: 'Waiting for the sandbox list: the plan is made once it has arrived…'});
+		lines.push({text: `${remedy === 'run' ? 'Run again' : 'Resume'}: ${title}`, bold: true}, {text: freshError ? `Could not read the sandbox list again: ${sanitizeLine(freshError)}. Nothing is planned on an old list; esc closes.` : readsFresh ? 'Reading the sandbox list again: the plan is made on what the server says now…' : 'Waiting for the sandbox list: the plan is made once it has arrived…'});
 	} else if (plan.remedy === 'run') {
 		const count = plan.conversationKeys.length;
 		lines.push({
@@ -145,6 +187,8 @@ export function RemedyPanel(props: Props) {
 		const cap = capWords(snapshot, plan.plan);
 		lines.push({text: cap.text, color: plan.plan.paused.length > 0 ? 'yellow' : undefined});
 		if (cap.warning) lines.push({text: cap.warning, color: 'red', bold: true});
+		if (readsFresh && !asked) lines.push({text: 'Planned on the sandbox list read just now; y resumes one at a time, each after the server shows what the previous one did.', color: 'gray'});
+		if (halt) lines.push({text: `Stopped: ${halt}.`, color: 'red', bold: true});
 	}
 	if (plan && plan.skipped.length > 0) {
 		const reasons = [...new Set(plan.skipped.map((skip) => skip.why))].join('; ');
