@@ -7,7 +7,6 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
-import type {ResumeStepReport} from './fresh-plan.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -341,3 +340,11 @@ export interface DashboardStore {
 	subscribe(listener: () => void): () => void;
 	getSnapshot(): DashboardSnapshot;
 }
+
+/** One sandbox of a resume run step by step on fresh data (state/fresh-plan.ts), as it went. */
+export type ResumeStepReport =
+	| {key: string; state: 'skipped'; why: string}
+	| {key: string; state: 'sent'; pauses: readonly string[]; planned: readonly string[] | null}
+	| {key: string; state: 'done'; paused: readonly string[]; running: number; cap: number | null}
+	| {key: string; state: 'failed'; reason: string}
+	| {key: string; state: 'stopped'; why: string};

@@ -1,4 +1,6 @@
-import type {SandboxRow} from './dashboard-types.js';
+import type {ResumeStepReport, SandboxRow} from './dashboard-types.js';
+
+export type {ResumeStepReport} from './dashboard-types.js';
 import {publicMessage} from './redact.js';
 import {capEffect, capGraceMs, sameKeys, shortId} from './sandbox-rows.js';
 
@@ -17,13 +19,6 @@ import {capEffect, capGraceMs, sameKeys, shortId} from './sandbox-rows.js';
  * known cap, a step whose pauses do not land stops the plan: going on could leave more running
  * than the cap.
  */
-
-export type ResumeStepReport =
-	| {key: string; state: 'skipped'; why: string}
-	| {key: string; state: 'sent'; pauses: readonly string[]; planned: readonly string[] | null}
-	| {key: string; state: 'done'; paused: readonly string[]; running: number; cap: number | null}
-	| {key: string; state: 'failed'; reason: string}
-	| {key: string; state: 'stopped'; why: string};
 
 export type ResumeStepsOptions = {
 	/** Reads the sandbox list now (one request) and returns the rows as the server just said. */
