@@ -7,6 +7,7 @@ import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
 import {checkInvocation} from './commands/invocation.js';
+import {exitOnStopSignals} from './commands/signals.js';
 
 /**
  * The entry after bin.ts: parse flags, resolve the configuration, dispatch to a headless command
@@ -79,6 +80,8 @@ async function main(io: Io): Promise<number> {
 	if (flags.version) cli.showVersion();
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
+	// Every command ends 130 on ctrl-c and 143 on SIGTERM (commands/signals.ts).
+	exitOnStopSignals();
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 
 	const warn = onceWarner((line) => io.stderr.write(line));

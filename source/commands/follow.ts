@@ -13,6 +13,7 @@ import {UnavailableError} from './exit-codes.js';
 import {invalidSummary, warnInvalid} from './invalid-warnings.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
+import {onStopSignal} from './signals.js';
 import {readStoredEvents} from './stored-history-read.js';
 
 /**
@@ -35,7 +36,7 @@ import {readStoredEvents} from './stored-history-read.js';
 export type FollowEnd =
 	| {reason: 'execution'; status: string}
 	| {reason: 'sandbox'; status: string}
-	| {reason: 'interrupted'};
+	| {reason: 'interrupted'; code: number};
 
 export type FollowOptions = {
 	server: Server;
@@ -64,7 +65,8 @@ export async function followConversation(options: FollowOptions): Promise<Follow
 	} finally {
 		invalidSummary(io);
 	}
-	if (end.reason === 'interrupted') return {...end, exitCode: 130};
+	// 130 for ctrl-c, 143 for SIGTERM (signals.ts).
+	if (end.reason === 'interrupted') return {...end, exitCode: end.code};
 	note(io, end.reason === 'execution' ? `conversation ended: ${end.status}` : `conversation ended: its sandbox is ${end.status}`);
 	return {...end, exitCode: 0};
 }
@@ -99,9 +101,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 			reject(error);
 		};
 	});
-	const onSigint = () => finish({reason: 'interrupted'});
-	process.once('SIGINT', onSigint);
-	process.once('SIGTERM', onSigint);
+	const offSignal = onStopSignal((code) => finish({reason: 'interrupted', code}));
 
 	// A dead or stalled server ends the follow: contact is a live stream or an event.
 	const deadlineMs = options.deadlineMs ?? defaultFollowDeadlineMs;
@@ -174,8 +174,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		return await ended;
 	} finally {
 		clearInterval(watchdog);
-		process.off('SIGINT', onSigint);
-		process.off('SIGTERM', onSigint);
+		offSignal();
 		stop.abort();
 		await supervisor?.close();
 		await poll;

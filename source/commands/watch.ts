@@ -4,19 +4,23 @@ import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} 
 import {causeLong} from '../format/error-cause.js';
 import type {ErrorCauseJson} from '../wire/error-classification.js';
 import {KeyRejectedError} from '../wire/errors.js';
+import {followDeadline, formatDeadline} from './deadline.js';
+import {UnavailableError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import {SandboxReasonWait} from './sandbox-reason-wait.js';
 import type {Server} from './server.js';
+import {onStopSignal} from './signals.js';
 import {parseStatusFilter, type StatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
  * `agent-tui watch [--status S[,S...]] [--json]`: one line per status transition of any
- * conversation, for scripts and cron, until interrupted (exit 0). It runs the dashboard's own
- * store (batched look-ups under the request budget, backoff on failures), without the view, and
- * reports each change once (state/status-transitions.ts). `--status` keeps the transitions *into*
- * one of the given statuses. A rejected key ends it with exit 3.
+ * conversation, for scripts and cron, until interrupted (130 on ctrl-c, 143 on SIGTERM). It runs
+ * the dashboard's own store (batched look-ups under the request budget, backoff on failures),
+ * without the view, and reports each change once (state/status-transitions.ts). `--status` keeps
+ * the transitions *into* one of the given statuses. A rejected key ends it with exit 3; a server
+ * that gives no answer for `--timeout` (default 3 min, as `events --follow`) with exit 5.
  */
 export async function runWatch(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const filter = parseStatusFilter(flags.status);
@@ -26,9 +30,25 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {})});
 	const detector = new TransitionDetector();
 	let finish!: (code: number) => void;
-	const ended = new Promise<number>((resolve) => {
+	let fail!: (error: Error) => void;
+	const ended = new Promise<number>((resolve, reject) => {
 		finish = resolve;
+		fail = reject;
 	});
+	// Contact is an answer with every page; without one for the deadline, watching ends (exit 5).
+	const deadlineMs = followDeadline(flags);
+	let lastContact = Date.now();
+	let lastSuccessAt: number | null = null;
+	const watchdog = setInterval(() => {
+		const {connection} = store.getSnapshot();
+		if (connection.lastSuccessAt !== lastSuccessAt) {
+			lastSuccessAt = connection.lastSuccessAt;
+			lastContact = Date.now();
+		}
+		if (Date.now() - lastContact < deadlineMs) return;
+		const seen = lastSuccessAt === null ? 'none was read since it started' : `the last one was read ${formatDeadline(Date.now() - lastContact)} ago`;
+		fail(new UnavailableError(`gave up after ${formatDeadline(deadlineMs)} without an answer from the server (${connection.lastError ?? 'no answer'}); ${seen}; --timeout sets how long to wait`));
+	}, Math.min(1000, deadlineMs / 4));
 	let keyRejected: string | null = null;
 	let loaded = false;
 	let lastProblem: string | null = null;
@@ -75,9 +95,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const reasons = new SandboxReasonWait();
 	let recheck: ReturnType<typeof setInterval> | undefined;
 	const unsubscribe = store.subscribe(() => onSnapshot(store.getSnapshot()));
-	const stop = () => finish(0);
-	process.once('SIGINT', stop);
-	process.once('SIGTERM', stop);
+	const offSignal = onStopSignal((code) => finish(code));
 	try {
 		const code = await ended;
 		if (keyRejected) throw new KeyRejectedError(keyRejected, 401);
@@ -87,8 +105,8 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		const last = store.getSnapshot();
 		release(last, true);
 		for (const transition of reasons.flush(last)) print(awaitsCause(transition) ? withErrorCause(transition, last.conversations.get(transition.id)) : transition);
-		process.off('SIGINT', stop);
-		process.off('SIGTERM', stop);
+		offSignal();
+		clearInterval(watchdog);
 		unsubscribe();
 		if (recheck) clearInterval(recheck);
 		await controller.close();
