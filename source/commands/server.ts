@@ -55,6 +55,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 
 	const budget = new RequestBudget();
 	const transport = new Transport();
+	const invalidFrom = new Set<string>();
 	const app = new AppClient({
 		baseUrl,
 		apiKey,
@@ -64,7 +65,12 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 			budget.record();
 			note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`);
 		},
-		onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
+		// Once per request path: a page of bad rows is one line (the command says how many).
+		onInvalid: (item, where) => {
+			if (invalidFrom.has(where)) return;
+			invalidFrom.add(where);
+			note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message} (further ones from there are not repeated)`);
+		},
 		onWarning: (message) => note(io, `warning: ${message}`),
 	});
 

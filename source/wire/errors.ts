@@ -85,6 +85,9 @@ export class TimeoutError extends ApiError {
 }
 
 /** A 200 whose body is a web page: the base URL points at the web app, not its API. */
+/** What every "web page instead of JSON" message says, for the views to recognise. */
+export const notApiWords = 'this URL is not the API';
+
 export class NotApiError extends ApiError {
 	override name = 'NotApiError';
 }

@@ -14,6 +14,7 @@ import {
 	ServerError,
 	TimeoutError,
 	ValidationError,
+	notApiWords,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
 import type {ServerClock} from './server-clock.js';
@@ -300,7 +301,7 @@ function retryDelay(error: unknown, attempt: number): number | undefined {
 
 function notApi(url: URL): NotApiError {
 	return new NotApiError(
-		`${url.origin} answered with a web page instead of JSON: this URL is not the API (check the base URL)`,
+		`${url.origin} answered with a web page instead of JSON: ${notApiWords} (check the base URL)`,
 		200,
 		url.pathname,
 	);
