@@ -10,7 +10,7 @@ import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/status
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {defaultFollowDeadlineMs, formatDeadline} from './deadline.js';
 import {UnavailableError} from './exit-codes.js';
-import {invalidSummary, warnInvalid} from './invalid-warnings.js';
+import {invalidSummary, warnInvalid, warnProblem} from './invalid-warnings.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
 import {onStopSignal} from './signals.js';
@@ -198,7 +198,8 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 		},
 		onStatus: handlers.onStatus,
 		// An event that does not match the API: once per kind (a loop of one bad shape is one line).
-		onProblem: (problem) => (problem.eventKind ? warnInvalid(io, problem.eventKind, problem.message, problem.eventId) : note(io, `warning: ${problem.message}`)),
+		// Any other problem: once per kind too, with a count at the end (invalidSummary).
+		onProblem: (problem) => (problem.eventKind ? warnInvalid(io, problem.eventKind, problem.message, problem.eventId) : warnProblem(io, problem.kind, problem.message)),
 	}).start();
 }
 
