@@ -5,6 +5,7 @@ import {configFilePath} from './config/paths.js';
 import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
+import {helpRequest} from './commands/command-help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
 import {checkInvocation} from './commands/invocation.js';
 import {exitOnStopSignals} from './commands/signals.js';
@@ -76,7 +77,13 @@ function parseArgs() {
 async function main(io: Io): Promise<number> {
 	const cli = parseArgs();
 	const {flags} = cli;
-	if (flags.help) cli.showHelp(0);
+	// `help <command>`, `<command> --help`: that command's help (command-help.ts); the full help otherwise.
+	const help = helpRequest(cli.input, flags.help === true);
+	if (help === 'full') cli.showHelp(0);
+	if (help !== null) {
+		io.stdout.write(help);
+		return ExitCode.ok;
+	}
 	if (flags.version) cli.showVersion();
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
