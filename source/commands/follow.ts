@@ -1,5 +1,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {EventLog} from '../state/event-log.js';
+import {forgetPrinted} from '../state/follow-window.js';
+import {preferMemoryOverSpeed} from '../memory-profile.js';
 import {historySource} from '../state/stored-history.js';
 import {StreamSupervisor, type StreamStatus} from '../state/stream-supervisor.js';
 import {AgentClient} from '../wire/agent-client.js';
@@ -55,6 +57,10 @@ export type FollowOptions = {
 	 * up with exit 5 and what it last saw (`--timeout`; default 3 min).
 	 */
 	deadlineMs?: number;
+	/** How many of the newest events the follower keeps to know replays by (state/follow-window.ts). */
+	keepEvents?: number;
+	/** The log to fill (default: a new one); tests read how much it holds. */
+	log?: EventLog;
 };
 
 export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
@@ -75,7 +81,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	const {server, io, filter, onEvent} = options;
 	const pollMs = options.pollMs ?? 5000;
 	// One log for the stored history and the live stream after it: the stream adds only what is new.
-	const log = new EventLog();
+	const log = options.log ?? new EventLog();
 	let conversation = options.conversation;
 	// A STARTING sandbox is about to serve the whole history itself (and a conversation created a
 	// moment ago may have nothing stored yet); any other one that is not running has only the copy.
@@ -117,7 +123,14 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	stop.signal.addEventListener('abort', () => clearInterval(watchdog), {once: true});
 
 	let reported: StreamStatus['state'] | null = null;
+	let heapSized = false;
 	const onStatus = (status: StreamStatus) => {
+		// A follow can last hours, allocating per event and holding little: once live, with every
+		// module loaded, the heap is sized for memory as the dashboard's is (memory-profile.ts says why then).
+		if (status.state === 'live' && !heapSized) {
+			heapSized = true;
+			preferMemoryOverSpeed();
+		}
 		if (status.state === 'live' || status.lastEventAt !== lastStatus?.lastEventAt) lastContact = Date.now();
 		lastStatus = status;
 		if (status.state === 'failed') {
@@ -138,7 +151,8 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		}
 	};
 
-	const handlers: StreamHandlers = {filter, onEvent, onStatus};
+	// Printed, then forgotten: only the newest events stay, to know a replay by.
+	const handlers: StreamHandlers = {filter, onEvent, onStatus, forget: () => forgetPrinted(log, options.keepEvents)};
 	let supervisor: StreamSupervisor | undefined;
 	let poll: Promise<void> | undefined;
 	try {
@@ -181,7 +195,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	}
 }
 
-type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void};
+type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void; forget: () => void};
 
 function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log: EventLog): StreamSupervisor {
 	const client = AgentClient.fromConversation(conversation, server.baseUrl, server.transport ? {transport: server.transport} : {});
@@ -195,6 +209,7 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 				const event = settleEvent(logged);
 				if (eventMatches(event, handlers.filter)) handlers.onEvent(event);
 			}
+			handlers.forget();
 		},
 		onStatus: handlers.onStatus,
 		// An event that does not match the API: once per kind (a loop of one bad shape is one line).
