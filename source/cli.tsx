@@ -87,8 +87,9 @@ async function main(io: Io): Promise<number> {
 	if (flags.version) cli.showVersion();
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
-	// Every command ends 130 on ctrl-c and 143 on SIGTERM (commands/signals.ts).
-	exitOnStopSignals();
+	// Every command ends 130 on ctrl-c and 143 on SIGTERM (commands/signals.ts); the dashboard has
+	// its own way out (view/exit-guard.ts: the terminal is given back first).
+	if (name !== undefined) exitOnStopSignals();
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 
 	const warn = onceWarner((line) => io.stderr.write(line));

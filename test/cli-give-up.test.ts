@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
 import {createServer, type Server as HttpServer} from 'node:http';
 import {createServer as createNetServer, type AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {runCli, startCli, type RunningCli} from './helpers/built-cli.js';
+import {cliCommand, runCli, startCli, type RunningCli} from './helpers/built-cli.js';
 import {eventually} from './helpers/eventually.js';
 import {stopChild} from './helpers/run-process.js';
+import {shellQuote, startTmux, tmuxAvailable} from './helpers/tmux.js';
 
 /**
  * Issue 43.3, give up when told: `watch` against a server it cannot reach ends with exit 5 at its
@@ -118,4 +120,21 @@ test('headers that came, a body that did not: the message says the body was late
 	assert.equal(run.code, 5, run.stderr);
 	assert.match(run.stderr, /sent its headers \(HTTP 200\), but the answer came too slowly/);
 	assert.doesNotMatch(run.stderr, /did not answer in time/);
+});
+
+test('the dashboard: SIGTERM ends it as 143 after giving the terminal back (its own way out, not the commands\')', {skip: !tmuxAvailable()}, async (t) => {
+	const env = `HOME=${shellQuote(home)} XDG_CONFIG_HOME=${shellQuote(join(home, 'xdg'))}`;
+	// exec: the pane's process is the CLI itself.
+	const tmux = startTmux({columns: 120, rows: 30, command: `exec env ${env} ${cliCommand()} --demo`});
+	t.after(() => tmux.kill());
+	await tmux.waitFor((screen) => screen.includes('Conversations ('), 'the dashboard', 30_000);
+	const pid = Number(execFileSync('tmux', ['-L', tmux.socket, 'display-message', '-p', '-t', tmux.target, '#{pane_pid}'], {encoding: 'utf8'}).trim());
+	process.kill(pid, 'SIGTERM');
+	await eventually(() => tmux.paneState().dead, 'the dashboard ended', {timeoutMs: 20_000, pollMs: 100, detail: () => tmux.rawCapture()});
+	// 143, or ended by the signal itself once the terminal is back (Ink's signal-exit raises it
+	// again when no other listener is left): a shell reports 143 either way.
+	const [status, signal] = execFileSync('tmux', ['-L', tmux.socket, 'display-message', '-p', '-t', tmux.target, '#{pane_dead_status}:#{pane_dead_signal}'], {encoding: 'utf8'}).trim().split(':');
+	assert.ok(status === '143' || signal === '15', `status ${status}, signal ${signal}`);
+	// The alternate screen was left: the dashboard's frame is gone.
+	assert.doesNotMatch(tmux.rawCapture(), /Conversations \(/);
 });
