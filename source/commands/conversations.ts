@@ -1,8 +1,6 @@
 import {parseTime} from '../state/attention.js';
 import {readErrorCause} from '../state/error-causes.js';
 import {ExitCode, UsageError} from './exit-codes.js';
-import {sanitizeLine} from '../format/sanitize.js';
-import {keptUnreadableRows, unreadableRow, type UnreadableRow} from '../state/unreadable-rows.js';
 import {type ErrorCause, type ErrorCauseJson, errorCauseJson} from '../wire/error-classification.js';
 import {KeyRejectedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
@@ -12,6 +10,7 @@ import {conversationTable} from './conversation-table.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
+import {noUnreadable, readPages, reportUnreadable} from './unreadable-report.js';
 import {agesUnknownNote, listingNow} from './listing-clock.js';
 import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
@@ -28,7 +27,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const filter = parseStatusFilter(flags.status);
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
-	const unreadable: Unreadable = {count: 0, rows: []};
+	const unreadable = noUnreadable();
 	const all = await readConversations(server, unreadable);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
@@ -45,40 +44,18 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	}
 	// Rows that could not be read are not "none": said, with what could be read of them, and exit 5 (a bad answer).
 	if (unreadable.count > 0) {
-		reportUnreadable(io, unreadable);
+		reportUnreadable(io, unreadable, 'conversation');
 		return ExitCode.server;
 	}
 	return 0;
-}
-
-/** Rows of the listing that could not be read: how many, and (up to `keptUnreadableRows`) each. */
-export type Unreadable = {count: number; rows: UnreadableRow[]};
-
-const unreadableShown = 10;
-
-function reportUnreadable(io: Io, unreadable: Unreadable): void {
-	const {count, rows} = unreadable;
-	note(io, `error: ${count} conversation row${count === 1 ? '' : 's'} the server sent could not be read (${count === 1 ? 'it does' : 'they do'} not match the API) and ${count === 1 ? 'is' : 'are'} not listed:`);
-	for (const row of rows.slice(0, unreadableShown)) note(io, `  unreadable  ${row.id === null ? '(no id)' : sanitizeLine(row.id)}  ${sanitizeLine(row.why)}`);
-	if (count > unreadableShown) note(io, `  … and ${count - unreadableShown} more`);
 }
 
 /**
  * Every conversation of the server, each once, with its sandbox's reason (`sandbox_status_detail`).
  * Rows that do not match the API are counted in `unreadable` (when given), with their id if any and why.
  */
-export async function readConversations(server: Server, unreadable?: Unreadable): Promise<AppConversation[]> {
-	const byId = new Map<string, AppConversation>();
-	for await (const page of server.app.searchConversationPages()) {
-		for (const conversation of page.items) {
-			const key = normalizeId(conversation.id);
-			if (!byId.has(key)) byId.set(key, conversation);
-		}
-		if (!unreadable) continue;
-		unreadable.count += page.invalid.length;
-		for (const item of page.invalid) if (unreadable.rows.length < keptUnreadableRows) unreadable.rows.push(unreadableRow(item));
-	}
-	return withSandboxReasons(server, [...byId.values()]);
+export async function readConversations(server: Server, unreadable = noUnreadable()): Promise<AppConversation[]> {
+	return withSandboxReasons(server, await readPages(server.app.searchConversationPages(), unreadable));
 }
 
 /** Sandbox statuses that have no reason to give: the rest (ERROR, STARTING, UNKNOWN, new words) may. */

@@ -52,6 +52,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	let keyRejected: string | null = null;
 	let loaded = false;
 	let lastProblem: string | null = null;
+	let lastUnreadable = 0;
 
 	const onSnapshot = (snapshot: DashboardSnapshot) => {
 		const {connection} = snapshot;
@@ -61,6 +62,10 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 			return;
 		}
 		if (connection.lastError && connection.lastError !== lastProblem) note(io, `cannot refresh: ${connection.lastError}; retrying`);
+		// Rows that cannot be read are not watched: said, each time their number changes.
+		const unreadable = snapshot.invalidItems;
+		if (unreadable !== lastUnreadable && unreadable > 0) note(io, `warning: ${unreadable} conversation row${unreadable === 1 ? '' : 's'} the server sent could not be read (${unreadable === 1 ? 'it does' : 'they do'} not match the API) and ${unreadable === 1 ? 'is' : 'are'} not watched`);
+		lastUnreadable = unreadable;
 		lastProblem = connection.lastError;
 		// The first answer with every page is the baseline; nothing is printed for it.
 		if (!loaded && connection.lastSuccessAt === null) return;
