@@ -73,7 +73,6 @@ export function commandHelp(name: string): string | null {
 		'',
 		'Exit codes',
 		...section('Exit codes'),
-		'  130 interrupted (ctrl-c), 143 terminated (SIGTERM)',
 		'',
 		'Everything else: agent-tui --help',
 		'',
