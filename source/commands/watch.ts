@@ -3,7 +3,7 @@ import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} from '../state/status-transitions.js';
 import {causeLong} from '../format/error-cause.js';
 import type {ErrorCauseJson} from '../wire/error-classification.js';
-import {KeyRejectedError} from '../wire/errors.js';
+import {KeyRejectedError, rateLimitedWords} from '../wire/errors.js';
 import {followDeadline, formatDeadline} from './deadline.js';
 import {UnavailableError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
@@ -35,18 +35,26 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		finish = resolve;
 		fail = reject;
 	});
-	// Contact is an answer with every page; without one for the deadline, watching ends (exit 5).
+	// Given up on when the server has not answered for the deadline: from the start, or from when
+	// its answers stopped. A healthy server that is asked nothing for a while (an empty account
+	// polls a page a minute) is not a dead one: time counts only while nothing was ever read or
+	// the last request failed.
 	const deadlineMs = followDeadline(flags);
 	let lastContact = Date.now();
 	let lastSuccessAt: number | null = null;
+	let lastSuccessSeenAt: number | null = null;
 	const watchdog = setInterval(() => {
 		const {connection} = store.getSnapshot();
+		const now = Date.now();
 		if (connection.lastSuccessAt !== lastSuccessAt) {
 			lastSuccessAt = connection.lastSuccessAt;
-			lastContact = Date.now();
+			lastSuccessSeenAt = now;
 		}
-		if (Date.now() - lastContact < deadlineMs) return;
-		const seen = lastSuccessAt === null ? 'none was read since it started' : `the last one was read ${formatDeadline(Date.now() - lastContact)} ago`;
+		// A 429 is an answer too: the server is there, asking to wait.
+		const answering = connection.lastError === null || connection.lastError.includes(rateLimitedWords);
+		if (lastSuccessAt !== null && answering) lastContact = now;
+		if (now - lastContact < deadlineMs) return;
+		const seen = lastSuccessSeenAt === null ? 'none was read since it started' : `the last one was read ${formatDeadline(now - lastSuccessSeenAt)} ago`;
 		fail(new UnavailableError(`gave up after ${formatDeadline(deadlineMs)} without an answer from the server (${connection.lastError ?? 'no answer'}); ${seen}; --timeout sets how long to wait`));
 	}, Math.min(1000, deadlineMs / 4));
 	let keyRejected: string | null = null;

@@ -15,6 +15,7 @@ import {
 	TimeoutError,
 	ValidationError,
 	notApiWords,
+	rateLimitedWords,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
 import type {ServerClock} from './server-clock.js';
@@ -370,7 +371,7 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 	}
 	if (status === 429) {
 		const {waitMs, spacingMs} = rateLimitWait(headers, words);
-		const error = new RateLimitedError(`${where}: rate limited; retry in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
+		const error = new RateLimitedError(`${where}: ${rateLimitedWords} ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
 		throw Object.assign(error, {spacingMs});
 	}
 	if (status >= 500) {
