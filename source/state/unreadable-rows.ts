@@ -24,3 +24,19 @@ export function unreadableRow(item: unknown): UnreadableRow {
 		why: typeof record.message === 'string' ? record.message.slice(0, 300) : 'does not match the API',
 	};
 }
+
+/**
+ * For the all-servers view: every server's unreadable rows as one list, the same array while no
+ * server's changed (the merged snapshot is compared by reference: an idle fleet does not re-render).
+ */
+export function unreadableMerger(): (lists: ReadonlyArray<readonly UnreadableRow[] | undefined>) => readonly UnreadableRow[] {
+	let from: ReadonlyArray<readonly UnreadableRow[] | undefined> = [];
+	let merged: readonly UnreadableRow[] = [];
+	return (lists) => {
+		if (lists.length !== from.length || lists.some((list, index) => list !== from[index])) {
+			from = lists;
+			merged = lists.flatMap((list) => list ?? []);
+		}
+		return merged;
+	};
+}
