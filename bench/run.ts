@@ -27,6 +27,7 @@ const {benchChanges} = await import('./changes.js');
 const {benchBounded, benchStored} = await import('./stored.js');
 const {benchRealStream} = await import('./real-stream.js');
 const {benchBigInputs} = await import('./big-inputs.js');
+const {benchFollower} = await import('./follower.js');
 
 /**
  * `npm run bench`: every speed and scale figure of the product against its target, in one
@@ -55,6 +56,7 @@ const steps: Array<{name: string; run: () => Promise<BenchRow[]>}> = [
 	{name: 'bounded', run: () => benchBounded(sizes)},
 	{name: 'real-stream', run: () => benchRealStream(sizes)},
 	{name: 'big-inputs', run: () => benchBigInputs(sizes)},
+	{name: 'follower', run: () => benchFollower(sizes)},
 ].filter((step) => !only || only.includes(step.name));
 
 const rows: BenchRow[] = [];

@@ -23,6 +23,8 @@ export type Sizes = {
 	quietMs: number;
 	/** How long after the real stream's burst its resident memory is read. */
 	realStreamLaterSeconds: number;
+	/** The follower's resident memory is read after this many events and after that many (follower.ts). */
+	followerEvents: readonly [number, number];
 	tiny: boolean;
 };
 
@@ -44,6 +46,7 @@ export const fullSizes: Sizes = {
 	realStreamRate: 500,
 	quietMs: 2500,
 	realStreamLaterSeconds: 10,
+	followerEvents: [10_000, 100_000],
 	tiny: false,
 };
 
@@ -65,5 +68,6 @@ export const tinySizes: Sizes = {
 	realStreamRate: 500,
 	quietMs: 500,
 	realStreamLaterSeconds: 2,
+	followerEvents: [500, 2_000],
 	tiny: true,
 };

@@ -6,8 +6,10 @@ import {configFilePath} from './config/paths.js';
 import {resolveConfig} from './config/resolve.js';
 import {ExitCode, exitCodeFor, UsageError} from './commands/exit-codes.js';
 import {helpText} from './commands/help.js';
+import {helpRequest} from './commands/command-help.js';
 import {addSecret, createIo, printError, type Io} from './commands/io.js';
 import {checkInvocation} from './commands/invocation.js';
+import {exitOnStopSignals} from './commands/signals.js';
 
 /**
  * The entry after bin.ts: parse flags, resolve the configuration, dispatch to a headless command
@@ -77,10 +79,19 @@ function parseArgs() {
 async function main(io: Io): Promise<number> {
 	const cli = parseArgs();
 	const {flags} = cli;
-	if (flags.help) cli.showHelp(0);
+	// `help <command>`, `<command> --help`: that command's help (command-help.ts); the full help otherwise.
+	const help = helpRequest(cli.input, flags.help === true);
+	if (help === 'full') cli.showHelp(0);
+	if (help !== null) {
+		io.stdout.write(help);
+		return ExitCode.ok;
+	}
 	if (flags.version) cli.showVersion();
 
 	const {name, command, args, commandFlags} = checkInvocation(cli.input, flags, Object.keys(cli.unnormalizedFlags));
+	// Every command ends 130 on ctrl-c and 143 on SIGTERM (commands/signals.ts); the dashboard has
+	// its own way out (view/exit-guard.ts: the terminal is given back first).
+	if (name !== undefined) exitOnStopSignals();
 	if (name === 'simulator') return (await import('./commands/simulator.js')).runSimulator(commandFlags);
 	if (name === 'keys') return (await import('./commands/keys.js')).runKeys(io);
 

@@ -95,5 +95,6 @@ test('watch --json: a change into error carries its cause', {timeout: 90_000}, a
 	// The queue's cause of the row (state/causes.ts) is the error's class too, not 'unread'.
 	assert.match(JSON.stringify(line.cause), /quota/);
 	cli.child.kill('SIGINT');
-	assert.equal(await cli.exited, 0, cli.stderr);
+	// Ended by ctrl-c: 130, as every command (commands/signals.ts).
+	assert.equal(await cli.exited, 130, cli.stderr);
 });

@@ -98,5 +98,6 @@ test('watch --json: a transition names its parent and its sandbox\'s reason', {t
 	assert.equal(errors.filter((line) => line.parent_conversation_id === waiting.parentId).length, 3, 'the three sub-agents name their parent');
 	assert.equal(errors.filter((line) => line.parent_conversation_id === null).length, 1, 'the parent names none');
 	cli.child.kill('SIGINT');
-	assert.equal(await cli.exited, 0, cli.stderr);
+	// Ended by ctrl-c: 130, as every command (commands/signals.ts).
+	assert.equal(await cli.exited, 130, cli.stderr);
 });

@@ -29,21 +29,34 @@ test('known secret values are replaced wherever they appear, also URL-encoded', 
 	assert.ok(!out.includes(secret) && !out.includes(encodeURIComponent(secret)));
 	assert.equal(out, 'failed with [redacted] at wss://host/x?k=[redacted] ([redacted])');
 	// Longest first: a secret containing another is removed whole.
-	assert.equal(redactSecrets('token abcdef', ['abc', 'abcdef']), 'token [redacted]');
+	assert.equal(redactSecrets('token abcdefgh-xyz', ['abcdefgh', 'abcdefgh-xyz']), 'token [redacted]');
+});
+
+test('redaction never rewrites ordinary words: only whole tokens, never a key shorter than 8', () => {
+	// A key `x` turned "expected" into "e[redacted]pected".
+	assert.equal(redactSecrets('Invalid input: expected string', ['x']), 'Invalid input: expected string');
+	assert.equal(redactSecrets('key k-12345 failed', ['k-12345']), 'key k-12345 failed', 'shorter than 8: not looked for');
+	// A real key inside a longer word is not that key; standing alone, in a query or quotes, it is.
+	const key = 'secret42';
+	assert.equal(redactSecrets('topsecret42s and secret42x', [key]), 'topsecret42s and secret42x');
+	assert.equal(redactSecrets(`key=${key}&a=1 "${key}" (${key}) ${key}.`, [key]), 'key=[redacted]&a=1 "[redacted]" ([redacted]) [redacted].');
+	// Credential shapes are still redacted whatever their length.
+	assert.equal(redactSecrets('Bearer x', ['x']), 'Bearer [redacted]');
 });
 
 test('ordinary text is left alone and redaction is idempotent', () => {
 	const plain = 'Connection refused (ECONNREFUSED 127.0.0.1:3000) after 3 attempts; status 503';
 	assert.equal(redactSecrets(plain), plain);
 	// Secrets share no character with the mark, so a leftover could only be a miss.
-	const secret = fc.stringMatching(/^[0-9A-Z]{1,6}$/);
+	const secret = fc.stringMatching(/^[0-9A-Z]{8,12}$/);
 	fc.assert(
 		fc.property(fc.string(), fc.array(secret, {maxLength: 3}), fc.array(fc.nat(), {maxLength: 3}), (text, secrets, positions) => {
 			let input = text;
 			for (const [index, position] of positions.entries()) {
 				const value = secrets[index % Math.max(1, secrets.length)] ?? '';
 				const at = position % (input.length + 1);
-				input = input.slice(0, at) + value + input.slice(at);
+				// As a token of its own: inside a longer word it is not the secret.
+				input = `${input.slice(0, at)} ${value} ${input.slice(at)}`;
 			}
 
 			const once = redactSecrets(input, secrets);

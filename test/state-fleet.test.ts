@@ -134,3 +134,14 @@ test('each server\'s rows are aged by its own clock', {timeout: 60_000}, async (
 	const cells = conversationCells(newest, conversationColumns(100, 4), Date.now());
 	assert.doesNotMatch(cells.rest, /\b2\dd\b/, cells.rest);
 });
+
+test('rows a server sent that cannot be read: the all-servers view has them, from each server', async (t) => {
+	const {work, lab, fleet} = await twoServers(t, {seed: 3, conversations: 3}, {seed: 4, conversations: 2});
+	work.faults.unreadableRows(1);
+	lab.faults.unreadableRows(2);
+	fleet.controller.refresh();
+	const snapshot = await waitForSnapshot(fleet.store, (next) => (next.unreadableRows?.length ?? 0) === 3, 'three unreadable rows');
+	const ids = new Set(snapshot.unreadableRows!.map((row) => row.id));
+	for (const row of [...work.world.conversationList().slice(0, 1), ...lab.world.conversationList().slice(0, 2)]) assert.ok(ids.has(row.id), row.id);
+	assert.equal(snapshot.invalidItems, 3);
+});

@@ -47,5 +47,6 @@ test('watch --json: an agent that hits a rate limit is printed with cause error:
 		{key: 'error:rate_limit', kind: 'error', error_kind: 'rate_limit', retryable: true, error_event: 'ConversationErrorEvent'},
 	);
 	cli.child.kill('SIGINT');
-	assert.equal(await cli.exited, 0, cli.stderr);
+	// Ended by ctrl-c: 130, as every command (commands/signals.ts).
+	assert.equal(await cli.exited, 130, cli.stderr);
 });

@@ -84,5 +84,6 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	}
 	assert.ok(!cli.stdout.includes(sim.apiKey) && !cli.stderr.includes(sim.apiKey), 'the key is never printed');
 	cli.child.kill('SIGINT');
-	assert.equal(await cli.exited, 0, cli.stderr);
+	// Ended by ctrl-c: 130, as every command (commands/signals.ts).
+	assert.equal(await cli.exited, 130, cli.stderr);
 });

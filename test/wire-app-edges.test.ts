@@ -259,7 +259,7 @@ test('no answer in time: a GET is a TimeoutError, a POST may have gone through (
 	assert.ok(get instanceof TimeoutError, String(get));
 	const post = await failure(http.json({method: 'POST', path: '/api/v1/app-conversations', body: {}, headersTimeoutMs: 100}));
 	assert.ok(post instanceof OutcomeUnknownError, String(post));
-	assert.match(post.message, /did not answer in time; the request may have gone through/);
+	assert.match(post.message, /did not answer in time \(no response headers came\); the request may have gone through/);
 	assert.equal(server.requests.length, 2);
 });
 

@@ -1,6 +1,6 @@
 import {parseTime} from '../state/attention.js';
 import {readErrorCause} from '../state/error-causes.js';
-import {UsageError} from './exit-codes.js';
+import {ExitCode, UsageError} from './exit-codes.js';
 import {type ErrorCause, type ErrorCauseJson, errorCauseJson} from '../wire/error-classification.js';
 import {KeyRejectedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
@@ -12,6 +12,7 @@ import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import {ageClockJson} from '../state/age-basis.js';
+import {noUnreadable, readPages, reportUnreadable} from './unreadable-report.js';
 import {listingClock, noteAgeBasis} from './listing-clock.js';
 import {clockOf, type Server} from './server.js';
 import {conversationMatchesStatus, parseStatusFilter, unknownStatusWarning} from './status-filter.js';
@@ -28,7 +29,8 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const filter = parseStatusFilter(flags.status);
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
-	const all = await readConversations(server);
+	const unreadable = noUnreadable();
+	const all = await readConversations(server, unreadable);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
 	const repeats = flags.json ? await repeatTails(server, io, rows) : new Map<string, never>();
@@ -42,19 +44,22 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	}
 	else {
 		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
-		if (rows.length === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
+		if (rows.length === 0 && unreadable.count === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
+	}
+	// Rows that could not be read are not "none": said, with what could be read of them, and exit 5 (a bad answer).
+	if (unreadable.count > 0) {
+		reportUnreadable(io, unreadable, 'conversation');
+		return ExitCode.server;
 	}
 	return 0;
 }
 
-/** Every conversation of the server, each once, with its sandbox's reason (`sandbox_status_detail`). */
-export async function readConversations(server: Server): Promise<AppConversation[]> {
-	const byId = new Map<string, AppConversation>();
-	for await (const conversation of server.app.searchConversations()) {
-		const key = normalizeId(conversation.id);
-		if (!byId.has(key)) byId.set(key, conversation);
-	}
-	return withSandboxReasons(server, [...byId.values()]);
+/**
+ * Every conversation of the server, each once, with its sandbox's reason (`sandbox_status_detail`).
+ * Rows that do not match the API are counted in `unreadable` (when given), with their id if any and why.
+ */
+export async function readConversations(server: Server, unreadable = noUnreadable()): Promise<AppConversation[]> {
+	return withSandboxReasons(server, await readPages(server.app.searchConversationPages(), unreadable));
 }
 
 /** Sandbox statuses that have no reason to give: the rest (ERROR, STARTING, UNKNOWN, new words) may. */

@@ -1,5 +1,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {EventLog} from '../state/event-log.js';
+import {forgetPrinted} from '../state/follow-window.js';
+import {preferMemoryOverSpeed} from '../config/memory-profile.js';
 import {historySource} from '../state/stored-history.js';
 import {StreamSupervisor, type StreamStatus} from '../state/stream-supervisor.js';
 import {AgentClient} from '../wire/agent-client.js';
@@ -10,9 +12,10 @@ import {terminalExecutionStatuses, terminalSandboxStatuses} from '../wire/status
 import {eventMatches, type EventFilter} from '../state/server-event-filter.js';
 import {defaultFollowDeadlineMs, formatDeadline} from './deadline.js';
 import {UnavailableError} from './exit-codes.js';
-import {invalidSummary, warnInvalid} from './invalid-warnings.js';
+import {invalidSummary, warnInvalid, warnProblem} from './invalid-warnings.js';
 import {addSecret, note, type Io} from './io.js';
 import type {Server} from './server.js';
+import {onStopSignal} from './signals.js';
 import {readStoredEvents} from './stored-history-read.js';
 
 /**
@@ -35,7 +38,7 @@ import {readStoredEvents} from './stored-history-read.js';
 export type FollowEnd =
 	| {reason: 'execution'; status: string}
 	| {reason: 'sandbox'; status: string}
-	| {reason: 'interrupted'};
+	| {reason: 'interrupted'; code: number};
 
 export type FollowOptions = {
 	server: Server;
@@ -54,6 +57,10 @@ export type FollowOptions = {
 	 * up with exit 5 and what it last saw (`--timeout`; default 3 min).
 	 */
 	deadlineMs?: number;
+	/** How many of the newest events the follower keeps to know replays by (state/follow-window.ts). */
+	keepEvents?: number;
+	/** The log to fill (default: a new one); tests read how much it holds. */
+	log?: EventLog;
 };
 
 export async function followConversation(options: FollowOptions): Promise<FollowEnd & {exitCode: number}> {
@@ -64,7 +71,8 @@ export async function followConversation(options: FollowOptions): Promise<Follow
 	} finally {
 		invalidSummary(io);
 	}
-	if (end.reason === 'interrupted') return {...end, exitCode: 130};
+	// 130 for ctrl-c, 143 for SIGTERM (signals.ts).
+	if (end.reason === 'interrupted') return {...end, exitCode: end.code};
 	note(io, end.reason === 'execution' ? `conversation ended: ${end.status}` : `conversation ended: its sandbox is ${end.status}`);
 	return {...end, exitCode: 0};
 }
@@ -73,7 +81,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	const {server, io, filter, onEvent} = options;
 	const pollMs = options.pollMs ?? 5000;
 	// One log for the stored history and the live stream after it: the stream adds only what is new.
-	const log = new EventLog();
+	const log = options.log ?? new EventLog();
 	let conversation = options.conversation;
 	// A STARTING sandbox is about to serve the whole history itself (and a conversation created a
 	// moment ago may have nothing stored yet); any other one that is not running has only the copy.
@@ -99,9 +107,7 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 			reject(error);
 		};
 	});
-	const onSigint = () => finish({reason: 'interrupted'});
-	process.once('SIGINT', onSigint);
-	process.once('SIGTERM', onSigint);
+	const offSignal = onStopSignal((code) => finish({reason: 'interrupted', code}));
 
 	// A dead or stalled server ends the follow: contact is a live stream or an event.
 	const deadlineMs = options.deadlineMs ?? defaultFollowDeadlineMs;
@@ -117,7 +123,14 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 	stop.signal.addEventListener('abort', () => clearInterval(watchdog), {once: true});
 
 	let reported: StreamStatus['state'] | null = null;
+	let heapSized = false;
 	const onStatus = (status: StreamStatus) => {
+		// A follow can last hours, allocating per event and holding little: once live, with every
+		// module loaded, the heap is sized for memory as the dashboard's is (memory-profile.ts says why then).
+		if (status.state === 'live' && !heapSized) {
+			heapSized = true;
+			preferMemoryOverSpeed();
+		}
 		if (status.state === 'live' || status.lastEventAt !== lastStatus?.lastEventAt) lastContact = Date.now();
 		lastStatus = status;
 		if (status.state === 'failed') {
@@ -138,7 +151,8 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		}
 	};
 
-	const handlers: StreamHandlers = {filter, onEvent, onStatus};
+	// Printed, then forgotten: only the newest events stay, to know a replay by.
+	const handlers: StreamHandlers = {filter, onEvent, onStatus, forget: () => forgetPrinted(log, options.keepEvents)};
 	let supervisor: StreamSupervisor | undefined;
 	let poll: Promise<void> | undefined;
 	try {
@@ -174,15 +188,14 @@ async function follow(options: FollowOptions): Promise<FollowEnd> {
 		return await ended;
 	} finally {
 		clearInterval(watchdog);
-		process.off('SIGINT', onSigint);
-		process.off('SIGTERM', onSigint);
+		offSignal();
 		stop.abort();
 		await supervisor?.close();
 		await poll;
 	}
 }
 
-type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void};
+type StreamHandlers = {filter: EventFilter; onEvent: (event: WireEvent) => void; onStatus: (status: StreamStatus) => void; forget: () => void};
 
 function startStream(server: Server, io: Io, conversation: AppConversation, handlers: StreamHandlers, log: EventLog): StreamSupervisor {
 	const client = AgentClient.fromConversation(conversation, server.baseUrl, server.transport ? {transport: server.transport} : {});
@@ -196,10 +209,12 @@ function startStream(server: Server, io: Io, conversation: AppConversation, hand
 				const event = settleEvent(logged);
 				if (eventMatches(event, handlers.filter)) handlers.onEvent(event);
 			}
+			handlers.forget();
 		},
 		onStatus: handlers.onStatus,
 		// An event that does not match the API: once per kind (a loop of one bad shape is one line).
-		onProblem: (problem) => (problem.eventKind ? warnInvalid(io, problem.eventKind, problem.message, problem.eventId) : note(io, `warning: ${problem.message}`)),
+		// Any other problem: once per kind too, with a count at the end (invalidSummary).
+		onProblem: (problem) => (problem.eventKind ? warnInvalid(io, problem.eventKind, problem.message, problem.eventId) : warnProblem(io, problem.kind, problem.message)),
 	}).start();
 }
 

@@ -113,7 +113,7 @@ Output
   --timeout D     how long to wait for an unreachable or stalled server before exit 5
                   (30s, 2m, 1h): each request, retries included, for one-shot commands
                   (default 45s); without contact with the event stream for --follow and
-                  start --wait (default 3m)
+                  start --wait, without an answer from the server for watch (default 3m)
   --alerts        dashboard: ring the bell and send a desktop notification naming the
                   reason ("approve: $ rm -rf build/ …") when a conversation starts
                   waiting, errs or gets stuck; inside tmux or screen it is wrapped for
@@ -159,6 +159,7 @@ Server and API key (flags > environment > config file)
 
 Exit codes
 ${exitCodes}
+  130 interrupted (ctrl-c), 143 terminated (SIGTERM): every command
 
 Environment
   AGENT_TUI_DEBUG=1   print stack traces with errors

@@ -44,8 +44,32 @@ function idOf(raw: unknown): string | undefined {
 	return typeof id === 'string' ? id : undefined;
 }
 
+/** Per kind of stream problem that names no event (a malformed frame), how many there were. */
+const problemsByIo = new WeakMap<Io, Map<string, number>>();
+
+/**
+ * A problem of the event stream that is not an event's (a frame that is not JSON, a server error
+ * event): the first of each kind with its words, the rest counted and said at the end. A server
+ * that sent 305 bad frames in 30 s printed 305 lines.
+ */
+export function warnProblem(io: Io, kind: string, message: string): void {
+	let problems = problemsByIo.get(io);
+	if (!problems) {
+		problems = new Map();
+		problemsByIo.set(io, problems);
+	}
+	const count = problems.get(kind) ?? 0;
+	if (count === 0) note(io, `warning: ${message} (further ${kind} problems are counted, not repeated)`);
+	problems.set(kind, count + 1);
+}
+
 /** One line per kind that was warned about more than once, with how many more there were. */
 export function invalidSummary(io: Io): void {
+	const problems = problemsByIo.get(io);
+	for (const [kind, count] of problems ?? []) {
+		if (count > 1) note(io, `warning: ${count - 1} more ${kind} problem${count === 2 ? '' : 's'} (first one above)`);
+	}
+	problems?.clear();
 	const seen = seenByIo.get(io);
 	if (!seen) return;
 	for (const [kind, ids] of seen) {

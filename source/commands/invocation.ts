@@ -41,7 +41,11 @@ const commandFlagNames = Object.keys(commandFlagSet) as CommandFlagName[];
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
-export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[]): Invocation {
+export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[], argv: readonly string[] = process.argv.slice(2)): Invocation {
+	// `--status` with nothing after it (or another flag) was silently no filter at all.
+	const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+	const bare = words.findIndex((word, index) => word === '--status' && (words[index + 1] === undefined || words[index + 1]!.startsWith('-')));
+	if (bare !== -1) throw new UsageError('--status needs a value, e.g. --status error,stuck or --status sandbox:paused');
 	const known = new Set<string>([...globalFlags, ...shortFlags, ...commandFlagNames]);
 	const unknown = given.filter((flag) => !known.has(flag) && !flag.includes('-'));
 	if (unknown.length > 0) throw new UsageError(`unknown flag ${unknown.map(flagSpelling).join(', ')} (see agent-tui --help)`);

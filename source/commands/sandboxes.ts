@@ -6,17 +6,22 @@ import type {CommandFlags} from './flags.js';
 import {addSecret, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import {listingClock, noteAgeBasis} from './listing-clock.js';
+import {noUnreadable, readPages, reportUnreadable} from './unreadable-report.js';
+import {ExitCode} from './exit-codes.js';
 import {clockOf, type Server} from './server.js';
 import {renderTable} from './table.js';
 
 /** `agent-tui sandboxes [--json]`: every sandbox, with its status and why (`status_detail`), spec and age. */
 export async function runSandboxes(server: Server, io: Io, flags: CommandFlags): Promise<number> {
-	const sandboxes = await server.app.listSandboxes();
+	const unreadable = noUnreadable();
+	const sandboxes = await readPages(server.app.searchSandboxPages(), unreadable);
+	// Rows that could not be read are not "none": said after the list, and exit 5.
+	const done = () => (unreadable.count > 0 ? (reportUnreadable(io, unreadable, 'sandbox'), ExitCode.server) : ExitCode.ok);
 	// Exposed URLs carry the session key (VS Code's `?tkn=`): scrub each one wherever it appears.
 	for (const sandbox of sandboxes) addSecret(io, sandbox.session_api_key);
 	if (flags.json) {
 		printLine(io, toJson(sandboxes, io.secrets));
-		return 0;
+		return done();
 	}
 	// Ages as `conversations` tells them (listing-clock.ts): the Date header judged by the newest
 	// conversations (one page), never our own clock.
@@ -35,7 +40,7 @@ export async function runSandboxes(server: Server, io: Io, flags: CommandFlags):
 		io.stdout.isTTY ? io.stdout.columns : undefined,
 	);
 	for (const line of lines) printText(io, line);
-	return 0;
+	return done();
 }
 
 /**

@@ -54,11 +54,17 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	}
 	addSecret(io, apiKey);
 
+	const invalidFrom = new Set<string>();
 	const clients = openServerClients(
 		{baseUrl, apiKey},
 		{
 			onRetry: (info) => note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`),
-			onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
+			// Once per request path: a page of bad rows is one line (the command says how many).
+			onInvalid: (item, where) => {
+				if (invalidFrom.has(where)) return;
+				invalidFrom.add(where);
+				note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message} (further ones from there are not repeated)`);
+			},
 			onWarning: (message) => note(io, `warning: ${message}`),
 		},
 	);

@@ -21,8 +21,7 @@ export async function runSimulator(flags: CommandFlags): Promise<number> {
 	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
 	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
 	const {runSimulatorCommand} = await import('../simulator/main.js');
-	await runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes});
-	return 0;
+	return runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes});
 }
 
 function wholeNumber(value: number | undefined, flag: string, min: number, max: number): number | undefined {

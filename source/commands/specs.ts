@@ -3,15 +3,20 @@ import {missing} from '../format/numbers.js';
 import type {CommandFlags} from './flags.js';
 import {printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
+import {noUnreadable, readPages, reportUnreadable} from './unreadable-report.js';
+import {ExitCode} from './exit-codes.js';
 import type {Server} from './server.js';
 import {renderTable} from './table.js';
 
 /** `agent-tui specs [--json]`: the sandbox specs (templates a sandbox is started from). */
 export async function runSpecs(server: Server, io: Io, flags: CommandFlags): Promise<number> {
-	const specs = await server.app.listSandboxSpecs();
+	const unreadable = noUnreadable();
+	const specs = await readPages(server.app.searchSandboxSpecPages(), unreadable);
+	// Rows that could not be read are not "none": said after the list, and exit 5.
+	const done = () => (unreadable.count > 0 ? (reportUnreadable(io, unreadable, 'sandbox spec'), ExitCode.server) : ExitCode.ok);
 	if (flags.json) {
 		printLine(io, toJson(specs, io.secrets));
-		return 0;
+		return done();
 	}
 	const lines = renderTable<SandboxSpec>(
 		specs,
@@ -23,5 +28,5 @@ export async function runSpecs(server: Server, io: Io, flags: CommandFlags): Pro
 		io.stdout.isTTY ? io.stdout.columns : undefined,
 	);
 	for (const line of lines) printText(io, line);
-	return 0;
+	return done();
 }

@@ -4,20 +4,24 @@ import {type CauseTransition, RepeatingTransitions} from '../state/cause-transit
 import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} from '../state/status-transitions.js';
 import {causeLong} from '../format/error-cause.js';
 import type {ErrorCauseJson} from '../wire/error-classification.js';
-import {KeyRejectedError} from '../wire/errors.js';
+import {KeyRejectedError, rateLimitedWords} from '../wire/errors.js';
+import {followDeadline, formatDeadline} from './deadline.js';
+import {UnavailableError} from './exit-codes.js';
 import type {CommandFlags} from './flags.js';
 import {note, printLine, printText, type Io} from './io.js';
 import {toJson} from './json-output.js';
 import {SandboxReasonWait} from './sandbox-reason-wait.js';
 import type {Server} from './server.js';
+import {onStopSignal} from './signals.js';
 import {parseStatusFilter, type StatusFilter, unknownStatusWarning} from './status-filter.js';
 
 /**
  * `agent-tui watch [--status S[,S...]] [--json]`: one line per status transition of any
- * conversation, for scripts and cron, until interrupted (exit 0). It runs the dashboard's own
- * store (batched look-ups under the request budget, backoff on failures), without the view, and
- * reports each change once (state/status-transitions.ts). `--status` keeps the transitions *into*
- * one of the given statuses. A rejected key ends it with exit 3.
+ * conversation, for scripts and cron, until interrupted (130 on ctrl-c, 143 on SIGTERM). It runs
+ * the dashboard's own store (batched look-ups under the request budget, backoff on failures),
+ * without the view, and reports each change once (state/status-transitions.ts). `--status` keeps
+ * the transitions *into* one of the given statuses. A rejected key ends it with exit 3; a server
+ * that gives no answer for `--timeout` (default 3 min, as `events --follow`) with exit 5.
  */
 export async function runWatch(server: Server, io: Io, flags: CommandFlags): Promise<number> {
 	const filter = parseStatusFilter(flags.status);
@@ -28,12 +32,37 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const detector = new TransitionDetector();
 	const repeats = new RepeatingTransitions();
 	let finish!: (code: number) => void;
-	const ended = new Promise<number>((resolve) => {
+	let fail!: (error: Error) => void;
+	const ended = new Promise<number>((resolve, reject) => {
 		finish = resolve;
+		fail = reject;
 	});
+	// Given up on when the server has not answered for the deadline: from the start, or from when
+	// its answers stopped. A healthy server that is asked nothing for a while (an empty account
+	// polls a page a minute) is not a dead one: time counts only while nothing was ever read or
+	// the last request failed.
+	const deadlineMs = followDeadline(flags);
+	let lastContact = Date.now();
+	let lastSuccessAt: number | null = null;
+	let lastSuccessSeenAt: number | null = null;
+	const watchdog = setInterval(() => {
+		const {connection} = store.getSnapshot();
+		const now = Date.now();
+		if (connection.lastSuccessAt !== lastSuccessAt) {
+			lastSuccessAt = connection.lastSuccessAt;
+			lastSuccessSeenAt = now;
+		}
+		// A 429 is an answer too: the server is there, asking to wait.
+		const answering = connection.lastError === null || connection.lastError.includes(rateLimitedWords);
+		if (lastSuccessAt !== null && answering) lastContact = now;
+		if (now - lastContact < deadlineMs) return;
+		const seen = lastSuccessSeenAt === null ? 'none was read since it started' : `the last one was read ${formatDeadline(now - lastSuccessSeenAt)} ago`;
+		fail(new UnavailableError(`gave up after ${formatDeadline(deadlineMs)} without an answer from the server (${connection.lastError ?? 'no answer'}); ${seen}; --timeout sets how long to wait`));
+	}, Math.min(1000, deadlineMs / 4));
 	let keyRejected: string | null = null;
 	let loaded = false;
 	let lastProblem: string | null = null;
+	let lastUnreadable = 0;
 
 	const onSnapshot = (snapshot: DashboardSnapshot) => {
 		const {connection} = snapshot;
@@ -43,6 +72,10 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 			return;
 		}
 		if (connection.lastError && connection.lastError !== lastProblem) note(io, `cannot refresh: ${connection.lastError}; retrying`);
+		// Rows that cannot be read are not watched: said, each time their number changes.
+		const unreadable = snapshot.invalidItems;
+		if (unreadable !== lastUnreadable && unreadable > 0) note(io, `warning: ${unreadable} conversation row${unreadable === 1 ? '' : 's'} the server sent could not be read (${unreadable === 1 ? 'it does' : 'they do'} not match the API) and ${unreadable === 1 ? 'is' : 'are'} not watched`);
+		lastUnreadable = unreadable;
 		lastProblem = connection.lastError;
 		// The first answer with every page is the baseline; nothing is printed for it.
 		if (!loaded && connection.lastSuccessAt === null) return;
@@ -79,9 +112,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const reasons = new SandboxReasonWait();
 	let recheck: ReturnType<typeof setInterval> | undefined;
 	const unsubscribe = store.subscribe(() => onSnapshot(store.getSnapshot()));
-	const stop = () => finish(0);
-	process.once('SIGINT', stop);
-	process.once('SIGTERM', stop);
+	const offSignal = onStopSignal((code) => finish(code));
 	try {
 		const code = await ended;
 		if (keyRejected) throw new KeyRejectedError(keyRejected, 401);
@@ -91,8 +122,8 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		const last = store.getSnapshot();
 		release(last, true);
 		for (const transition of reasons.flush(last)) print(awaitsCause(transition) ? withErrorCause(transition, last.conversations.get(transition.id)) : transition);
-		process.off('SIGINT', stop);
-		process.off('SIGTERM', stop);
+		offSignal();
+		clearInterval(watchdog);
 		unsubscribe();
 		if (recheck) clearInterval(recheck);
 		await controller.close();

@@ -52,15 +52,28 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
  */
 export function replaceKnownSecrets(text: string, secrets: readonly string[], mark = redactedMark): string {
 	let out = text;
-	for (const secret of expand(secrets)) out = out.replaceAll(secret, mark);
+	for (const secret of expand(secrets)) out = out.replace(wholeToken(secret), () => mark);
 	return out;
 }
 
-/** Non-empty secrets plus their URL-encoded forms, longest first so a secret that contains another goes first. */
+/**
+ * Shorter values are not looked for: a key `x` (a placeholder, a test) turned "expected" into
+ * "e[redacted]pected". No real credential is this short; credential-shaped values are still
+ * redacted by the patterns above whatever their length.
+ */
+export const minSecretLength = 8;
+
+/** `secret` where it stands as a whole token: not inside a longer run of letters and digits. */
+function wholeToken(secret: string): RegExp {
+	const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
+	return new RegExp(String.raw`(?<![\p{L}\p{N}])${escaped}(?![\p{L}\p{N}])`, 'gu');
+}
+
+/** Secrets long enough to be real, plus their URL-encoded forms, longest first so a secret that contains another goes first. */
 function expand(secrets: readonly string[]): string[] {
 	const all = new Set<string>();
 	for (const secret of secrets) {
-		if (secret.length === 0) continue;
+		if (secret.length < minSecretLength) continue;
 		all.add(secret);
 		all.add(encodeURIComponent(secret));
 	}

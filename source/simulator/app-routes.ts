@@ -7,6 +7,7 @@ import {deleteSandbox} from './sandbox-lifecycle.js';
 import {appConversationJson} from './serialize.js';
 import type {SimConversation} from './world-types.js';
 import type {World} from './world.js';
+import {maybeUnreadable} from './unreadable-rows.js';
 
 /** V1 app conversations (docs/service-behaviour.md §1.2): search, count, batch get, update, delete, send-message. */
 
@@ -83,7 +84,7 @@ export function messageText(body: Record<string, unknown>): string {
 export function registerAppRoutes(router: Router): void {
 	router.add('GET', `${base}/search`, 'bearer', ({world, query}) => {
 		const limit = intQuery(query, 'limit', {fallback: 100, min: 1, max: 100});
-		return offsetPage(filtered(world, query, true), offsetPageId(query), limit, (row) => appConversationJson(world, row));
+		return offsetPage(filtered(world, query, true), offsetPageId(query), limit, (row) => maybeUnreadable(world, row.id, appConversationJson(world, row)));
 	});
 
 	router.add('GET', `${base}/count`, 'bearer', ({world, query}) => filtered(world, query).length);
@@ -96,7 +97,7 @@ export function registerAppRoutes(router: Router): void {
 		if (bad !== undefined) throw new HttpError(400, {detail: `Invalid UUID: ${bad}`});
 		return ids.map((id) => {
 			const row = world.findConversation(id);
-			return row ? appConversationJson(world, row) : null;
+			return row ? maybeUnreadable(world, row.id, appConversationJson(world, row)) : null;
 		});
 	});
 

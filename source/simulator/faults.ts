@@ -1,3 +1,4 @@
+import {setUnreadableRows} from './unreadable-rows.js';
 import type {World} from './world.js';
 
 /**
@@ -53,6 +54,8 @@ export type FaultSwitches = {
 	 * agent servers), so a client that trusts it as the newest loses events. Off: caught up.
 	 */
 	storedCopyLags(on: boolean): void;
+	/** The n newest conversations are served in a shape no client reads (unreadable-rows.ts); 0 restores them. */
+	unreadableRows(count: number): void;
 	reset(): void;
 };
 
@@ -144,7 +147,9 @@ export class FaultState {
 		storedCopyLags: (on) => {
 			this.world.storedCopyHeld = on ? new Map(this.world.conversationList().map((conversation) => [conversation.id, this.world.events(conversation).length])) : null;
 		},
+		unreadableRows: (count) => setUnreadableRows(this.world, count),
 		reset: () => {
+			setUnreadableRows(this.world, 0);
 			this.rateLimited = 0;
 			this.perSecond = 0;
 			this.failing = 0;
@@ -252,6 +257,10 @@ export class FaultState {
 		if (typeof body.refuseSockets === 'boolean') {
 			s.refuseSockets(body.refuseSockets);
 			applied.push('refuseSockets');
+		}
+		if (body.unreadableRows !== undefined) {
+			s.unreadableRows(number(body.unreadableRows) || 0);
+			applied.push('unreadableRows');
 		}
 		if (typeof body.hostileText === 'boolean') {
 			s.hostileText(body.hostileText);

@@ -1,3 +1,4 @@
+import {onStopSignal} from '../commands/signals.js';
 import {startSimulator} from './server.js';
 
 export type SimulatorCommandOptions = {
@@ -15,7 +16,7 @@ export type SimulatorCommandOptions = {
  * process (the dashboard, curl, end-to-end tests) can talk to it. The key it prints is the demo
  * key of a local fake server, not a secret.
  */
-export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<void> {
+export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<number> {
 	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
 	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true, triageCases: true});
 	const out = process.stdout;
@@ -23,15 +24,14 @@ export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promis
 	out.write(`API key: ${simulator.apiKey}\n`);
 	out.write(`OPENHANDS_BASE_URL=${simulator.baseUrl} OPENHANDS_API_KEY=${simulator.apiKey} agent-tui\n`);
 	out.write('Steer it with POST /_sim/faults and POST /_sim/step?n=1. Press Ctrl-C to stop.\n');
-	await new Promise<void>((resolve) => {
-		const stop = () => {
-			process.off('SIGINT', stop);
-			process.off('SIGTERM', stop);
-			resolve();
-		};
-		process.on('SIGINT', stop);
-		process.on('SIGTERM', stop);
+	// Stopped by a signal: 130 for ctrl-c, 143 for SIGTERM, as every command.
+	const code = await new Promise<number>((resolve) => {
+		const off = onStopSignal((signalCode) => {
+			off();
+			resolve(signalCode);
+		});
 	});
 	await simulator.close();
 	out.write('agent-tui simulator stopped\n');
+	return code;
 }

@@ -5,6 +5,7 @@ import {KeyRejectedError, RateLimitedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {publicMessage} from './redact.js';
+import {keptUnreadableRows, unreadableRow, type UnreadableRow} from './unreadable-rows.js';
 import {BudgetClosedError, type Priority, type RequestBudget} from './request-budget.js';
 
 /**
@@ -79,7 +80,8 @@ export type PollerSink = {
 	sandboxes(items: readonly Sandbox[], complete: boolean): void;
 	specs(items: readonly SandboxSpec[]): void;
 	/** Items in a page that failed validation. */
-	invalid(count: number): void;
+	/** After each walk: how many rows could not be read, and the first of them (unreadable-rows.ts). */
+	invalid(count: number, rows: readonly UnreadableRow[]): void;
 	health(health: PollerHealth): void;
 	/** A search walk went through every page. */
 	walkComplete?(): void;
@@ -373,6 +375,7 @@ export class ConversationPoller {
 	async #walk(): Promise<void> {
 		const iterator = this.#client.searchConversationPages({limit: 100, signal: this.#abort.signal})[Symbol.asyncIterator]();
 		let invalid = 0;
+		const unreadable: UnreadableRow[] = [];
 		try {
 			for (;;) {
 				// Each page is one request, so each goes through the budget on its own and keeps the spacing.
@@ -381,6 +384,7 @@ export class ConversationPoller {
 				if (step.done) break;
 				const page = step.value;
 				invalid += page.invalid?.length ?? 0;
+				for (const item of page.invalid ?? []) if (unreadable.length < keptUnreadableRows) unreadable.push(unreadableRow(item));
 				for (const conversation of page.items) this.#remember(conversation);
 				if (page.items.length > 0) this.#sink.conversations(page.items, 'search', this.#timing);
 				// The last page says so: no need to spend a request (and the spacing) to hear "done".
@@ -390,7 +394,8 @@ export class ConversationPoller {
 			await iterator.return?.();
 		}
 
-		if (invalid > 0) this.#sink.invalid(invalid);
+		// Also 0: rows that became readable are no longer reported.
+		this.#sink.invalid(invalid, unreadable);
 		const now = this.#now();
 		this.#due.walk = now + this.#intervals.searchMs;
 		// Look-ups start once there is something to look up; a walk just refreshed everything.

@@ -63,6 +63,7 @@ import type {ReadHistoryPage} from './history-pager.js';
 import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
+import type {UnreadableRow} from './unreadable-rows.js';
 
 /**
  * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
@@ -184,6 +185,7 @@ class DashboardModel {
 	#sandboxes: ReadonlyMap<string, SandboxRow> = new Map();
 	#specs: readonly SandboxSpec[] = [];
 	#invalidItems = 0;
+	#unreadableRows: readonly UnreadableRow[] = [];
 	#health: PollerHealth;
 	#timeline: TimelineSession | null = null;
 	#start: StartProgress = idleStart;
@@ -301,8 +303,10 @@ class DashboardModel {
 					this.#touch();
 				},
 				specs: (items) => this.#onSpecs(items),
-				invalid: (count) => {
+				invalid: (count, rows) => {
+					if (count === this.#invalidItems && count === 0) return;
 					this.#invalidItems = count;
+					this.#unreadableRows = rows;
 					this.#touch();
 				},
 				health: (health) => {
@@ -436,6 +440,7 @@ class DashboardModel {
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
 			invalidItems: 0,
+			unreadableRows: [],
 			timeline: null,
 			start: this.#start,
 			notice: null,
@@ -503,6 +508,7 @@ class DashboardModel {
 			specs: this.#specs,
 			runningSandboxCap: this.#runningCap,
 			invalidItems: this.#invalidItems,
+			unreadableRows: this.#unreadableRows,
 			timeline,
 			start: this.#start,
 			notice: this.#notice,
@@ -516,6 +522,7 @@ class DashboardModel {
 			parts.specs !== previous.specs ||
 			parts.runningSandboxCap !== previous.runningSandboxCap ||
 			parts.invalidItems !== previous.invalidItems ||
+			parts.unreadableRows !== previous.unreadableRows ||
 			parts.timeline !== previous.timeline ||
 			parts.start !== previous.start ||
 			parts.notice !== previous.notice ||

@@ -7,6 +7,7 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
+import type {UnreadableRow} from './unreadable-rows.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -252,6 +253,8 @@ export type DashboardSnapshot = {
 	runningSandboxCap: number | null;
 	/** Items the server sent that failed validation, for a visible warning. */
 	invalidItems: number;
+	/** The first conversation rows that could not be read, with their id if any and why (unreadable-rows.ts). */
+	unreadableRows?: readonly UnreadableRow[];
 	timeline: TimelineState | null;
 	start: StartProgress;
 	/** One transient message for the footer (action results, refusals), with its time. */

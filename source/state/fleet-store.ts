@@ -14,6 +14,7 @@ import type {
 } from './dashboard-types.js';
 import type {SearchListener, SearchProgress} from './event-search.js';
 import {qualifyKey, splitKey} from './server-keys.js';
+import {unreadableMerger} from './unreadable-rows.js';
 
 /**
  * The all-servers view (`--all-profiles`): one list over several servers' stores. Each server
@@ -76,6 +77,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 	let closed = false;
 	const timelines = new WeakMap<TimelineState, TimelineState>();
 	let merged: Merged | null = null;
+	const mergeUnreadable = unreadableMerger();
 
 	const members: Member[] = servers.map((server) => ({
 		...server,
@@ -166,6 +168,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 			// Each server has its own cap; across servers no one number predicts what a resume pauses.
 			runningSandboxCap: null,
 			invalidItems: snapshots.reduce((sum, snapshot) => sum + snapshot.invalidItems, 0),
+			unreadableRows: mergeUnreadable(snapshots.map((snapshot) => snapshot.unreadableRows)),
 			timeline,
 			start: idleStart,
 			notice: newestNotice(snapshots, previous?.notice ?? null),

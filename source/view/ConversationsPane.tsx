@@ -13,6 +13,8 @@ import {ConversationPreview, previewRows} from './ConversationPreview.js';
 import {ConversationRowView} from './ConversationRowView.js';
 import {parentKeyOf} from '../state/conversation-rows.js';
 import {FilterLine} from './FilterLine.js';
+import type {UnreadableRow} from '../state/unreadable-rows.js';
+import {notApiWords} from '../wire/errors.js';
 import type {ListWindow} from './list-window.js';
 
 export type ConversationsPaneProps = {
@@ -40,6 +42,11 @@ export type ConversationsPaneProps = {
 	links?: readonly ExposedUrl[];
 	/** The all-servers view: the servers' names, for the SERVER column (absent: one server, no column). */
 	serverNames?: readonly string[];
+	/** Why the list cannot be loaded (the last failure), said instead of "Loading…" while nothing loaded. */
+	loadError?: string | null;
+	/** Rows the server sent that could not be read (how many, and the first of them): listed at the end, never "none". */
+	unreadableCount?: number;
+	unreadable?: readonly UnreadableRow[] | undefined;
 	/** The agents' last answers by key (`agent_final_response`); the selected one's is in the preview. */
 	answers?: ReadonlyMap<string, string> | undefined;
 	onFilterChange(text: string): void;
@@ -68,6 +75,10 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 	const frozen = props.frozenChanges == null ? '' : `frozen·${props.frozenChanges} new `;
 	const position = frozen + (keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0');
 	const header = columnHeader(columns);
+	// Unreadable rows go after the last row, in the room the list leaves (they cannot be selected).
+	const atEnd = window.offset + visible.length >= keys.length;
+	const room = Math.max(0, listHeight - Math.max(1, visible.length));
+	const unreadable = atEnd && !props.loading ? (props.unreadable ?? []).slice(0, room) : [];
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			{filterShown ? (
@@ -105,6 +116,11 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 						);
 					})
 				)}
+				{unreadable.map((row, index) => (
+					<Text key={`unreadable-${index}`} color="yellow" wrap="truncate">
+						{line(`⚠ unreadable  ${row.id === null ? '(no id)' : sanitizeLine(row.id)}  ${sanitizeLine(row.why)}`, width)}
+					</Text>
+				))}
 			</Box>
 			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} node={window.selectedKey ? props.nodes?.get(window.selectedKey) : undefined} parent={parentOf(rows, selectedRow)}
 				answer={window.selectedKey ? props.answers?.get(window.selectedKey) : undefined}
@@ -126,7 +142,13 @@ function unknownNotice(filter: string): string {
 }
 
 function emptyText(props: ConversationsPaneProps): string {
-	if (props.loading) return 'Loading conversations…';
+	// A server that fails (a web page, not the API) says why, not "Loading…" forever.
+	if (props.loading) {
+		if (props.loadError?.includes(notApiWords)) return 'Cannot list conversations: this URL is not the API (it answered with a web page); check the base URL.';
+		return props.loadError ? `Cannot list conversations: ${sanitizeLine(props.loadError)}` : 'Loading conversations…';
+	}
+	const unreadable = props.unreadableCount ?? 0;
+	if (props.total === 0 && unreadable > 0) return `Could not read any of the ${unreadable} row${unreadable === 1 ? '' : 's'} the server sent (below).`;
 	if (props.total === 0) return 'No conversations yet. Press s to start one.';
 	return `Nothing matches "${sanitizeLine(props.filter.trim())}". Press esc to clear the filter.`;
 }

@@ -170,6 +170,9 @@ export function Dashboard(props: DashboardProps) {
 			editingFilter={view.editing === 'conversations'}
 			sort={view.sort}
 			loading={loadingConversations}
+			loadError={snapshot.connection.lastError}
+			unreadableCount={snapshot.invalidItems}
+			unreadable={snapshot.unreadableRows}
 			now={serverNow}
 			links={conversationLinks(snapshot, conversations.selectedKey)}
 			serverNames={serverNames}

@@ -124,7 +124,9 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 	// Above the budget and invalid-item notes: every age on screen depends on it.
 	if (clock) segments.push({text: ` · ⏱ ${clock}`, color: 'yellow', keep: 5});
 	// The counts: the last ones go first when space runs out.
-	const countList = countSegments(counts);
+	// "No conversations" only when the list was read: not over unreadable rows or a list never loaded.
+	const listUnknown = invalidItems > 0 || connection.lastSuccessAt === null;
+	const countList = countSegments(counts).filter((count) => !(listUnknown && count.text === 'no conversations'));
 	// The fleet's spend per hour, beside what needs you: it gives way to the counts of statuses
 	// that need you, and outlasts the others.
 	if (typeof counts.costPerHour === 'number') {

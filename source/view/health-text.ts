@@ -1,6 +1,7 @@
 import {formatAge} from '../format/time.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ConnectionState} from '../state/dashboard-types.js';
+import {notApiWords} from '../wire/errors.js';
 
 export type HealthText = {text: string; color: string | undefined};
 
@@ -28,6 +29,8 @@ export function healthText(connection: ConnectionState, now: number, keySource: 
 		case 'stale':
 			return {text: `! stale ${age ?? ''}${retry}`.trimEnd(), color: 'yellow'};
 		case 'offline':
+			// A web page where the API should be is not an outage: retrying will not fix the URL.
+			if (connection.lastError?.includes(notApiWords)) return {text: '✗ not the API (check the base URL)', color: 'red'};
 			return {text: `✗ offline${retry}${age ? ` · list ${age} old` : ''}`, color: 'red'};
 		default:
 			return {text: sanitizeLine(String(connection.health)), color: undefined};

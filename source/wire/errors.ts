@@ -95,6 +95,12 @@ export class TimeoutError extends ApiError {
 }
 
 /** A 200 whose body is a web page: the base URL points at the web app, not its API. */
+/** What every 429's message says: the server answered, asking to wait (a watchdog counts it as contact). */
+export const rateLimitedWords = 'rate limited; retry in';
+
+/** What every "web page instead of JSON" message says, for the views to recognise. */
+export const notApiWords = 'this URL is not the API';
+
 export class NotApiError extends ApiError {
 	override name = 'NotApiError';
 }

@@ -15,6 +15,8 @@ import {
 	TimeoutError,
 	ValidationError,
 	wrapsRefusal,
+	notApiWords,
+	rateLimitedWords,
 } from './errors.js';
 import {validationDetail} from './schemas/common.js';
 import type {ServerClock} from './server-clock.js';
@@ -235,11 +237,12 @@ export class HttpClient {
 			const text = await readCapped(response.body, options.maxBytes ?? defaults.maxBytes, options.bodyDeadlineMs ?? defaults.bodyDeadlineMs);
 			return {status: response.statusCode, headers: response.headers, text};
 		} catch (error) {
-			if (error instanceof TimeoutError) throw new TimeoutError(`${method} ${url.pathname}: ${error.message}`, undefined, url.pathname);
+			// The headers came: what was late is the body.
+			if (error instanceof TimeoutError) throw new TimeoutError(`${method} ${url.pathname}: ${url.host} sent its headers (HTTP ${response.statusCode}), but ${error.message}`, undefined, url.pathname);
 			if (error instanceof ApiError) {
 				throw new ProtocolError(`${method} ${url.pathname}: ${error.message}`, response.statusCode, url.pathname);
 			}
-			throw networkError(method, url, error, true);
+			throw networkError(method, url, error, response.statusCode);
 		}
 	}
 }
@@ -300,7 +303,7 @@ function retryDelay(error: unknown, attempt: number): number | undefined {
 
 function notApi(url: URL): NotApiError {
 	return new NotApiError(
-		`${url.origin} answered with a web page instead of JSON: this URL is not the API (check the base URL)`,
+		`${url.origin} answered with a web page instead of JSON: ${notApiWords} (check the base URL)`,
 		200,
 		url.pathname,
 	);
@@ -369,7 +372,7 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 	}
 	if (status === 429) {
 		const {waitMs, spacingMs} = rateLimitWait(headers, words);
-		const error = new RateLimitedError(`${where}: rate limited; retry in ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
+		const error = new RateLimitedError(`${where}: ${rateLimitedWords} ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
 		throw Object.assign(error, {spacingMs});
 	}
 	if (status >= 500) {
@@ -436,22 +439,28 @@ function cancelled(method: string, url: URL, signal: AbortSignal | undefined): A
 
 const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
 
-function networkError(method: string, url: URL, error: unknown, midBody = false): ApiError {
+/**
+ * `headersStatus`: the status of an answer whose headers had arrived when it failed (the failure
+ * was in its body); undefined when nothing had come back yet.
+ */
+function networkError(method: string, url: URL, error: unknown, headersStatus?: number): ApiError {
 	const where = `${method} ${url.pathname}`;
+	const midBody = headersStatus !== undefined;
 	if (error instanceof ApiError) return error;
 	const err = error as {name?: string; code?: string; message?: string; cause?: {code?: string}};
 	if (err?.name === 'AbortError') return new ApiError(`${where}: cancelled`, undefined, url.pathname);
 	const answerTimeout = error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError;
+	// Which part was late: the headers (no answer at all) or the body after them.
+	const late = midBody || error instanceof undiciErrors.BodyTimeoutError
+		? `${url.host} sent its headers${midBody ? ` (HTTP ${headersStatus})` : ''}, but the body stalled (no data in time)`
+		: `${url.host} did not answer in time (no response headers came)`;
 	if (answerTimeout && method !== 'GET') {
 		// The request was sent and may be acted on however late the answer is: not a plain timeout.
-		return new OutcomeUnknownError(
-			`${where}: ${url.host} did not answer in time; the request may have gone through, check before trying again`,
-			undefined,
-			url.pathname,
-		);
+		return new OutcomeUnknownError(`${where}: ${late}; the request may have gone through, check before trying again`, undefined, url.pathname);
 	}
-	if (answerTimeout || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-		return new TimeoutError(`${where}: ${url.host} did not answer in time`, undefined, url.pathname);
+	if (answerTimeout) return new TimeoutError(`${where}: ${late}`, undefined, url.pathname);
+	if (err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+		return new TimeoutError(`${where}: ${url.host} did not accept the connection in time`, undefined, url.pathname);
 	}
 	const code = err?.code ?? err?.cause?.code;
 	if (method !== 'GET' && !notSentCodes.has(code ?? '')) {
