@@ -102,7 +102,7 @@ test('live mode ticks agents without step(); long-runners always progress', asyn
 });
 
 test('agent-tui simulator: prints where it listens and stops cleanly on SIGTERM', async () => {
-	const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./source/simulator/main.ts').then((m) => m.runSimulatorCommand({port: 0, conversations: 5}))"], {
+	const child = spawn(process.execPath, ['--import', 'tsx', '-e', "Promise.all([import('./source/simulator/main.ts'), import('./source/commands/signals.ts')]).then(([m, s]) => m.runSimulatorCommand({port: 0, conversations: 5}, s.onStopSignal))"], {
 		cwd: new URL('..', import.meta.url),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});

@@ -20,8 +20,8 @@ export async function runSimulator(flags: CommandFlags): Promise<number> {
 	};
 	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
 	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
-	const {runSimulatorCommand} = await import('../simulator/main.js');
-	return runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes});
+	const [{runSimulatorCommand}, {onStopSignal}] = await Promise.all([import('../simulator/main.js'), import('./signals.js')]);
+	return runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes}, onStopSignal);
 }
 
 function wholeNumber(value: number | undefined, flag: string, min: number, max: number): number | undefined {

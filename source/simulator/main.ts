@@ -1,4 +1,3 @@
-import {onStopSignal} from '../commands/signals.js';
 import {startSimulator} from './server.js';
 
 export type SimulatorCommandOptions = {
@@ -11,12 +10,15 @@ export type SimulatorCommandOptions = {
 	startingSandboxes?: number | undefined;
 };
 
+/** Calls back with the exit code (130, 143) when the process is told to stop; returns the unsubscribe (commands/signals.ts). */
+export type OnStopSignal = (handler: (code: number) => void) => () => void;
+
 /**
  * `agent-tui simulator`: the embedded simulator on its own, until SIGINT or SIGTERM, so another
  * process (the dashboard, curl, end-to-end tests) can talk to it. The key it prints is the demo
  * key of a local fake server, not a secret.
  */
-export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<number> {
+export async function runSimulatorCommand(opts: SimulatorCommandOptions, onStopSignal: OnStopSignal): Promise<number> {
 	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
 	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true, triageCases: true});
 	const out = process.stdout;
