@@ -1,4 +1,5 @@
 import {computeFileDiff, type FileDiff} from '../format/file-diff.js';
+import {gitPatch, type PatchFile} from '../format/git-patch.js';
 import {agentBaseUrl, hasAgentServer} from '../wire/agent-base-url.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {agentWorkingDir} from '../wire/agent-workspace.js';
@@ -137,6 +138,25 @@ export class ChangesSession {
 			if (signal.aborted || this.#closed) return;
 			this.#setFile(index, {state: 'error', error: publicMessage(error, this.#options.secrets)});
 		}
+	}
+
+	/**
+	 * The patch of the files at `indices` (every file when none given), in git's format
+	 * (format/git-patch.ts: `git apply` on the originals gives the modified files): their two texts
+	 * read again, one request each, for `y` (copy) and the pager. Throws what the first failed read did.
+	 */
+	async patch(indices?: readonly number[]): Promise<string> {
+		const client = this.#client;
+		if (!client) throw new Error(this.#snapshot.state === 'not-running' ? 'the sandbox is not running' : 'the changed files are not read yet');
+		const files = (indices ?? this.#snapshot.files.map((_, index) => index)).map((index) => this.#snapshot.files[index]).filter((file) => file !== undefined);
+		const signal = this.#abort.signal;
+		const patched: PatchFile[] = [];
+		for (const file of files) {
+			this.#update({requests: this.#snapshot.requests + 1});
+			const texts = await client.diff(diffPathFor(this.#snapshot.repoDir, file.path), {signal});
+			patched.push({status: file.status, path: file.path, original: texts.original, modified: texts.modified});
+		}
+		return gitPatch(patched);
 	}
 
 	close(): void {

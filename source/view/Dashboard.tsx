@@ -224,6 +224,7 @@ export function Dashboard(props: DashboardProps) {
 			onBack={() => dispatch({type: 'focus', pane: view.listPane})}
 			focusEvent={view.timelineFocus}
 			onFocused={() => dispatch({type: 'focused'})}
+			onNotice={(text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})})}
 			onLoadOlder={() => controller.loadOlderEvents?.()}
 			onLoadNewer={() => controller.loadNewerEvents?.()}
 			onToNewest={() => controller.timelineToNewest?.()}

@@ -235,6 +235,7 @@ export function DashboardOverlay(props: Props) {
 				height={height}
 				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
 				onClose={closeOverlay}
+				onNotice={(text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})})}
 				onResume={() => {
 					// Pressed before the sandbox list arrived: asked once it has (use-dashboard-keys.ts).
 					if (!snapshot.sandboxesListed) {

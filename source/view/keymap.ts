@@ -92,7 +92,9 @@ export type ActionName =
 	| 'resumeAll'
 	| 'runRetryable'
 	| 'copyId'
-	| 'copyUrl';
+	| 'copyUrl'
+	| 'copyPatch'
+	| 'pager';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -212,6 +214,9 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'nextFile', keys: [char('}')], description: 'Next file\'s diff', contexts: ['diff'], hint: 'next file'},
 	{action: 'previousFile', keys: [char('{')], description: 'Previous file\'s diff', contexts: ['diff'], hint: 'prev file'},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Read the changed files again (drops the diffs read so far)', contexts: ['changes', 'diff']},
+	{action: 'copyPatch', keys: [char('y')], description: 'Copy the patch (every file in the list; this file in its diff) to the clipboard, in git\'s format', contexts: ['changes', 'diff'], hint: 'copy patch'},
+	{action: 'pager', keys: [char('v')], description: 'Open the patch in $PAGER (less by default); the dashboard comes back when it exits', contexts: ['changes', 'diff'], hint: 'pager'},
+	{action: 'pager', keys: [char('v')], description: 'Open the selected event\'s JSON in $PAGER (less by default)', contexts: ['timeline', 'details']},
 	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox when it is not running (asks first; never on its own)', contexts: ['changes', 'diff']},
 	{action: 'queue', keys: [char('!')], description: 'What needs you, grouped by cause: count, oldest, and the remedy of each group', contexts: ['conversations', 'sandboxes', 'timeline']},
 	{action: 'runRetryable', keys: [char('C')], description: 'Run again every conversation whose error is retryable (lists them, asks y/n)', contexts: ['conversations']},

@@ -1,39 +1,18 @@
-import {useRef} from 'react';
-import {useStdout} from 'ink';
-import {passthrough} from '../format/terminal-notify.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {normalizeId} from '../wire/ids.js';
 import {clipboardRoute, type ClipboardRoute} from '../state/clipboard-route.js';
 import type {DashboardController} from '../state/dashboard-types.js';
-import {osc52Copy} from './clipboard.js';
+import {type Say, useClipboard} from './use-clipboard.js';
 import {keyOf} from './keymap.js';
 import {type KeyRegistry, useKeyHandlers} from './use-key-dispatch.js';
-
-type Say = (text: string, level?: 'info' | 'warn') => void;
 
 /**
  * `y` copies the selected conversation's id, `Y` its page in the web UI, with OSC 52 (over SSH
  * too), wrapped for tmux or screen as the clipboard route says (state/clipboard-route.ts). When
- * tmux refuses or keeps no copy, the notice says which setting it needs (in full once a run).
+ * tmux refuses or keeps no copy, the notice says which setting it needs (use-clipboard.ts).
  */
 export function useCopyKeys(registry: KeyRegistry, controller: DashboardController, selectedKey: string | null | undefined, say: Say, route: () => Promise<ClipboardRoute> = clipboardRoute): void {
-	const {stdout} = useStdout();
-	const advised = useRef(false);
-	const copy = (text: string, what: string) => {
-		// Asked of tmux at each copy (a few ms): a setting changed meanwhile counts at once.
-		route()
-			.catch(() => ({wrap: 'plain' as const, taken: true, advice: null}))
-			.then((how) => {
-				const sequence = osc52Copy(text);
-				stdout.write(how.wrap === 'plain' ? sequence : passthrough(sequence, how.wrap));
-				// The setting tmux needs is said once a run; after that a refused copy is said briefly.
-				const advice = how.advice && !advised.current ? how.advice : null;
-				if (advice) advised.current = true;
-				if (!how.taken) say(advice ? `Not copied: ${advice}.` : 'Not copied: tmux refused it (set-clipboard).', 'warn');
-				else say(`Copied ${what}${advice ? `, ${advice}` : ''}.`, advice ? 'warn' : 'info');
-			})
-			.catch((error: unknown) => say(`Not copied: ${sanitizeLine(error instanceof Error ? error.message : String(error))}`, 'warn'));
-	};
+	const copy = useClipboard(say, route);
 	const handlers = {
 		copyId: () => {
 			if (!selectedKey) return say('No conversation selected.');

@@ -9,6 +9,8 @@ import {workspaceRoot} from '../../wire/git-paths.js';
 import {line} from '../cells.js';
 import {paint} from '../../boundary/ink-paint.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
+import {useClipboard} from '../use-clipboard.js';
+import {usePager} from '../use-pager.js';
 import {countsLabel, diffLine, fileLetter, numberWidth, statusColor} from './diff-lines.js';
 
 type Props = {
@@ -26,6 +28,8 @@ type Props = {
 	onClose(): void;
 	/** `r`: ask to resume the sandbox (the Dashboard's y/n question). */
 	onResume(): void;
+	/** A line for the notice (copy and pager outcomes). */
+	onNotice?(text: string, level?: 'info' | 'warn'): void;
 };
 
 const unsupportedSnapshot: ChangesSnapshot = {
@@ -78,7 +82,23 @@ function ChangesOverlayImpl(props: Props) {
 		props.onOpenFile(index);
 	};
 	const moveSelection = (delta: number) => setSelected((index) => Math.max(0, Math.min(files.length - 1, index + delta)));
+	const say = (text: string, level?: 'info' | 'warn') => props.onNotice?.(text, level);
+	const copy = useClipboard(say);
+	const pager = usePager(say);
+	// The patch of this file in its diff, of every file in the list: read again, one request a file.
+	const withPatch = (use: (patch: string, what: string) => void) => {
+		if (!session || snapshot.state !== 'ready' || files.length === 0) return say(snapshot.state === 'ready' ? 'No changed files: no patch.' : 'The changed files are not read yet.');
+		const indices = file === null ? undefined : [file];
+		const what = file === null ? `the patch of ${files.length} file${files.length === 1 ? '' : 's'}` : `the patch of ${sanitizeLine(files[file]?.path ?? '')}`;
+		say(`Reading ${what}…`);
+		session.patch(indices).then(
+			(patch) => use(patch, what),
+			(error: unknown) => say(`No patch: ${sanitizeLine(error instanceof Error ? error.message : String(error))}`, 'warn'),
+		);
+	};
 	const shared = {
+		copyPatch: () => withPatch(copy),
+		pager: () => withPatch(pager),
 		refresh: () => {
 			offsets.current.clear();
 			setOffset(0);

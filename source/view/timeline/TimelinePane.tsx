@@ -7,6 +7,8 @@ import {distinctKinds, selectTimelineEvents} from '../../state/timeline-query.js
 import {type LoggedEvent, settleEvent} from '../../wire/schemas/events.js';
 import {EventDetails} from '../details/EventDetails.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
+import {usePager} from '../use-pager.js';
+import {eventJson} from '../../format/event-json.js';
 import {filterLineRows, TimelineFilterLine} from './TimelineFilterLine.js';
 import {TimelineHeader} from './TimelineHeader.js';
 import {TimelineRow} from './TimelineRow.js';
@@ -47,6 +49,8 @@ export type TimelinePaneProps = {
 	/** An event to select once it is among the rows (a search hit); cleared through onFocused. */
 	focusEvent?: {conversationKey: string; id: string; timestamp: string} | null;
 	onFocused?(): void;
+	/** A line for the notice (the pager's outcome). */
+	onNotice?(text: string, level?: 'info' | 'warn'): void;
 	/** The window reached the oldest event held while older ones exist: read the next older page. */
 	onLoadOlder?(): void;
 	/** The window reached the newest event held while newer ones were dropped: read the next newer page. */
@@ -118,10 +122,14 @@ function OpenTimeline(props: TimelinePaneProps & {timeline: TimelineState}) {
 		onPin: props.onPin,
 	});
 
+	const pager = usePager((text, level) => props.onNotice?.(text, level));
+	const pageSelected = () => (selected ? pager(eventJson(settleEvent(selected)), 'the event\'s JSON') : props.onNotice?.('No event selected: nothing to show in the pager.'));
+	useKeyHandlers('details', focused && detailsOpen ? {pager: pageSelected} : {});
 	useKeyHandlers(
 		'timeline',
 		focused && !detailsOpen && !editingFilter
 			? {
+				pager: pageSelected,
 				up: () => history.key(() => cursor.move(-1)),
 				down: () => history.key(() => cursor.move(1)),
 				pageUp: () => history.key(() => cursor.page(-1)),
