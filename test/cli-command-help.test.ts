@@ -20,7 +20,7 @@ test('help <command> and <command> --help: usage, what it does, flags, an exampl
 		assert.equal(run.code, 0, run.stderr);
 		assert.match(run.stdout, /^Usage\n {2}\$ agent-tui watch \[--status/);
 		assert.match(run.stdout, /What it does\n {2}watch {11}one line per status change/);
-		assert.match(run.stdout, /Flags\n {2}--json {2}--status {2}--timeout/);
+		assert.match(run.stdout, /Flags\n {2}--json {2}--status {2}--alert-command {2}--timeout/);
 		assert.match(run.stdout, /Example\n {2}\$ agent-tui watch /);
 		assert.match(run.stdout, /Exit codes\n {2}0 {2}success[\s\S]* 5 {2}network or server failure[\s\S]*130 interrupted \(ctrl-c\), 143 terminated \(SIGTERM\)/);
 		// Only this command: not the others' usage.

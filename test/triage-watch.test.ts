@@ -64,10 +64,22 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	const running = (await app.listSandboxes()).filter((sandbox) => sandbox.status === 'RUNNING').slice(0, 2);
 	assert.equal(running.length, 2);
 	for (const sandbox of running) await app.pauseSandbox(String(sandbox.id));
-	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as {id: string; which: string; from: string | null; to: string; time: string; title: string});
+	type Line = {id: string; which: string; from: string | null; to: string | null; time: string; title: string; kind?: string; server?: string; server_time?: string};
+	const all = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	// Status changes; the changes of cause they bring are lines of their own (which: cause).
+	const lines = () => all().filter((line) => line.which !== 'cause');
+	const causeLines = () => all().filter((line) => line.which === 'cause');
 	await until(() => lines().filter((line) => line.to === 'paused').length >= 2, 'two paused transitions');
 	assert.ok(lines().every((line) => line.which === 'sandbox'), `a sandbox pause is named as one: ${cli.stdout}`);
 	assert.ok(lines().every((line) => 'cause' in line), `each line carries its cause (null when nothing needs a person): ${cli.stdout}`);
+	// A running agent's sandbox paused under it: its cause became paused mid-run, said once, with the server and its clock's time.
+	const pausedMidRun = () => lines().filter((line) => line.to === 'paused' && (line as {cause?: {key: string} | null}).cause?.key === 'paused').length;
+	await until(() => causeLines().filter((line) => line.to === 'paused').length >= pausedMidRun() && pausedMidRun() > 0, 'each cause that became paused');
+	for (const line of causeLines().filter((entry) => entry.to === 'paused')) {
+		assert.equal(line.kind, 'paused');
+		assert.equal(line.server, new URL(sim.baseUrl).host);
+		assert.ok(!Number.isNaN(Date.parse(line.server_time ?? '')), JSON.stringify(line));
+	}
 	// Several more polls, and a restart of the server in between: nothing is reported again.
 	await sim.restart();
 	// Nothing repeats across re-polls: let the watch poll the server again (every 5 s) a few
@@ -77,7 +89,8 @@ test('agent-tui watch --json: one NDJSON line per transition, exactly once acros
 	const paused = lines().filter((line) => line.to === 'paused');
 	assert.equal(paused.length, 2, cli.stdout);
 	assert.equal(new Set(paused.map((line) => line.id)).size, 2);
-	for (const line of lines()) {
+	assert.equal(causeLines().filter((line) => line.to === 'paused').length, pausedMidRun(), `each cause said once: ${cli.stdout}`);
+	for (const line of all()) {
 		assert.match(line.id, /^[0-9a-f]{32}$/);
 		assert.ok(!Number.isNaN(Date.parse(line.time)));
 		assert.notEqual(line.from, line.to);

@@ -25,7 +25,7 @@ Usage
                      [--desc] [--follow] [--json]
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
                     [--wait] [--json]
-  $ agent-tui watch [--status S[,S...]] [--json]
+  $ agent-tui watch [--status S[,S...]] [--json] [--alert-command CMD]
   $ agent-tui changes <conversation-id> [--json | --patch | --stat]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
                         [--data-clock-offset=-24d31s] [--max-running N]
@@ -87,7 +87,11 @@ Commands
   watch           one line per status change of any conversation, each change once,
                   until ctrl-c, naming which status changed (agent or sandbox);
                   --status keeps changes into those statuses (sandbox:S for a sandbox's);
-                  --json lines carry "cause" (as conversations --json)
+                  --json lines carry "cause" (as conversations --json); without --status,
+                  each change of a conversation's cause is a line too ("which": "cause",
+                  "from"/"to" the cause keys, "to": null when cleared, "server",
+                  "server_time" on that server's clock); --alert-command CMD runs CMD
+                  with each of those objects on stdin
   changes         the files the conversation's agent changed in its repository
                   (status<TAB>path, like git --name-status), through the app server
                   (or its agent server); its sandbox must be RUNNING

@@ -70,7 +70,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	{
 		name: 'watch',
 		args: [],
-		flags: ['json', 'status'],
+		flags: ['json', 'status', 'alertCommand'],
 		run: async (server, io, _args, flags) => (await import('./watch.js')).runWatch(server, io, flags),
 	},
 	{

@@ -1,6 +1,7 @@
 import {createDashboard} from '../state/dashboard-store.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
-import {type CauseTransition, RepeatingTransitions} from '../state/cause-transitions.js';
+import {type CauseTransition, CauseTransitions} from '../state/cause-transitions.js';
+import {alertCommand} from '../state/alert-command.js';
 import {awaitsCause, TransitionDetector, type StatusTransition, withErrorCause} from '../state/status-transitions.js';
 import {causeLong} from '../format/error-cause.js';
 import type {ErrorCauseJson} from '../wire/error-classification.js';
@@ -30,7 +31,9 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	// The server's budget, which also counts the client's own retries: one account of the requests sent.
 	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {})});
 	const detector = new TransitionDetector();
-	const repeats = new RepeatingTransitions();
+	const causes = new CauseTransitions();
+	// --alert-command: each change of a cause, the same object --json prints, on the command's stdin.
+	const alerts = flags.alertCommand?.trim() ? alertCommand<CauseTransition>({command: flags.alertCommand, log: (_origin, text) => note(io, `alert command: ${text}`)}) : null;
 	let finish!: (code: number) => void;
 	let fail!: (error: Error) => void;
 	const ended = new Promise<number>((resolve, reject) => {
@@ -88,10 +91,16 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 			else print(transition);
 		}
 		release(snapshot, false);
-		// Repeating changes no status: said as a change of the row's cause (not under a status filter).
-		for (const transition of repeats.observe(snapshot.conversations.values())) if (!filter) print(transition);
+		// Every change of a row's cause (waiting, error, stuck, repeating, quiet, spending, cleared…), with
+		// the server and its clock's time; not under a status filter, which keeps status changes only.
+		const context = {server: snapshot.serverLabel, now: Date.now(), clockOffsetMs: connection.clockOffsetMs};
+		for (const transition of causes.observe(snapshot.conversations.values(), context)) {
+			if (filter) continue;
+			print(transition);
+			alerts?.run(transition);
+		}
 		// A held transition goes out after its wait even when nothing else changes.
-		if (reasons.holding || held.length > 0) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
+		if (reasons.holding || held.length > 0 || causes.holding) recheck ??= setInterval(() => onSnapshot(store.getSnapshot()), 1000);
 		else if (recheck) {
 			clearInterval(recheck);
 			recheck = undefined;
@@ -126,6 +135,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		clearInterval(watchdog);
 		unsubscribe();
 		if (recheck) clearInterval(recheck);
+		alerts?.close();
 		await controller.close();
 	}
 }
@@ -144,7 +154,8 @@ function describe(transition: StatusTransition | CauseTransition): string {
 	// Into error: the error's own words and class (`: rate limit · retryable: LLMRateLimitError: …`).
 	const why = 'error_cause' in transition && transition.error_cause ? `: ${causeWords(transition.error_cause)}` : '';
 	const parent = transition.parent_conversation_id ? `  (sub-agent of ${transition.parent_conversation_id.slice(0, 8)})` : '';
-	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? 'new'} → ${transition.to}${detail}${why}${reason}  ${transition.title}${parent}`;
+	const to = transition.to ?? 'cleared';
+	return `${transition.time}  ${transition.id.slice(0, 8)}  ${transition.which.padEnd(7)} ${transition.from ?? (transition.which === 'cause' ? 'none' : 'new')} → ${to}${detail}${why}${reason}  ${transition.title}${parent}`;
 }
 
 /** `rate limit · retryable: LLMRateLimitError: …`, from the JSON form of a cause. */

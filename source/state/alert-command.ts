@@ -35,8 +35,9 @@ export type AlertCommandOptions = {
 	log(origin: string, text: string): void;
 };
 
-export type AlertCommand = {
-	run(payload: AlertPayload): void;
+export type AlertCommand<P extends {reason: string | null} = AlertPayload> = {
+	/** The dashboard's alert, or another object with a reason (`watch --alert-command` passes its cause transitions). */
+	run(payload: P): void;
 	/** Runs still going (tests wait for 0). */
 	running(): number;
 	/** Stops every run still going (the dashboard is closing). */
@@ -47,15 +48,15 @@ const origin = 'alert-command';
 /** The part of the command's stderr kept for the log line. */
 const keptStderr = 2000;
 
-export function alertCommand(options: AlertCommandOptions): AlertCommand {
+export function alertCommand<P extends {reason: string | null} = AlertPayload>(options: AlertCommandOptions): AlertCommand<P> {
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const maxRunning = options.maxRunning ?? 4;
 	const live = new Set<{stop(): void}>();
 	const log = (text: string) => options.log(origin, text);
 
-	const run = (payload: AlertPayload) => {
+	const run = (payload: P) => {
 		if (live.size >= maxRunning) {
-			log(`skipped the alert "${payload.reason}": ${live.size} runs of the alert command are still going`);
+			log(`skipped the alert "${payload.reason ?? 'cleared'}": ${live.size} runs of the alert command are still going`);
 			return;
 		}
 		let child: ReturnType<typeof spawn>;
