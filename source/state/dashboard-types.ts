@@ -7,6 +7,7 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
+import type {SnoozeMark} from './snoozes.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -130,6 +131,8 @@ export type ConversationRow = {
 	sessionStart?: {at: number; exact: boolean} | null;
 	/** The all-servers view (`--all-profiles`): the server this row came from (the SERVER column). */
 	server?: RowServer;
+	/** Snoozed by the person (state/snoozes.ts): out of the queue, `n`/`N` and the alerts until then. */
+	snoozed?: SnoozeMark;
 };
 
 /**
@@ -272,6 +275,10 @@ export type DashboardSnapshot = {
 export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'context' | 'title';
 
 export interface DashboardController {
+	/** Snooze a conversation until it changes or until a time (state/snoozed-dashboard.ts); null when it is not listed. */
+	snooze?(conversationKey: string, until: number | 'change'): SnoozeMark | null;
+	/** End a conversation's snooze; false when it had none. */
+	unsnooze?(conversationKey: string): boolean;
 	/** Force a refresh now (ctrl-r), within the request budget. */
 	refresh(): void;
 	/** Tell the poller which conversation keys are on screen, so they are refreshed first. */
