@@ -7,7 +7,6 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
-import type {SnoozeMark} from './snoozes.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -91,6 +90,9 @@ export type AttentionReason =
 
 /** Every reason but `sub_agent`: what a conversation needs for itself. */
 export type OwnAttentionReason = Exclude<AttentionReason, {kind: 'sub_agent'}>;
+
+/** What a snoozed row carries (state/snoozes.ts): when its snooze ends, or `change`. */
+export type SnoozeMark = {until: number | 'change'};
 
 export type ConversationRow = {
 	/** Normalized (32-hex) id: the key everywhere in the store. */

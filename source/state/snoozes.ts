@@ -1,5 +1,7 @@
 import {causeOf} from './causes.js';
-import type {ConversationRow} from './dashboard-types.js';
+import type {ConversationRow, SnoozeMark} from './dashboard-types.js';
+
+export type {SnoozeMark};
 
 /**
  * Snoozes: a person's "not now" on a conversation. A snoozed row leaves the queue (`!`), `n`/`N`,
@@ -17,9 +19,6 @@ export type Snooze =
 	| {until: number; at: number}
 	/** Until the row's signature is no longer `signature`. */
 	| {until: 'change'; signature: string; at: number};
-
-/** What a snoozed row carries (ConversationRow's `snoozed`): when it ends, or `change`. */
-export type SnoozeMark = {until: number | 'change'};
 
 /** The parts of a row that a change of ends an until-change snooze. */
 export type SignatureParts = {updatedAt: string | null; executionStatus: string | null; sandboxStatus: string | null; cause: string | null};

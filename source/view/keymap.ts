@@ -176,7 +176,7 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'zoom', keys: [char('z')], description: 'Zoom: the focused pane takes the whole width (wide terminals); again shows both', contexts: ['global']},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
 	{action: 'start', keys: [char('+')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
-	{action: 'snooze', keys: [char('s')], description: 'Snooze: out of !, n/N and the alerts until it changes, or for an hour, a day, a week (asks which)', contexts: ['conversations'], hint: 'snooze'},
+	{action: 'snooze', keys: [char('s')], description: 'Snooze: out of !, n/N and the alerts until it changes, or for an hour, a day, a week (asks which)', contexts: ['conversations']},
 	{action: 'unsnooze', keys: [char('u')], description: 'Unsnooze: back in !, n/N and the alerts now (the filter `snoozed` lists them)', contexts: ['conversations']},
 	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},
 	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline'], hint: 'reject'},
