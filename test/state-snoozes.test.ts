@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {attachAlerts} from '../source/state/alerts.js';
 import {causeGroups} from '../source/state/causes.js';
+import type {ConversationRow} from '../source/state/dashboard-types.js';
 import {countConversations, nextNeedingAttention, selectConversationKeys} from '../source/state/conversation-query.js';
 import {SnoozeBook} from '../source/state/snooze-book.js';
 import {loadSnoozes, snoozeFilePath} from '../source/state/snooze-store.js';
 import {withSnoozes} from '../source/state/snoozed-dashboard.js';
 import {parseSnoozeDuration} from '../source/state/snoozes.js';
-import {conversationRow, fixtureSnapshot, fixtureStore, hexId, recordingController} from './helpers/dashboard-fixture.js';
+import {conversationRow, fixtureSnapshot, fixtureStore, hexId, liveConnection, recordingController} from './helpers/dashboard-fixture.js';
 
 /**
  * Snoozes: kept per server in the state directory (0700/0600) across a restart; a snooze until it
@@ -120,4 +122,29 @@ test('durations read as people write them', () => {
 	assert.equal(parseSnoozeDuration('1w'), 604_800_000);
 	assert.equal(parseSnoozeDuration('soon'), null);
 	assert.equal(parseSnoozeDuration('0h'), null);
+});
+
+test('alerts: a row snoozed for a time rings nothing when it starts needing you; one not snoozed does', (t) => {
+	const rows = (first: string, second: string) =>
+		new Map<string, ConversationRow>([
+			[hexId(1), conversationRow({id: hexId(1), title: 'Snoozed one', execution: first, updatedMinutesAgo: 5})],
+			[hexId(2), conversationRow({id: hexId(2), title: 'Awake one', execution: second, updatedMinutesAgo: 5})],
+		]);
+	const inner = fixtureStore(fixtureSnapshot({conversations: rows('running', 'running')}));
+	const {store, controller} = withSnoozes({store: inner, controller: recordingController()}, new SnoozeBook(null));
+	const written: string[] = [];
+	const detach = attachAlerts(store, {write: (text) => written.push(text), minIntervalMs: 0});
+	t.after(() => {
+		detach();
+		void controller.close();
+	});
+	const publish = (first: string, second: string) => inner.update(() => ({conversations: rows(first, second), connection: {...liveConnection, lastSuccessAt: Date.now()}}));
+	publish('running', 'running');
+	controller.snooze!(hexId(1), Date.now() + 3_600_000);
+	publish('waiting_for_confirmation', 'running');
+	assert.equal(written.length, 0, 'the snoozed row rang nothing');
+	publish('waiting_for_confirmation', 'waiting_for_confirmation');
+	assert.equal(written.length, 1, 'the other did');
+	assert.match(written[0]!, /Awake one/);
+	assert.doesNotMatch(written[0]!, /Snoozed one/);
 });
