@@ -40,6 +40,7 @@ test('s on a row, then s: it leaves the ! queue, keeps a z mark, and the snoozed
 	frame = await press(rendered, '/snoozed\r', (text) => text.includes('esc clears'));
 	assert.match(frame, /z approve\? .*Add retries/);
 	assert.doesNotMatch(frame, /Upgrade React|Investigate memory/, 'only the snoozed row');
+	assert.match(frame, /z snoozed until it changes \(u ends it\) · waiting for you/, 'the preview says it in words');
 	frame = await press(rendered, 'u', (text) => /Unsnoozed Add retries/.test(text));
 	assert.equal(book.get(hexId(3)), undefined);
 	frame = await press(rendered, keys.escape, (text) => text.includes('Upgrade React'));
