@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {attachAlerts} from '../source/state/alerts.js';
@@ -147,4 +147,16 @@ test('alerts: a row snoozed for a time rings nothing when it starts needing you;
 	assert.equal(written.length, 1, 'the other did');
 	assert.match(written[0]!, /Awake one/);
 	assert.doesNotMatch(written[0]!, /Snoozed one/);
+});
+
+test('a snooze that cannot be written holds for this run and says why; one that can says nothing', (t) => {
+	const env = stateHome(t);
+	writeFileSync(join(env.XDG_STATE_HOME!, 'blocker'), 'a file where the directory would go');
+	const blocked = SnoozeBook.forServer('https://app.example.test', {...env, XDG_STATE_HOME: join(env.XDG_STATE_HOME!, 'blocker')});
+	const {store, controller} = withSnoozes({store: fixtureStore(fixtureSnapshot()), controller: recordingController()}, blocked);
+	const mark = controller.snooze!(waiting, 'change');
+	assert.match(String(mark?.unsaved), /ENOTDIR|not a directory/i);
+	assert.ok(store.getSnapshot().conversations.get(waiting)?.snoozed, 'snoozed all the same');
+	const fine = withSnoozes({store: fixtureStore(fixtureSnapshot()), controller: recordingController()}, SnoozeBook.forServer('https://app.example.test', env));
+	assert.deepEqual(fine.controller.snooze!(waiting, 'change'), {until: 'change'});
 });

@@ -1,4 +1,5 @@
 import {SnoozeBook} from '../state/snooze-book.js';
+import {snoozeFilePath} from '../state/snooze-store.js';
 import {parseSnoozeDuration, signature, snoozedUntilJson, snoozeText, type Snooze} from '../state/snoozes.js';
 import type {AgeNow} from '../format/time.js';
 import {normalizeId} from '../wire/ids.js';
@@ -21,7 +22,11 @@ import {clockOf, type Server} from './server.js';
 
 /** One book per server; the demo's simulator is new each run, its address with it: one book for every demo. */
 export function snoozeBookOf(server: Pick<Server, 'baseUrl' | 'demo'>): SnoozeBook {
-	return SnoozeBook.forServer(server.demo ? 'demo:' : server.baseUrl);
+	return SnoozeBook.forServer(snoozeAddress(server));
+}
+
+function snoozeAddress(server: Pick<Server, 'baseUrl' | 'demo'>): string {
+	return server.demo ? 'demo:' : server.baseUrl;
 }
 
 /** A listed conversation's signature, as the dashboard takes it from its row. */
@@ -53,7 +58,9 @@ export async function runSnooze(server: Server, io: Io, id: string, flags: Comma
 	const key = normalizeId(conversation.id);
 	const at = Date.now();
 	const snooze: Snooze = duration === null ? {until: 'change', signature: listingSignature(conversation, listingClock(clockOf(server), [conversation]).now), at} : {until: at + duration, at};
-	snoozeBookOf(server).set(key, snooze);
+	const book = snoozeBookOf(server);
+	book.set(key, snooze);
+	if (book.writeError !== null) throw new Error(`could not save the snooze in ${snoozeFilePath(snoozeAddress(server))}: ${book.writeError}`);
 	printText(io, `snoozed ${key} ${snoozeText({until: snooze.until}, at)}${snooze.until === 'change' ? '' : ` (${new Date(snooze.until).toISOString()})`}`);
 	return 0;
 }
@@ -61,6 +68,9 @@ export async function runSnooze(server: Server, io: Io, id: string, flags: Comma
 export async function runUnsnooze(server: Server, io: Io, id: string): Promise<number> {
 	const conversation = await findConversation(server, io, id);
 	const key = normalizeId(conversation.id);
-	printText(io, snoozeBookOf(server).drop(key) ? `unsnoozed ${key}` : `${key} was not snoozed`);
+	const book = snoozeBookOf(server);
+	const dropped = book.drop(key);
+	if (book.writeError !== null) throw new Error(`could not save the unsnooze: ${book.writeError}`);
+	printText(io, dropped ? `unsnoozed ${key}` : `${key} was not snoozed`);
 	return 0;
 }

@@ -278,7 +278,7 @@ export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' 
 
 export interface DashboardController {
 	/** Snooze a conversation until it changes or until a time (state/snoozed-dashboard.ts); null when it is not listed. */
-	snooze?(conversationKey: string, until: number | 'change'): SnoozeMark | null;
+	snooze?(conversationKey: string, until: number | 'change'): (SnoozeMark & {unsaved?: string}) | null;
 	/** End a conversation's snooze; false when it had none. */
 	unsnooze?(conversationKey: string): boolean;
 	/** Force a refresh now (ctrl-r), within the request budget. */

@@ -11,6 +11,7 @@ export class SnoozeBook {
 	readonly #path: string | null;
 	readonly #listeners = new Set<() => void>();
 	#version = 0;
+	#writeError: string | null = null;
 
 	/** `path` null: kept in memory only (tests, a server with no address). */
 	constructor(path: string | null, entries?: Map<string, Snooze>) {
@@ -24,6 +25,11 @@ export class SnoozeBook {
 
 	get version(): number {
 		return this.#version;
+	}
+
+	/** Why the last change could not be written (the snooze then holds for this run only), or null. */
+	get writeError(): string | null {
+		return this.#writeError;
 	}
 
 	get size(): number {
@@ -60,8 +66,10 @@ export class SnoozeBook {
 		if (this.#path !== null) {
 			try {
 				saveSnoozes(this.#path, this.#entries);
-			} catch {
-				// A read-only state directory: the snooze holds for this run.
+				this.#writeError = null;
+			} catch (error) {
+				// A read-only state directory: the snooze holds for this run, and the caller says so.
+				this.#writeError = error instanceof Error ? error.message : String(error);
 			}
 		}
 		for (const listener of this.#listeners) listener();

@@ -92,7 +92,7 @@ export function withSnoozes(inner: {store: DashboardStore; controller: Dashboard
 			const row = inner.store.getSnapshot().conversations.get(key);
 			if (!row) return null;
 			book.set(key, until === 'change' ? {until: 'change', signature: rowSignature(row), at: now()} : {until, at: now()});
-			return {until};
+			return book.writeError === null ? {until} : {until, unsaved: book.writeError};
 		},
 		unsnooze: (key) => book.drop(key),
 		async close() {

@@ -1,5 +1,6 @@
 import type {Dispatch} from 'react';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
+import {sanitizeLine} from '../../format/sanitize.js';
 import {snoozeText} from '../../state/snoozes.js';
 import {shortTitle} from '../../state/triage-plan.js';
 import type {ViewAction} from '../view-state.js';
@@ -31,8 +32,14 @@ export function applySnooze(controller: DashboardController, keys: readonly stri
 	if (!controller.snooze) return 'Snoozing is not available here.';
 	const until = pick === 'change' ? 'change' : Date.now() + pick;
 	let done = 0;
-	for (const key of keys) if (controller.snooze(key, until)) done++;
+	let unsaved: string | null = null;
+	for (const key of keys) {
+		const mark = controller.snooze(key, until);
+		if (mark) done++;
+		unsaved ??= mark?.unsaved ?? null;
+	}
 	if (done === 0) return `${title}: not in the list any more; nothing snoozed.`;
 	const what = keys.length === 1 ? title : `${done} conversation${done === 1 ? '' : 's'} of ${title}`;
-	return `Snoozed ${what} ${snoozeText({until}, Date.now())}.`;
+	const kept = unsaved === null ? '' : ` Not saved, so only until you quit: ${sanitizeLine(unsaved)}`;
+	return `Snoozed ${what} ${snoozeText({until}, Date.now())}.${kept}`;
 }
