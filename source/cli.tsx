@@ -69,6 +69,8 @@ function parseArgs() {
 				run: {type: 'boolean'},
 				output: {type: 'string', shortFlag: 'o'},
 				timeout: {type: 'string'},
+				for: {type: 'string'},
+				untilChange: {type: 'boolean'},
 			},
 		});
 	} catch (error) {

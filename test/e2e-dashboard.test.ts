@@ -113,7 +113,7 @@ async function flow(columns: number, rows: number): Promise<string[]> {
 	captures.push(screen);
 
 	// Start a conversation and watch it become READY; it opens by itself.
-	tmux.send('s');
+	tmux.send('+');
 	await tmux.waitFor((text) => text.includes('Start a conversation'), 'the start form');
 	tmux.send(`Say hello from the ${columns}x${rows} end-to-end test`, {literal: true});
 	await tmux.waitFor((text) => text.includes('end-to-end test'), 'the typed message');

@@ -136,7 +136,7 @@ test('the start form fields take ctrl-u and ctrl-w, and keys typed together', as
 	const {rendered} = mount();
 	t.after(() => rendered.unmount());
 	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
-	await press(rendered, 's', (text) => text.includes('Start a conversation'));
+	await press(rendered, '+', (text) => text.includes('Start a conversation'));
 	await press(rendered, 'Fix the failing tests', (text) => text.includes('Fix the failing tests'));
 	let frame = await press(rendered, `${ctrl('w')}${backspace}${backspace}`, (text) => !text.includes('failing'));
 	// ctrl-w took "tests", the two backspaces the space and the g.

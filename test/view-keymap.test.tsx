@@ -52,7 +52,9 @@ test('the conventions users expect are in the table', () => {
 	expect('p', {}, 'pause');
 	expect('r', {}, 'resume');
 	expect('r', {ctrl: true}, 'refresh');
-	expect('s', {}, 'start');
+	expect('+', {}, 'start');
+	expect('s', {}, 'snooze');
+	expect('u', {}, 'unsnooze');
 	expect('o', {}, 'sort');
 	expect('n', {}, 'nextAttention');
 	expect('N', {shift: true}, 'previousAttention');

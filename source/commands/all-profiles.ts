@@ -7,6 +7,7 @@ import {errorMessage, KeyRejectedError} from '../wire/errors.js';
 import {setRequestDeadline} from '../wire/http.js';
 import {profileConversationTable, type ProfileConversation} from './conversation-table.js';
 import {conversationCause} from './conversation-cause.js';
+import {listedSnoozedUntil, snoozeBookOf} from './snooze.js';
 import {errorCauses, parseCauseLimit, readConversations, treeOrder} from './conversations.js';
 import {errorCauseJson} from '../wire/error-classification.js';
 import {normalizeId} from '../wire/ids.js';
@@ -53,7 +54,7 @@ export async function runOnEveryProfile(command: HeadlessCommand, _args: readonl
 	const results = await Promise.all(targets.map((target) => ('config' in target ? readProfile(target, io, causeLimit) : target)));
 	const all = results.flatMap((result) => ('rows' in result ? result.rows : []));
 	const rows = all.filter((row) => !filter || conversationMatchesStatus(row.conversation, filter));
-	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause), error_cause: row.cause ? errorCauseJson(row.cause) : null, ...(row.basis ? ageClockJson(row.basis) : {})})), io.secrets));
+	if (flags.json) printLine(io, toJson(rows.map((row) => ({profile: row.profile, ...row.conversation, cause: conversationCause(row.conversation, row.now, row.cause), error_cause: row.cause ? errorCauseJson(row.cause) : null, snoozed_until: row.snoozedUntil ?? null, ...(row.basis ? ageClockJson(row.basis) : {})})), io.secrets));
 	else for (const line of profileConversationTable(inTreeOrder(rows), io.stdout.isTTY ? io.stdout.columns : undefined)) printText(io, line);
 
 	let code: ExitCode = ExitCode.ok;
@@ -91,10 +92,11 @@ async function readProfile({profile: name, config}: {profile: string; config: Se
 		// Ages by each server's own clock, when its listing does not dispute it (listing-clock.ts).
 		const {now, basis} = listingClock(clockOf(server), conversations);
 		if (conversations.length > 0) noteAgeBasis(profileIo(io, name), basis);
+		const snoozes = snoozeBookOf(server);
 		return {profile: name, rows: conversations.map((conversation) => {
 			const key = normalizeId(conversation.id);
 			// Not read (older than --causes, or the read failed) stays undefined: `cause` says error:unread.
-			return {profile: name, conversation, now, basis, ...(causes.has(key) ? {cause: causes.get(key) ?? null} : {})};
+			return {profile: name, conversation, now, basis, snoozedUntil: listedSnoozedUntil(snoozes, conversation, now), ...(causes.has(key) ? {cause: causes.get(key) ?? null} : {})};
 		})};
 	} catch (error) {
 		if (error instanceof KeyRejectedError) error.message += `; the key sent is profile "${name}"'s`;

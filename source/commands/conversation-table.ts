@@ -27,7 +27,7 @@ export function conversationTable(rows: readonly AppConversation[], now: AgeNow,
 }
 
 /** A row of the all-profiles table: the conversation, the profile it came from, now by that server's clock, and why it failed if it did. */
-export type ProfileConversation = {profile: string; conversation: AppConversation; now: AgeNow; basis?: AgeBasis; cause?: ErrorCause | null};
+export type ProfileConversation = {profile: string; conversation: AppConversation; now: AgeNow; basis?: AgeBasis; cause?: ErrorCause | null; snoozedUntil?: string | null};
 
 /**
  * `conversations --all-profiles`: one table, a SERVER column first, each row's age by its own

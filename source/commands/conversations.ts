@@ -6,6 +6,7 @@ import {KeyRejectedError} from '../wire/errors.js';
 import {normalizeId} from '../wire/ids.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {conversationCause} from './conversation-cause.js';
+import {listedSnoozedUntil, snoozeBookOf} from './snooze.js';
 import {conversationTable} from './conversation-table.js';
 import {repeatTails} from './repeat-tails.js';
 import type {CommandFlags} from './flags.js';
@@ -39,8 +40,9 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	// Said only when there is an age to tell.
 	if (rows.length > 0) noteAgeBasis(io, basis);
 	if (flags.json) {
-		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, and why it failed if it did.
-		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id)), repeats.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), ...ageClockJson(basis)})), io.secrets));
+		// Each row as the server sent it, plus the cause the dashboard's queue groups it by, why it failed if it did, and its snooze.
+		const snoozes = snoozeBookOf(server);
+		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id)), repeats.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), snoozed_until: listedSnoozedUntil(snoozes, conversation, now), ...ageClockJson(basis)})), io.secrets));
 	}
 	else {
 		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);

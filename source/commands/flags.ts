@@ -50,6 +50,10 @@ export type CommandFlags = {
 	causes: string | undefined;
 	/** The dashboard and `conversations`: every profile of the config file at once, each with its own key. */
 	allProfiles: boolean;
+	/** `snooze`: how long (`2h`, `1d`, `1w`); without it, until the conversation changes. */
+	for: string | undefined;
+	/** `snooze`: until the conversation changes (the default, said explicitly). */
+	untilChange: boolean;
 	/** Every server command: how long to wait for an unreachable or stalled server (`30s`, `2m`; deadline.ts). */
 	timeout: string | undefined;
 };

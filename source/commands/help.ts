@@ -25,6 +25,8 @@ Usage
                      [--desc] [--follow] [--json]
   $ agent-tui start --message TEXT [--repo OWNER/REPO] [--plugin SOURCE[@REF][:PATH]]...
                     [--wait] [--json]
+  $ agent-tui snooze <conversation-id> [--for 2h | --until-change]
+  $ agent-tui unsnooze <conversation-id>
   $ agent-tui watch [--status S[,S...]] [--json] [--alert-command CMD]
   $ agent-tui changes <conversation-id> [--json | --patch | --stat]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
@@ -47,6 +49,12 @@ Commands
                   --causes N|all: read why the N most recently updated errored
                   conversations failed (default 25, a request each; the rest say
                   error:unread, and stderr how many)
+                  --json rows carry "snoozed_until": an ISO time, "change", or null
+  snooze          leave a conversation out of the dashboard's ! and n/N and its alerts until
+                  it changes (a new event, status or cause; the default), or --for D (90m,
+                  2h, 1d, 1w). Kept per server in $XDG_STATE_HOME/agent-tui/snoozes/ (0600),
+                  shared with the dashboard's s
+  unsnooze        end a conversation's snooze (the dashboard's u)
   sandboxes       every sandbox
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes

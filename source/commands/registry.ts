@@ -68,6 +68,13 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		run: async (server, io, args, flags) => (await import('./changes.js')).runChanges(server, io, args[0]!, flags),
 	},
 	{
+		name: 'snooze',
+		args: ['conversation-id'],
+		flags: ['for', 'untilChange'],
+		run: async (server, io, args, flags) => (await import('./snooze.js')).runSnooze(server, io, args[0]!, flags),
+	},
+	{name: 'unsnooze', args: ['conversation-id'], flags: [], run: async (server, io, args) => (await import('./snooze.js')).runUnsnooze(server, io, args[0]!)},
+	{
 		name: 'watch',
 		args: [],
 		flags: ['json', 'status', 'alertCommand'],

@@ -20,3 +20,13 @@ export function expandPath(path: string, relativeTo: string, env: NodeJS.Process
 	if (path === '~' || path.startsWith('~/')) return join(env.HOME || homedir(), path.slice(1));
 	return resolve(relativeTo, path);
 }
+
+/**
+ * Where state that is neither configuration nor cache lives (snoozes): `$XDG_STATE_HOME/agent-tui/`,
+ * or `~/.local/state/agent-tui/` when XDG_STATE_HOME is unset or not absolute.
+ */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+	const xdg = env.XDG_STATE_HOME;
+	const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
+	return join(base, 'agent-tui');
+}

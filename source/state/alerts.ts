@@ -203,7 +203,8 @@ export function attachAlerts(store: DashboardStore, options: AlertOptions): () =
 		const snapshot = store.getSnapshot();
 		// Only complete answers count: a first load that is still paging is not a baseline.
 		if (snapshot.connection.lastSuccessAt === null) return;
-		const entering = detector.observe(snapshot.conversations.values(), now()).filter(needsAttention);
+		// A snoozed row is observed (its baseline moves on) but raises nothing (state/snoozes.ts).
+		const entering = detector.observe(snapshot.conversations.values(), now()).filter((transition) => needsAttention(transition) && !snapshot.conversations.get(transition.id)?.snoozed);
 		for (const transition of entering) {
 			const row = snapshot.conversations.get(transition.id);
 			const approval = transition.which === 'agent' && transition.to === 'waiting_for_confirmation';

@@ -138,7 +138,8 @@ export function causeGroups(snapshot: Snapshot): CauseGroup[] {
 	if (memo) return memo;
 	const byKey = new Map<string, {cause: Cause; members: Array<{key: string; since: number | null}>; runnable: boolean; unverified: boolean}>();
 	for (const row of snapshot.conversations.values()) {
-		const cause = causeOf(row);
+		// Snoozed (state/snoozes.ts): out of the queue until it changes or its time is up.
+		const cause = row.snoozed ? null : causeOf(row);
 		if (!cause) continue;
 		// In the all-servers view each row's times are on its own server's clock: on ours here.
 		const since = cause.since === null ? null : cause.since - (row.server?.clockOffsetMs ?? 0);

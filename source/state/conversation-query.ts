@@ -24,6 +24,7 @@ import {contextFraction} from './usage-metrics.js';
  *                           config, transient, agent_action, internal, unknown) or its code
  *                           (`error:MaxBudget`) starts with the value; `error:none` = in error with
  *                           no classification known (an older server, or not read yet)
+ *   snoozed, is:snoozed     only the rows snoozed (state/snoozes.ts)
  *   anything else           title, repository or id contains the word; "quoted words" stay together
  * Unknown statuses (`status:archived`) are matched on their raw value, never rejected.
  */
@@ -37,13 +38,15 @@ export type ConversationFilter = {
 	servers: string[];
 	/** `error:` values: a classification kind or an error code (prefix), or `none`. */
 	errorKinds: string[];
+	/** `snoozed` / `is:snoozed`: only the snoozed rows (state/snoozes.ts). */
+	snoozed: boolean;
 	words: string[];
 	/** The filter line normalised (trimmed); the memo key. */
 	text: string;
 };
 
 export const parseConversationFilter = cachedParser((text): ConversationFilter => {
-	const filter: ConversationFilter = {statuses: [], causes: [], sandboxStatuses: [], repos: [], servers: [], errorKinds: [], words: [], text};
+	const filter: ConversationFilter = {statuses: [], causes: [], sandboxStatuses: [], repos: [], servers: [], errorKinds: [], snoozed: false, words: [], text};
 	for (const {token, field, values} of filterTokens(text)) {
 		if (field === 'status' || field === 'state' || field === 'agent') filter.statuses.push(...values);
 		else if (field === 'cause') filter.causes.push(...values);
@@ -51,6 +54,7 @@ export const parseConversationFilter = cachedParser((text): ConversationFilter =
 		else if (field === 'repo' || field === 'repository') filter.repos.push(...values);
 		else if (field === 'server' || field === 'profile') filter.servers.push(...values);
 		else if (field === 'error') filter.errorKinds.push(...values);
+		else if ((field === 'is' && values.includes('snoozed')) || (field === '' && token.toLowerCase() === 'snoozed')) filter.snoozed = true;
 		else filter.words.push(token.toLowerCase());
 	}
 
@@ -69,7 +73,7 @@ export function unknownFilterStatuses(filter: ConversationFilter): string[] {
 }
 
 export function isEmptyFilter(filter: ConversationFilter): boolean {
-	return filter.statuses.length + filter.causes.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.errorKinds.length + filter.words.length === 0;
+	return filter.statuses.length + filter.causes.length + filter.sandboxStatuses.length + filter.repos.length + filter.servers.length + filter.errorKinds.length + filter.words.length === 0 && !filter.snoozed;
 }
 
 /** In error, with a cause whose classification kind or code starts with one of `wanted` (`none`: no classification known). */
@@ -89,6 +93,7 @@ function statusMatches(wanted: readonly string[], actual: string | null | undefi
 
 export function rowMatches(row: ConversationRow, filter: ConversationFilter): boolean {
 	const conversation = row.conversation;
+	if (filter.snoozed && !row.snoozed) return false;
 	if (filter.statuses.length > 0 && !statusMatches(filter.statuses, row.agentStatus)) return false;
 	if (filter.causes.length > 0) {
 		const cause = causeOf(row);
@@ -127,7 +132,8 @@ export function compareRows(sort: ConversationSortKey): (a: ConversationRow, b: 
 	switch (sort) {
 		case 'attention': {
 			return (a, b) =>
-				attentionRank(a.attention) - attentionRank(b.attention) ||
+				// A snoozed row ranks with the ones that need nothing, until it comes back.
+				attentionRank(a.snoozed ? [] : a.attention) - attentionRank(b.snoozed ? [] : b.attention) ||
 				desc(a.lastActivityAt ?? 0, b.lastActivityAt ?? 0) ||
 				byKey(a, b);
 		}
@@ -222,7 +228,7 @@ export function countConversations(snapshot: Pick<DashboardSnapshot, 'conversati
 		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 		const sandbox = (row.conversation.sandbox_status ?? 'MISSING').toUpperCase();
 		bySandbox.set(sandbox, (bySandbox.get(sandbox) ?? 0) + 1);
-		if (needsAttentionItself(row.attention)) needingAttention++;
+		if (!row.snoozed && needsAttentionItself(row.attention)) needingAttention++;
 	}
 
 	const counts: ConversationCounts = {total: rows.size, byStatus, bySandbox, needingAttention, costPerHour};
@@ -247,7 +253,7 @@ export function nextNeedingAttention(
 		const key = keys[(start + step + keys.length) % keys.length];
 		if (key === undefined) continue;
 		const row = snapshot.conversations.get(key);
-		if (!row || row.attention.length === 0) continue;
+		if (!row || row.attention.length === 0 || row.snoozed) continue;
 		if (needsAttentionItself(row.attention)) return key;
 		shown ??= new Set(keys);
 		const children = row.attention.flatMap((reason) => (reason.kind === 'sub_agent' ? [reason.child.key] : []));

@@ -5,6 +5,8 @@ import {alertCommand} from './alert-command.js';
 import {attachAlerts} from './alerts.js';
 import {tmuxPassthrough} from './tmux-passthrough.js';
 import {createDashboard} from './dashboard-store.js';
+import {SnoozeBook} from './snooze-book.js';
+import {withSnoozes} from './snoozed-dashboard.js';
 import type {RequestBudget} from './request-budget.js';
 import {openServerClients} from './server-clients.js';
 import type {Transport} from '../wire/transport.js';
@@ -70,7 +72,9 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 	// hidden retries would spend requests the budget never counted.
 	const clients = openServerClients(target, {maxRetries: 0, ...(options.poll?.budget ? {budget: options.poll.budget} : {})});
 	const {transport, budget} = clients;
-	const {store, controller} = createDashboard({
+	// Its snoozes, kept per server in the state directory (the demo's address is new each run: one book for the demo).
+	const snoozes = SnoozeBook.forServer(target.demo ? 'demo:' : target.baseUrl);
+	const {store, controller} = withSnoozes(createDashboard({
 		appClient: clients.app,
 		transport,
 		budget,
@@ -83,7 +87,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
 		...(options.spendAfterMs === undefined ? {} : {spendAfterMs: options.spendAfterMs}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
-	});
+	}), snoozes);
 	const {detach} = attachSessionAlerts(store, controller, {server: target.label, secrets: target.apiKey && !target.apiKey.isEmpty ? [target.apiKey.reveal()] : []}, options, write);
 	let closing: Promise<void> | null = null;
 	return {

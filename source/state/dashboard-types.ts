@@ -92,6 +92,9 @@ export type AttentionReason =
 /** Every reason but `sub_agent`: what a conversation needs for itself. */
 export type OwnAttentionReason = Exclude<AttentionReason, {kind: 'sub_agent'}>;
 
+/** What a snoozed row carries (state/snoozes.ts): when its snooze ends, or `change`. */
+export type SnoozeMark = {until: number | 'change'};
+
 export type ConversationRow = {
 	/** Normalized (32-hex) id: the key everywhere in the store. */
 	key: string;
@@ -131,6 +134,8 @@ export type ConversationRow = {
 	sessionStart?: {at: number; exact: boolean} | null;
 	/** The all-servers view (`--all-profiles`): the server this row came from (the SERVER column). */
 	server?: RowServer;
+	/** Snoozed by the person (state/snoozes.ts): out of the queue, `n`/`N` and the alerts until then. */
+	snoozed?: SnoozeMark;
 };
 
 /**
@@ -275,6 +280,10 @@ export type DashboardSnapshot = {
 export type ConversationSortKey = 'attention' | 'activity' | 'created' | 'cost' | 'context' | 'title';
 
 export interface DashboardController {
+	/** Snooze a conversation until it changes or until a time (state/snoozed-dashboard.ts); null when it is not listed. */
+	snooze?(conversationKey: string, until: number | 'change'): (SnoozeMark & {unsaved?: string}) | null;
+	/** End a conversation's snooze; false when it had none. */
+	unsnooze?(conversationKey: string): boolean;
 	/** Force a refresh now (ctrl-r), within the request budget. */
 	refresh(): void;
 	/** Tell the poller which conversation keys are on screen, so they are refreshed first. */

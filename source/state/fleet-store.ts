@@ -279,7 +279,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 		resumeSandbox: (qualified) => routed(qualified, (own, key) => own.resumeSandbox(key)),
 		startConversation: async () => {
 			// Where it would go is not clear in a list of every server: one profile's view says it.
-			setNotice('Starting a conversation needs one server: switch to its profile (ctrl-p), then press s.', 'warn');
+			setNotice('Starting a conversation needs one server: switch to its profile (ctrl-p), then press +.', 'warn');
 		},
 		resetStart: () => {
 			for (const member of members) member.controller.resetStart();
@@ -290,6 +290,8 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 			for (const member of members) member.controller.dismissNotice();
 			touch();
 		},
+		...(first.snooze ? {snooze: (qualified: string, until: number | 'change') => routed(qualified, (own, key) => own.snooze?.(key, until) ?? null)} : {}),
+		...(first.unsnooze ? {unsnooze: (qualified: string) => routed(qualified, (own, key) => own.unsnooze?.(key) ?? false)} : {}),
 		...(first.approve ? {approve: (qualified: string) => routed(qualified, (own, key) => own.approve!(key))} : {}),
 		...(first.reject ? {reject: (qualified: string, reason?: string) => routed(qualified, (own, key) => own.reject!(key, reason))} : {}),
 		...(first.pendingActions ? {pendingActions: (qualified: string) => routed(qualified, (own, key) => own.pendingActions!(key))} : {}),

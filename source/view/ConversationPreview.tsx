@@ -12,6 +12,8 @@ import {attentionLong} from './attention-text.js';
 import {rowNow} from './conversation-cells.js';
 import {goalObjective, goalWords} from '../format/goal.js';
 import {line} from './cells.js';
+import {keyOf} from './keymap.js';
+import {snoozeText} from '../state/snoozes.js';
 import {contextFraction, totalTokens} from './triage/usage-look.js';
 
 type Props = {
@@ -87,14 +89,16 @@ function ConversationPreviewImpl({row, width, now: viewNow, links = [], node, pa
 	const linkText = links.map((link) => `${linkName(String(link.name), link.port)} ${maskedLink(link.url.reveal(), sessionKey ? [sessionKey] : [])}`).join(' · ');
 	// The agent's last answer, one line: first while nothing needs a person, after the reason otherwise.
 	const said = answer?.trim() ? `said: "${sanitizeLine(answer.trim().replaceAll(/\s+/g, ' '))}"` : null;
-	const withAnswer = said ? (staleNote || row.attention.length > 0 ? `${second} · ${said}` : `${said} · ${second}`) : second;
+	// Snoozed: said first, in words, with how to end it; its reasons follow without their `!`.
+	const snoozed = row.snoozed && !staleNote ? `z snoozed ${snoozeText(row.snoozed, Date.now())} (${keyOf('unsnooze')} ends it) · ${second.replace(/^! /, '')}` : second;
+	const withAnswer = said ? (staleNote || row.attention.length > 0 ? `${snoozed} · ${said}` : `${said} · ${snoozed}`) : snoozed;
 	const withLinks = linkText ? `${withAnswer} · l ${linkText}` : withAnswer;
 	return (
 		<Box height={previewRows} flexDirection="column">
 			<Text bold wrap="truncate">
 				{line(first, width)}
 			</Text>
-			<Text color={staleNote || row.attention.length > 0 ? 'yellow' : undefined} dimColor={!staleNote && row.attention.length === 0} wrap="truncate">
+			<Text color={staleNote || (row.attention.length > 0 && !row.snoozed) ? 'yellow' : undefined} dimColor={!staleNote && (row.attention.length === 0 || Boolean(row.snoozed))} wrap="truncate">
 				{line(withLinks, width)}
 			</Text>
 		</Box>

@@ -8,6 +8,7 @@ import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth} from '../format/width.js';
 import {cellLeft, line} from './cells.js';
+import {keyOf} from './keymap.js';
 import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
 import {ConversationPreview, previewRows} from './ConversationPreview.js';
 import {ConversationRowView} from './ConversationRowView.js';
@@ -149,6 +150,6 @@ function emptyText(props: ConversationsPaneProps): string {
 	}
 	const unreadable = props.unreadableCount ?? 0;
 	if (props.total === 0 && unreadable > 0) return `Could not read any of the ${unreadable} row${unreadable === 1 ? '' : 's'} the server sent (below).`;
-	if (props.total === 0) return 'No conversations yet. Press s to start one.';
+	if (props.total === 0) return `No conversations yet. Press ${keyOf('start')} to start one.`;
 	return `Nothing matches "${sanitizeLine(props.filter.trim())}". Press esc to clear the filter.`;
 }

@@ -23,6 +23,8 @@ import {causeFilterWord} from '../state/causes.js';
 import {causeLabel} from './triage/cause-words.js';
 import {CauseQueue} from './triage/CauseQueue.js';
 import {RemedyPanel} from './triage/RemedyPanel.js';
+import {SnoozeChooser} from './triage/SnoozeChooser.js';
+import {applySnooze} from './triage/snooze-keys.js';
 import type {Overlay, ViewAction} from './view-state.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
@@ -263,8 +265,25 @@ export function DashboardOverlay(props: Props) {
 					dispatch({type: 'focus', pane: 'conversations'});
 				}}
 				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
+				onSnooze={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true}})}
 				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
 				onClose={closeOverlay}
+			/>
+		);
+	} else if (props.overlay.kind === 'snooze') {
+		const {title, conversationKeys: keys, fromQueue} = props.overlay;
+		// Back where it was asked: the queue (without the group now), or the list.
+		const back = () => (fromQueue ? dispatch({type: 'open-overlay', overlay: {kind: 'queue'}}) : closeOverlay());
+		overlay = (
+			<SnoozeChooser
+				title={title}
+				width={width}
+				height={height}
+				onPick={(pick) => {
+					back();
+					dispatch({type: 'notice', text: applySnooze(controller, keys, pick, title), at: Date.now()});
+				}}
+				onCancel={back}
 			/>
 		);
 	} else if (props.overlay.kind === 'remedy') {

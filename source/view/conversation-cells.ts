@@ -195,7 +195,12 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		const kept = Math.min(cuttable ? titleKeeps - 4 : titleKeeps, cellWidth(titleText(row, compact)));
 		const room = Math.min(Math.floor(columns.title * share), Math.max(0, columns.title - kept));
 		reason = reasonBadge(badgeForms(firstReason, now), room, cuttable);
-	} else if (row.goal && (row.goal.active || row.goal.status !== 'running')) {
+	}
+	if (row.snoozed) {
+		// Snoozed (state/snoozes.ts): `z` where `!` would be, readable without colour.
+		const room = Math.min(Math.floor(columns.title / 2), Math.max(0, columns.title - Math.min(titleKeeps, cellWidth(titleText(row, compact)))));
+		reason = reason ? `z ${reason.slice(2)}` : reasonBadge(['snoozed'], room).replace(/^! /, 'z ');
+	} else if (!firstReason && row.goal && (row.goal.active || row.goal.status !== 'running')) {
 		// Nothing needs you: its goal loop's progress is what there is to say (`goal 3/10 ·`).
 		const room = Math.min(Math.floor(columns.title / 2), Math.max(0, columns.title - Math.min(titleKeeps, cellWidth(titleText(row, compact)))));
 		reason = reasonBadge([sanitizeLine(goalShort(row.goal))], room).replace(/^! /, '');
@@ -222,7 +227,7 @@ export function conversationCells(row: ConversationRow, columns: ConversationCol
 		sandbox: cellLeft(columns.sandbox >= 7 ? sandboxLook.label : sandboxLook.symbol, columns.sandbox) + ' ',
 		sandboxColor: sandboxLook.color,
 		reason,
-		reasonColor: firstReason ? reasonColors[firstReason.kind === 'sub_agent' ? firstReason.reason.kind : firstReason.kind] : reason ? 'cyan' : undefined,
+		reasonColor: row.snoozed ? 'gray' : firstReason ? reasonColors[firstReason.kind === 'sub_agent' ? firstReason.reason.kind : firstReason.kind] : reason ? 'cyan' : undefined,
 		title: cellLeft(rawTitle, titleWidth),
 		context: node?.context ?? false,
 		rest: parts.join(''),

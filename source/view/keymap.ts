@@ -27,7 +27,9 @@ export type KeyContext =
 	/** A group's remedy: what it acts on, then y/n, then each result. */
 	| 'remedy'
 	/** The Changes view showing one file's diff. */
-	| 'diff';
+	| 'diff'
+	/** `s`: how long to snooze (until it changes, an hour, a day, a week). */
+	| 'snooze';
 
 export type ActionName =
 	| 'help'
@@ -94,7 +96,9 @@ export type ActionName =
 	| 'copyId'
 	| 'copyUrl'
 	| 'copyPatch'
-	| 'pager';
+	| 'pager'
+	| 'snooze'
+	| 'unsnooze';
 
 /** Ink's named keys (the boolean flags on useInput's `key`). */
 export type NamedKey =
@@ -173,7 +177,9 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'resume', keys: [char('r')], description: 'Resume the sandbox (asks first)', contexts: ['conversations', 'sandboxes', 'timeline'], hint: 'resume sandbox'},
 	{action: 'zoom', keys: [char('z')], description: 'Zoom: the focused pane takes the whole width (wide terminals); again shows both', contexts: ['global']},
 	{action: 'refresh', keys: [ctrl('r')], description: 'Refresh now', contexts: ['global']},
-	{action: 'start', keys: [char('s')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
+	{action: 'start', keys: [char('+')], description: 'Start a conversation', contexts: ['global'], hint: 'start'},
+	{action: 'snooze', keys: [char('s')], description: 'Snooze: out of !, n/N and the alerts until it changes, or for an hour, a day, a week (asks which)', contexts: ['conversations']},
+	{action: 'unsnooze', keys: [char('u')], description: 'Unsnooze: back in !, n/N and the alerts now (the filter `snoozed` lists them)', contexts: ['conversations']},
 	{action: 'approve', keys: [char('a')], description: 'Approve the pending actions of a conversation waiting for you', contexts: ['conversations', 'timeline'], hint: 'approve'},
 	{action: 'reject', keys: [char('x')], description: 'Reject the pending actions (asks for an optional reason)', contexts: ['conversations', 'timeline'], hint: 'reject'},
 	{action: 'nudge', keys: [char('m')], description: 'Send the agent a message and run it', contexts: ['conversations', 'timeline'], hint: 'message'},
@@ -223,7 +229,13 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'open', keys: [named('return')], description: 'Show the group\'s conversations in the list (filter cause:…)', contexts: ['queue'], hint: 'show'},
 	{action: 'runAll', keys: [char('c')], description: 'Run the whole group again, when its errors are retryable (lists them, asks y/n)', contexts: ['queue'], hint: 'run all'},
 	{action: 'resumeAll', keys: [char('r')], description: 'Resume the sandboxes of a group paused mid-run (says what the cap pauses, asks y/n)', contexts: ['queue'], hint: 'resume all'},
+	{action: 'snooze', keys: [char('s')], description: 'Snooze every conversation of the group (asks how long)', contexts: ['queue'], hint: 'snooze'},
 	{action: 'back', keys: [named('escape'), char('q'), char('!')], description: 'Close the queue', contexts: ['queue'], hint: 'close'},
+	{action: 'up', keys: [named('upArrow'), char('k')], description: 'Previous choice', contexts: ['snooze']},
+	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Next choice', contexts: ['snooze'], hint: 'choose'},
+	{action: 'open', keys: [named('return')], description: 'Snooze for the chosen time', contexts: ['snooze'], hint: 'snooze'},
+	{action: 'snooze', keys: [char('s')], description: 'Snooze until it changes (a new event, status or cause)', contexts: ['snooze'], hint: 'until it changes'},
+	{action: 'back', keys: [named('escape'), char('q')], description: 'Cancel', contexts: ['snooze'], hint: 'cancel'},
 	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it for every one listed', contexts: ['remedy'], hint: 'yes'},
 	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No; under way, stop (what is not sent yet is not sent); once done, close', contexts: ['remedy'], hint: 'no/stop'},
 	{action: 'up', keys: [named('upArrow'), char('k')], description: 'Scroll up', contexts: ['remedy']},
@@ -316,6 +328,7 @@ export const contextTitles: Record<KeyContext, string> = {
 	queue: 'Causes (!)',
 	remedy: 'A group\'s remedy',
 	diff: 'A file\'s diff',
+	snooze: 'Snooze (s)',
 };
 
 export type HelpSection = {context: KeyContext; title: string; rows: Array<{keys: string; description: string}>};

@@ -13,6 +13,7 @@ import {planSandboxAction} from './sandbox-question.js';
 import {planAgentControl, type AgentVerb} from './triage/agent-control-plan.js';
 import {planBulk, planBulkInterrupt} from '../state/bulk-plan.js';
 import {runAgentControl} from './triage/run-agent-control.js';
+import {snoozeHandlers} from './triage/snooze-keys.js';
 import {planTriage, shortTitle, type TriageVerb} from '../state/triage-plan.js';
 import {useKeyHandlers, type KeyRegistry} from './use-key-dispatch.js';
 import type {ListWindowControls} from './use-list-window.js';
@@ -284,6 +285,7 @@ export function useDashboardKeys(args: Args): void {
 			...agentOn('conversations', () => conversations.selectedKey),
 			pause: () => act('pause', 'conversations', conversations.selectedKey),
 			resume: () => act('resume', 'conversations', conversations.selectedKey),
+			...snoozeHandlers({snapshot, controller, dispatch, selectedKey: () => conversations.selectedKey}),
 		},
 		defaults,
 	);

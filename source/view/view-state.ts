@@ -58,7 +58,9 @@ export type Overlay =
 	 * A group's remedy over the conversations it held when asked: run the retryable errors again,
 	 * or resume the sandboxes of those paused mid-run. `title` names the group.
 	 */
-	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]};
+	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]}
+	/** `s`: how long to snooze these conversations; `fromQueue`: back to `!` after. */
+	| {kind: 'snooze'; title: string; conversationKeys: readonly string[]; fromQueue: boolean};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -244,6 +246,7 @@ function contextStack(state: ViewState): KeyContext[] {
 	if (overlay === 'links') return ['links', 'always'];
 	if (overlay === 'queue') return ['queue', 'always'];
 	if (overlay === 'remedy') return ['remedy', 'always'];
+	if (overlay === 'snooze') return ['snooze', 'always'];
 	if (overlay === 'profiles') return ['profiles', 'always'];
 	if (state.overlay?.kind === 'changes') return [state.overlay.file === null ? 'changes' : 'diff', 'always'];
 	if (state.editing) return ['filter', 'always'];

@@ -18,6 +18,8 @@ type Props = {
 	onShow(group: CauseGroup): void;
 	/** The group's remedy: its panel lists what it acts on and asks y/n. */
 	onRemedy(group: CauseGroup): void;
+	/** `s`: snooze the whole group (the chooser asks how long). */
+	onSnooze?(group: CauseGroup): void;
 	/** A key for a remedy the group does not have: what to say instead. */
 	onRefused(text: string): void;
 	onClose(): void;
@@ -71,6 +73,7 @@ export function CauseQueue(props: Props) {
 		open: () => selected && props.onShow(selected),
 		runAll: () => remedy('run'),
 		resumeAll: () => remedy('resume'),
+		snooze: () => selected && props.onSnooze?.(selected),
 		back: props.onClose,
 	});
 
