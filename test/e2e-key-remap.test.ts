@@ -28,8 +28,8 @@ function configHome(text: string): string {
 const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 12});
 
 describe('remapped keys in tmux', {skip: tmuxSkip}, () => {
-	test('100x30: help on H and the Changes view on v; ? and d do nothing; the help and footer show the new keys', {timeout: 60_000}, async () => {
-		const home = configHome('{\n  "keys": {\n    "help": "H",\n    "changes": "v"\n  }\n}\n');
+	test('100x30: help on H and the Changes view on b; ? and d do nothing; the help and footer show the new keys', {timeout: 60_000}, async () => {
+		const home = configHome('{\n  "keys": {\n    "help": "H",\n    "changes": "b"\n  }\n}\n');
 		const {tmux} = await launch(100, 30, {env: {XDG_CONFIG_HOME: home}});
 		const list = await tmux.waitFor((text) => /Conversations \(12\)/.test(text), 'the list', 20_000);
 		const footer = screenLines(list).filter((line) => /\bhelp\b/.test(line)).join('\n');
@@ -43,15 +43,15 @@ describe('remapped keys in tmux', {skip: tmuxSkip}, () => {
 		tmux.send('Escape');
 		await tmux.waitFor((text) => !/Show this help/.test(text) && /Conversations \(12\)/.test(text), 'the help closed');
 		// d no longer opens the Changes view: H, read after it, opens the help over the list (in the
-		// Changes view H does nothing). Then v opens it.
+		// Changes view H does nothing). Then b opens it.
 		tmux.send('d');
 		tmux.send('H');
 		const afterD = await tmux.waitFor((text) => /Show this help/.test(text), 'the help after d');
 		assert.ok(!afterD.includes('Changes ·'), 'd opened nothing');
 		tmux.send('Escape');
 		await tmux.waitFor((text) => !/Show this help/.test(text), 'the help closed again');
-		tmux.send('v');
-		const changes = await tmux.waitFor((text) => text.includes('Changes ·'), 'the Changes view on v', 20_000);
+		tmux.send('b');
+		const changes = await tmux.waitFor((text) => text.includes('Changes ·'), 'the Changes view on b', 20_000);
 		assert.match(changes, /esc files|esc close|q close/);
 		tmux.send('Escape');
 		await tmux.waitFor((text) => !text.includes('Changes ·') && /Conversations \(12\)/.test(text), 'the Changes view closed');
@@ -70,10 +70,10 @@ describe('remapped keys in tmux', {skip: tmuxSkip}, () => {
 		assert.match(refused, /EXIT=2/);
 		assert.match(refused.replaceAll('\n', ''), /line 2: "pauze": unknown action "pauze"/);
 		// A good mapping: agent-tui keys prints it.
-		const good = configHome('{\n  "keys": {"pause": "v"}\n}\n');
+		const good = configHome('{\n  "keys": {"pause": "b"}\n}\n');
 		const listed = await runCli(['keys'], {home: good, env: {XDG_CONFIG_HOME: good}});
 		assert.equal(listed.code, 0, listed.stderr);
-		assert.match(listed.stdout, /^\| `v` \| Pause the whole sandbox.* \| pause \|$/m);
+		assert.match(listed.stdout, /^\| `b` \| Pause the whole sandbox.* \| pause \|$/m);
 		assert.doesNotMatch(listed.stdout, /^\| `p` \| Pause the whole sandbox/m);
 	});
 });
