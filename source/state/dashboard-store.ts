@@ -1,10 +1,10 @@
 import {normalizeId} from '../wire/ids.js';
 import {conversationLink} from './conversation-link.js';
-import {type ServerClock, serverClock} from '../wire/server-clock.js';
+import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
 import {costPerHour, roundRate} from './spend.js';
-import {type ProbeClient, SpendWatch} from './spend-progress.js';
+import {SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, isAtWork, zoneLabel} from './data-clock.js';
 import {onDataClock} from './age-basis.js';
@@ -13,9 +13,7 @@ import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from '
 import {
 	type AnswerTiming,
 	ConversationPoller,
-	type PollerClient,
 	type PollerHealth,
-	type PollerIntervals,
 } from './conversation-poller.js';
 import {buildRow, conversationKey, parentKeyOf, statusSignature} from './conversation-rows.js';
 import {SubAgentIndex} from './sub-agent-index.js';
@@ -30,7 +28,7 @@ import type {
 	StartProgress,
 } from './dashboard-types.js';
 import {redact} from './redact.js';
-import {RequestBudget, type RequestBudgetOptions} from './request-budget.js';
+import {RequestBudget} from './request-budget.js';
 import {
 	type CapWatch,
 	capGraceMs,
@@ -54,12 +52,15 @@ import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {gitStateReader} from './git-progress.js';
-import type {GitProxy} from '../wire/conversation-git.js';
-import {runStart, type StartClient, type StartInput} from './start-conversation.js';
+import {runStart, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
-import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
-import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
+import {historySource, type Pace, readStoredPage} from './stored-history.js';
+import {type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
+import {Notices, worst} from './dashboard-notices.js';
+import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
+
+export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 
 /**
  * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
@@ -73,75 +74,8 @@ import {publishWindowMs} from './flood-window.js';
  * through `redact()` with the secrets the store was given.
  */
 
-/** What the store needs of the AppClient (tests may pass a stand-in). */
-export type DashboardClient = PollerClient &
-	StartClient &
-	Partial<GitProxy> & {
-		pauseSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
-		resumeSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
-		/** The app server's stored copy of the events (AppClient has it); without it, stopped conversations show none. */
-		storedEvents?: StoredHistoryOptions['client'];
-	};
-
-export type CreateDashboardOptions = {
-	appClient: DashboardClient;
-	appBaseUrl: string;
-	serverLabel: string;
-	/** Where the key sent came from, as a "key rejected" header says it (commands/dashboard.ts keySourceOf). */
-	keySource?: string | null;
-	demo: boolean;
-	now?: () => number;
-	/**
-	 * The server's connection pool, clock estimate and pacing (wire/transport.ts), shared by the
-	 * app client's owner and every agent-server client this dashboard makes; closed by its owner.
-	 * Default: the process's.
-	 */
-	transport?: Transport;
-	/** The servers' clock from their `Date` headers (default: the transport's estimate): the data clock's fallback. */
-	clock?: ServerClock;
-	/** The clock that wrote the data (ages and lag use it); default: a new one over `clock`. One per server. */
-	dataClock?: DataClock;
-	/** A shared budget (to also count the HTTP client's own retries), or options for a new one. */
-	budget?: RequestBudget | RequestBudgetOptions;
-	quietAfterMs?: number;
-	/** Spending without progress: the cost rose with no action or observation for this long (default 10 min). */
-	spendAfterMs?: number;
-	/** How a conversation's agent server is asked about progress (tests may pass a stand-in). */
-	progressClient?: (conversation: AppConversation) => ProbeClient;
-	/** The service's cap on running sandboxes, when known (the simulator's, a config value); else learned. */
-	runningSandboxCap?: number | null;
-	/** Identical tool calls in a row before a conversation is flagged as repeating itself. */
-	repeatThreshold?: number;
-	flushMs?: number;
-	/** Polling cadence; see `defaultPollerIntervals`. */
-	intervals?: Partial<PollerIntervals>;
-	/** How long a pause/resume may wait for its status change before it is reported (default 2 min). */
-	sandboxActionTimeoutMs?: number;
-	/** How a timeline stream is opened; defaults to a StreamSupervisor over the conversation's agent server. */
-	openStream?: OpenTimelineStream;
-	/** Events a timeline keeps in memory while following (default 50,000). */
-	maxTimelineEvents?: number;
-	/** Bytes those events may take (default 48 MB: timeline-session.ts defaultMaxBytes). */
-	maxTimelineBytes?: number;
-	/** Exact strings never to show (the API key), in addition to the credential patterns. */
-	secrets?: readonly string[];
-	random?: () => number;
-	/** Start polling at once (default). Tests may start later with `controller.refresh()`. */
-	autoStart?: boolean;
-};
-
-export type Dashboard = {
-	store: DashboardStore;
-	controller: DashboardController;
-	/** The budget every app-server request of this dashboard goes through. */
-	budget: RequestBudget;
-};
-
-const severity = {info: 0, warn: 1, error: 2} as const;
 /** Spending without progress, by default: as long as `quiet`. */
 export const defaultSpendAfterMs = 10 * 60_000;
-/** A warning or error stays in front of routine notices for this long. */
-const noticeKeepMs = 10_000;
 
 const idleStart: StartProgress = {state: 'idle', phases: [], error: null, conversationKey: null};
 
@@ -180,9 +114,7 @@ class DashboardModel {
 	#health: PollerHealth;
 	#timeline: TimelineSession | null = null;
 	#start: StartProgress = idleStart;
-	#notice: DashboardSnapshot['notice'] = null;
-	/** The messages the notice holds, each once with how often it came (shown `(×2)`). */
-	#noticeParts: Array<{text: string; count: number}> = [];
+	readonly #notices: Notices;
 	#capWatch: CapWatch | null = null;
 	#runningCap: number | null = null;
 	#sandboxesListed = false;
@@ -238,6 +170,7 @@ class DashboardModel {
 			now: () => this.#now(),
 		});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
+		this.#notices = new Notices({now: this.#now, secrets: this.#secrets, changed: () => this.#touch()});
 		this.#flushMs = options.flushMs ?? 100;
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#gitState = gitStateReader({
@@ -318,7 +251,7 @@ class DashboardModel {
 				runningCap: () => this.#runningCap,
 				updateWatch: () => this.#updateWatch(),
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
-				notice: (text, level) => this.#setNotice(text, level),
+				notice: (text, level) => this.#notices.setNotice(text, level),
 				closed: () => this.#closed,
 			}),
 			...createConversationActions({
@@ -359,12 +292,8 @@ class DashboardModel {
 				this.#start = idleStart;
 				this.#touch();
 			},
-			notice: (text, level) => this.#setNotice(text, level),
-			dismissNotice: () => {
-				if (this.#notice === null) return;
-				this.#notice = null;
-				this.#touch();
-			},
+			notice: (text, level) => this.#notices.setNotice(text, level),
+			dismissNotice: () => this.#notices.dismissNotice(),
 			close: () => this.#close(),
 		};
 		if (options.autoStart !== false) this.#poller.start();
@@ -464,7 +393,7 @@ class DashboardModel {
 			invalidItems: this.#invalidItems,
 			timeline,
 			start: this.#start,
-			notice: this.#notice,
+			notice: this.#notices.current,
 			answers: this.#finalResponses.answers,
 		};
 		const dataChanged =
@@ -542,37 +471,6 @@ class DashboardModel {
 	/** Now by the data's clock: what server timestamps (ages, quiet, "for 3m") are compared with. */
 	#serverNow(): number {
 		return this.#now() + this.#publishedOffset(this.#publisher.get().connection.clockOffsetMs);
-	}
-
-	/**
-	 * One notice slot. A routine message does not wipe out a recent warning or error (the cap
-	 * pause must not vanish under "running again" a poll later): it is appended to it instead.
-	 */
-	#setNotice(text: string, level: 'info' | 'warn' | 'error'): void {
-		const now = this.#now();
-		const clean = redact(text, this.#secrets);
-		const previous = this.#notice;
-		const fresh = previous !== null && now - previous.at < noticeKeepMs;
-		const repeat = fresh ? this.#noticeParts.find((part) => part.text === clean) : undefined;
-		if (repeat) {
-			// The same message again (a status seen by two polls, a second refusal): counted, not repeated.
-			repeat.count++;
-			this.#notice = {text: this.#joinedNotice(), level: previous!.level, at: severity[previous!.level] > severity[level] ? previous!.at : now};
-		} else if (previous && fresh && severity[previous.level] > severity[level]) {
-			this.#noticeParts.push({text: clean, count: 1});
-			// Keeps the warning's time, so routine messages cannot hold it on screen forever.
-			this.#notice = {text: this.#joinedNotice(), level: previous.level, at: previous.at};
-		} else {
-			this.#noticeParts = [{text: clean, count: 1}];
-			this.#notice = {text: clean, level, at: now};
-		}
-
-		this.#touch();
-	}
-
-	#joinedNotice(): string {
-		const joined = this.#noticeParts.map((part) => (part.count > 1 ? `${part.text} (×${part.count})` : part.text)).join(' ');
-		return joined.length > 400 ? `${joined.slice(0, 399)}…` : joined;
 	}
 
 	// ---- conversations ------------------------------------------------------------------------
@@ -830,7 +728,7 @@ class DashboardModel {
 		this.#linksDirty = true;
 		const open = this.#timeline?.key;
 		if (open && keys.includes(open)) {
-			this.#setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
+			this.#notices.setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
 		}
 
 		this.#touch();
@@ -868,7 +766,7 @@ class DashboardModel {
 		});
 		if (merged.notices.length > 0) {
 			const level = worst(merged.notices.map((notice) => notice.level)) ?? 'info';
-			for (const text of new Set(merged.notices.map((notice) => notice.text))) this.#setNotice(text, level);
+			for (const text of new Set(merged.notices.map((notice) => notice.text))) this.#notices.setNotice(text, level);
 		}
 
 		const watch = this.#capWatch;
@@ -942,7 +840,7 @@ class DashboardModel {
 		const named = watch.predicted.length > 0 && watch.predicted.every((key) => String(rows.get(key)?.sandbox.status).toUpperCase() === 'PAUSED');
 		const final = now > watch.until || (watch.settledAt !== null && named);
 		const verdict = pausedNow || final ? capVerdict(rows, watch, final) : null;
-		if (verdict) this.#setNotice(verdict.text, verdict.level);
+		if (verdict) this.#notices.setNotice(verdict.text, verdict.level);
 		if (final) this.#capWatch = null;
 	}
 
@@ -982,7 +880,7 @@ class DashboardModel {
 			// A conversation just started: the view asks as soon as the task says READY, while the
 			// start flow is still fetching it; the flow opens it (or says why not) when that returns.
 			if (this.#start.state === 'ready' && this.#start.conversationKey === normalized) return;
-			this.#setNotice(`Conversation ${shortId(normalized)} is not in the list (yet); refresh and try again.`, 'warn');
+			this.#notices.setNotice(`Conversation ${shortId(normalized)} is not in the list (yet); refresh and try again.`, 'warn');
 			return;
 		}
 
@@ -1067,7 +965,7 @@ class DashboardModel {
 	async #startConversation(input: StartInput): Promise<void> {
 		if (this.#closed) return;
 		if (this.#start.state === 'starting') {
-			this.#setNotice('A conversation is already starting; wait for it or reset the form.', 'warn');
+			this.#notices.setNotice('A conversation is already starting; wait for it or reset the form.', 'warn');
 			return;
 		}
 
@@ -1097,7 +995,7 @@ class DashboardModel {
 				this.#poller.refreshSandboxes();
 				this.#openTimeline(conversationKey(conversation));
 			},
-			notice: (text, level) => this.#setNotice(text, level),
+			notice: (text, level) => this.#notices.setNotice(text, level),
 			refresh: () => this.#poller.refresh(),
 		});
 		// Ended without opening (an ERROR, a reset): the watch waits no longer than the grace.
@@ -1136,10 +1034,3 @@ function attentionKeys(rows: ReadonlyMap<string, ConversationRow>): string[] {
 	for (const row of rows.values()) if (row.attention.length > 0) keys.push(row.key);
 	return keys;
 }
-
-function worst(levels: Array<'info' | 'warn' | 'error'>): 'info' | 'warn' | 'error' | undefined {
-	if (levels.includes('error')) return 'error';
-	if (levels.includes('warn')) return 'warn';
-	return levels[0];
-}
-
