@@ -6,7 +6,8 @@ import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
 import {costPerHour, roundRate} from './spend.js';
 import {SpendWatch} from './spend-progress.js';
 import {BatchedPublisher} from './batched-publisher.js';
-import {DataClock, isAtWork, zoneLabel} from './data-clock.js';
+import {DataClock, zoneLabel} from './data-clock.js';
+import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
 import {onDataClock} from './age-basis.js';
 import type {GoalState} from '../wire/goal.js';
 import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
@@ -91,7 +92,7 @@ class DashboardModel {
 	readonly #options: CreateDashboardOptions;
 	readonly #client: DashboardClient;
 	readonly #now: () => number;
-	readonly #dataClock: DataClock;
+	readonly #clocks: DashboardClocks;
 	readonly #quietAfterMs: number;
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
@@ -124,15 +125,6 @@ class DashboardModel {
 	#streamActivity = new Map<string, number>();
 	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
 	#lastKnownStatus = new Map<string, string>();
-	/** When the answer that last brought each conversation was asked for (our clock): a change bound. */
-	#answeredAt = new Map<string, number>();
-	/** Each conversation's `updated_at` and when (our clock) the first answer with it arrived. */
-	#held = new Map<string, {updatedAt: string; since: number}>();
-	/**
-	 * Whether ages can be told (DataClock.agesKnown), as of the last conversation answer: rows and
-	 * the connection's `agesUnverified` say the same thing from the same moment.
-	 */
-	#agesKnown = true;
 	#unseen = new Map<string, number>();
 	/** Sandboxes whose list was read again for a status their conversations showed first (the status asked for). */
 	readonly #reasonAsked = new Map<string, string>();
@@ -155,7 +147,12 @@ class DashboardModel {
 		this.#options = options;
 		this.#client = options.appClient;
 		this.#now = options.now ?? (() => Date.now());
-		this.#dataClock = options.dataClock ?? new DataClock({fallback: options.clock ?? options.transport?.clock ?? serverClock, now: this.#now});
+		this.#clocks = new DashboardClocks({
+			dataClock: options.dataClock ?? new DataClock({fallback: options.clock ?? options.transport?.clock ?? serverClock, now: this.#now}),
+			now: this.#now,
+			publishedOffsetMs: () => this.#publisher.get().connection.clockOffsetMs,
+			newestLive: (key) => (this.#timeline?.key === key ? this.#timeline.newestLive : null),
+		});
 		this.#runningCap = options.runningSandboxCap ?? null;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
@@ -183,7 +180,7 @@ class DashboardModel {
 		});
 		this.#spend = new SpendWatch({
 			afterMs: options.spendAfterMs ?? defaultSpendAfterMs,
-			now: () => this.#serverNow(),
+			now: () => this.#clocks.serverNow(),
 			client: options.progressClient ?? ((conversation) => AgentClient.fromConversation(conversation, options.appBaseUrl, {maxRetries: 0, ...this.#transported})),
 			changed: (key) => this.#refreshRow(key),
 			// A git change is progress too: the changed files, read as the Changes view reads them.
@@ -423,12 +420,12 @@ class DashboardModel {
 		else if (stream === 'live') state = 'live';
 		else if (stream === 'reconnecting' || stream === 'failed') state = 'reconnecting';
 		else state = 'polling';
-		const clockOffsetMs = this.#publishedOffset(previous.clockOffsetMs);
-		const clockSource = this.#dataClock.source();
-		const naiveOffset = this.#dataClock.naiveOffsetMs();
+		const clockOffsetMs = this.#clocks.publishedOffset(previous.clockOffsetMs);
+		const clockSource = this.#clocks.dataClock.source();
+		const naiveOffset = this.#clocks.dataClock.naiveOffsetMs();
 		const eventZone = naiveOffset === null ? null : zoneLabel(naiveOffset);
-		const agesUnverified = !this.#agesKnown;
-		const agesAssumed = !agesUnverified && this.#dataClock.ageBasis() === 'assumed';
+		const agesUnverified = !this.#clocks.agesKnown;
+		const agesAssumed = !agesUnverified && this.#clocks.dataClock.ageBasis() === 'assumed';
 		const same =
 			previous.clockOffsetMs === clockOffsetMs &&
 			previous.clockSource === clockSource &&
@@ -459,20 +456,6 @@ class DashboardModel {
 		};
 	}
 
-	/**
-	 * The offset as published: whole seconds, and moved only when the estimate moved by more than
-	 * a second, so the jitter of the estimate never re-renders an idle dashboard.
-	 */
-	#publishedOffset(previous: number): number {
-		const estimate = this.#dataClock.offsetMs();
-		return Math.abs(estimate - previous) > 1000 ? Math.round(estimate / 1000) * 1000 : previous;
-	}
-
-	/** Now by the data's clock: what server timestamps (ages, quiet, "for 3m") are compared with. */
-	#serverNow(): number {
-		return this.#now() + this.#publishedOffset(this.#publisher.get().connection.clockOffsetMs);
-	}
-
 	// ---- conversations ------------------------------------------------------------------------
 
 	#rowFor(key: string, conversation: AppConversation, previous: ConversationRow | undefined): ConversationRow {
@@ -488,7 +471,7 @@ class DashboardModel {
 			const updatedAt = parseUtc(conversation.updated_at);
 			this.#statusSeen.set(key, {agent: signature.agent, agentSince: updatedAt, sandbox: signature.sandbox, sandboxSince: updatedAt});
 		} else if (seen.agent !== signature.agent || seen.sandbox !== signature.sandbox) {
-			const now = this.#serverNow();
+			const now = this.#clocks.serverNow();
 			// An agent status seen for the first time (none was known: its sandbox was not running) is
 			// no transition we saw happen: it began by updated_at, as on first sight.
 			const agentSince = seen.agent === '' ? parseUtc(conversation.updated_at) : now;
@@ -501,7 +484,7 @@ class DashboardModel {
 		}
 
 		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
-		const now = this.#serverNow();
+		const now = this.#clocks.serverNow();
 		this.#spend.observe(key, conversation, live ? String(live) : null);
 		const rate = costPerHour(this.#spend.history.samples(key), now, {running: String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING'});
 		const status = this.#lastKnownStatus.get(key) ?? null;
@@ -520,14 +503,14 @@ class DashboardModel {
 			lastKnownStatus: status,
 			...(errorCause === undefined ? {} : {errorCause}),
 			...(goal === undefined ? {} : {goal}),
-			now: this.#serverNow(),
+			now: this.#clocks.serverNow(),
 			quietAfterMs: this.#quietAfterMs,
-			...(this.#agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#heldFor(key)}),
+			...(this.#clocks.agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#clocks.heldFor(key)}),
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,
 			// Arrivals are on our clock: placed on the data's, as every time they are compared with.
-			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#serverNow() - this.#now()),
+			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#clocks.serverNow() - this.#now()),
 			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
 			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
 			unseenEvents: this.#unseen.get(key) ?? 0,
@@ -567,21 +550,7 @@ class DashboardModel {
 
 	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
 		// What the whole answer says of the clock first: whether ages can be told holds for every row.
-		if (timing) {
-			let atWork = false;
-			for (const conversation of items) {
-				const key = conversationKey(conversation);
-				this.#observeClock(key, conversation, this.#rows.get(key)?.conversation, timing);
-				this.#observeHeld(key, conversation, timing);
-				atWork ||= isAtWork(conversation);
-			}
-			if (atWork) this.#dataClock.observeAtWork();
-		}
-		const basis = this.#dataClock.ageBasis();
-		// Assumed only on the whole listing: a later page may contradict the header (agents at work, weeks old).
-		const agesKnown = basis === 'known' || (basis === 'assumed' && this.#conversationsListed);
-		const flipped = agesKnown !== this.#agesKnown;
-		this.#agesKnown = agesKnown;
+		const flipped = this.#clocks.observeAnswer(items, timing, (key) => this.#rows.get(key)?.conversation, this.#conversationsListed);
 		let changed = false;
 		const parents = new Set<string>();
 		for (const conversation of items) {
@@ -615,50 +584,6 @@ class DashboardModel {
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
 		const confirmed = confirmedByConversations(this.#sandboxes, items);
 		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
-	}
-
-	/**
-	 * What an answer says about the data's clock (state/data-clock.ts): an `updated_at` that changed
-	 * since the last answer bounds it both ways, one seen the first time from below. For the open
-	 * conversation, a change that came with a live event pairs that event's naive time with the app
-	 * server's UTC time of the same moment: the zone of the event times.
-	 */
-	#observeClock(key: string, conversation: AppConversation, before: AppConversation | undefined, timing: AnswerTiming): void {
-		const updatedAt = parseUtc(conversation.updated_at);
-		const askedBefore = this.#answeredAt.get(key);
-		this.#answeredAt.set(key, timing.sentAt);
-		if (updatedAt === null) return;
-		if (!before || askedBefore === undefined) {
-			this.#dataClock.observeSeen(updatedAt, timing.receivedAt);
-			return;
-		}
-		if (before.updated_at === conversation.updated_at) return;
-		this.#dataClock.observeChange(updatedAt, askedBefore, timing.receivedAt);
-		const newest = this.#timeline?.key === key ? this.#timeline.newestLive : null;
-		// The event written last before this answer: it arrived after the previous one was asked for.
-		if (newest && newest.arrivedAt >= askedBefore && newest.arrivedAt <= timing.receivedAt) {
-			this.#dataClock.observeSameMoment(newest.timestamp, updatedAt);
-		}
-	}
-
-	/**
-	 * Since when (our clock) each conversation's `updated_at` has stood still, as answers showed it:
-	 * the first answer with the current value arrived then, and every later one still had it.
-	 */
-	#observeHeld(key: string, conversation: AppConversation, timing: AnswerTiming): void {
-		const updatedAt = String(conversation.updated_at ?? '');
-		if (this.#held.get(key)?.updatedAt !== updatedAt) this.#held.set(key, {updatedAt, since: timing.receivedAt});
-	}
-
-	/**
-	 * How long we have watched a conversation write nothing (our clock, no server's): from the
-	 * arrival of the first answer with its current `updated_at` to the request of the latest one
-	 * that still had it. A lower bound of its quiet time that needs no clock of the data.
-	 */
-	#heldFor(key: string): number | null {
-		const held = this.#held.get(key);
-		const asked = this.#answeredAt.get(key);
-		return held && asked !== undefined ? Math.max(0, asked - held.since) : null;
 	}
 
 	/**
@@ -714,8 +639,7 @@ class DashboardModel {
 			this.#lastKnownStatus.delete(key);
 			this.#unseen.delete(key);
 			this.#finalResponses.forget(key);
-			this.#answeredAt.delete(key);
-			this.#held.delete(key);
+			this.#clocks.forget(key);
 			this.#spend.forget(key);
 			this.#gitState.forget(key);
 			this.#errorCauses.forget(key);
@@ -804,7 +728,7 @@ class DashboardModel {
 			const status = String(row.sandbox.status).toUpperCase();
 			const seen = this.#sessions.get(key);
 			if (seen?.status === status) continue;
-			const started = seen !== undefined && status === 'RUNNING' ? this.#serverNow() : null;
+			const started = seen !== undefined && status === 'RUNNING' ? this.#clocks.serverNow() : null;
 			this.#sessions.set(key, {status, runningSince: started});
 		}
 	}
@@ -904,7 +828,7 @@ class DashboardModel {
 			...(this.#options.maxTimelineBytes === undefined ? {} : {maxBytes: this.#options.maxTimelineBytes}),
 			now: this.#now,
 			// The data's clock the rows' ages use: the stream's live events tell it, and its lag reads it.
-			dataClock: this.#dataClock,
+			dataClock: this.#clocks.dataClock,
 			secrets: this.#secrets,
 			onChange: (change) => this.#onTimelineChange(normalized, change),
 		});
@@ -1020,13 +944,6 @@ class DashboardModel {
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();
 	}
-}
-
-/** An app-server datetime (UTC, `Z`) in ms; null when absent or unreadable. */
-function parseUtc(value: string | null | undefined): number | null {
-	if (!value) return null;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? null : ms;
 }
 
 function attentionKeys(rows: ReadonlyMap<string, ConversationRow>): string[] {
