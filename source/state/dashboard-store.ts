@@ -3,8 +3,7 @@ import {conversationLink} from './conversation-link.js';
 import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
 import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
-import {costPerHour, roundRate} from './spend.js';
-import {SpendWatch} from './spend-progress.js';
+import {DashboardSpend} from './dashboard-spend.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
 import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
@@ -52,7 +51,6 @@ import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
-import {gitStateReader} from './git-progress.js';
 import {runStart, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
 import {historySource, type Pace, readStoredPage} from './stored-history.js';
@@ -75,8 +73,7 @@ export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboa
  * through `redact()` with the secrets the store was given.
  */
 
-/** Spending without progress, by default: as long as `quiet`. */
-export const defaultSpendAfterMs = 10 * 60_000;
+export {defaultSpendAfterMs} from './dashboard-spend.js';
 
 const idleStart: StartProgress = {state: 'idle', phases: [], error: null, conversationKey: null};
 
@@ -130,9 +127,7 @@ class DashboardModel {
 	readonly #reasonAsked = new Map<string, string>();
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
-	readonly #spend: SpendWatch;
-	/** The changed files of a spending candidate's repository: progress for the spend watch. */
-	readonly #gitState: ReturnType<typeof gitStateReader>;
+	readonly #spend: DashboardSpend;
 	/** Per sandbox: its status as last seen, and when it was seen to start running (servers' clock). */
 	#sessions = new Map<string, {status: string; runningSince: number | null}>();
 	#startRun = 0;
@@ -170,21 +165,15 @@ class DashboardModel {
 		this.#notices = new Notices({now: this.#now, secrets: this.#secrets, changed: () => this.#touch()});
 		this.#flushMs = options.flushMs ?? 100;
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
-		this.#gitState = gitStateReader({
+		this.#spend = new DashboardSpend({
+			appBaseUrl: options.appBaseUrl,
+			afterMs: options.spendAfterMs,
+			serverNow: () => this.#clocks.serverNow(),
+			...(options.progressClient ? {progressClient: options.progressClient} : {}),
 			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
 			workspace: (conversation) => this.#workspaceOf(conversation),
-			agentGit: (conversation) =>
-				conversation.conversation_url
-					? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, options.appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 0, ...this.#transported})
-					: null,
-		});
-		this.#spend = new SpendWatch({
-			afterMs: options.spendAfterMs ?? defaultSpendAfterMs,
-			now: () => this.#clocks.serverNow(),
-			client: options.progressClient ?? ((conversation) => AgentClient.fromConversation(conversation, options.appBaseUrl, {maxRetries: 0, ...this.#transported})),
+			transported: () => this.#transported,
 			changed: (key) => this.#refreshRow(key),
-			// A git change is progress too: the changed files, read as the Changes view reads them.
-			gitState: (conversation, signal) => this.#gitState.read(conversation, signal),
 		});
 		this.#poller = new ConversationPoller({
 			client: this.#client,
@@ -485,8 +474,7 @@ class DashboardModel {
 
 		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
 		const now = this.#clocks.serverNow();
-		this.#spend.observe(key, conversation, live ? String(live) : null);
-		const rate = costPerHour(this.#spend.history.samples(key), now, {running: String(conversation.sandbox_status ?? '').toUpperCase() === 'RUNNING'});
+		const spend = this.#spend.rowSpend(key, conversation, live ? String(live) : null, now);
 		const status = this.#lastKnownStatus.get(key) ?? null;
 		// In error: why. Read once per error (a later error has a later updated_at).
 		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
@@ -497,8 +485,8 @@ class DashboardModel {
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
-			costPerHour: roundRate(rate),
-			spending: this.#spend.verdict(key),
+			costPerHour: spend.costPerHour,
+			spending: spend.spending,
 			sessionStart: this.#sessionStart(conversation),
 			lastKnownStatus: status,
 			...(errorCause === undefined ? {} : {errorCause}),
@@ -641,7 +629,6 @@ class DashboardModel {
 			this.#finalResponses.forget(key);
 			this.#clocks.forget(key);
 			this.#spend.forget(key);
-			this.#gitState.forget(key);
 			this.#errorCauses.forget(key);
 			this.#goals.delete(key);
 			removed++;
