@@ -9,7 +9,8 @@ import {DataClock, zoneLabel} from './data-clock.js';
 import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
 import {onDataClock} from './age-basis.js';
 import type {GoalState} from '../wire/goal.js';
-import {ErrorCauses, type ReadCause, readAgentErrorCause, readErrorCause} from './error-causes.js';
+import type {ErrorCauses} from './error-causes.js';
+import {attentionKeys, createErrorCauses} from './dashboard-causes.js';
 import {
 	type AnswerTiming,
 	ConversationPoller,
@@ -53,7 +54,7 @@ import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartInput} from './start-conversation.js';
 import type {ReadHistoryPage} from './history-pager.js';
-import {historySource, type Pace, readStoredPage} from './stored-history.js';
+import {type Pace, readStoredPage} from './stored-history.js';
 import {type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
 import {Notices, worst} from './dashboard-notices.js';
@@ -203,7 +204,14 @@ class DashboardModel {
 				},
 			},
 		});
-		this.#errorCauses = new ErrorCauses({reader: (conversation) => this.#causeReader(conversation), onChange: (key) => this.#refreshRow(key), now: this.#now});
+		this.#errorCauses = createErrorCauses({
+			appBaseUrl: options.appBaseUrl,
+			budget: this.budget,
+			storedEvents: this.#client.storedEvents,
+			agentClient: this.#agentClient,
+			onChange: (key) => this.#refreshRow(key),
+			now: this.#now,
+		});
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
@@ -324,22 +332,6 @@ class DashboardModel {
 
 	readonly #agentClient = (conversation: AppConversation, appBaseUrl: string): AgentClient =>
 		AgentClient.fromConversation(conversation, appBaseUrl, {maxRetries: 1, ...this.#transported});
-
-	/**
-	 * How to read an errored conversation's cause: its agent server while the sandbox runs (that
-	 * server's own limits, not the app server's budget), else the stored copy, behind what a person
-	 * looks at in the app server's budget. Without either, it stays unknown.
-	 */
-	#causeReader(conversation: AppConversation): ReadCause {
-		const conversationId = String(conversation.id);
-		if (historySource(conversation) === 'agent-server') {
-			const client = this.#agentClient(conversation, this.#options.appBaseUrl);
-			return (signal) => readAgentErrorCause(client, signal);
-		}
-		const stored = this.#client.storedEvents;
-		if (!stored) return () => Promise.resolve(null);
-		return (signal) => this.budget.schedule(`error-cause:${normalizeId(conversationId)}`, (budgetSignal) => readErrorCause(stored, conversationId, AbortSignal.any([signal, budgetSignal])), 'background');
-	}
 
 	// ---- publishing ---------------------------------------------------------------------------
 
@@ -931,10 +923,4 @@ class DashboardModel {
 		if (this.#ownsBudget) this.budget.close();
 		await session?.close();
 	}
-}
-
-function attentionKeys(rows: ReadonlyMap<string, ConversationRow>): string[] {
-	const keys: string[] = [];
-	for (const row of rows.values()) if (row.attention.length > 0) keys.push(row.key);
-	return keys;
 }
