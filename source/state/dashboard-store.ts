@@ -1,12 +1,13 @@
 import {normalizeId} from '../wire/ids.js';
 import {conversationLink} from './conversation-link.js';
 import {serverClock} from '../wire/server-clock.js';
-import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
-import {defaultQuietAfterMs, parseTime, subAgentReason} from './attention.js';
+import type {AppConversation} from '../wire/schemas/app.js';
+import {defaultQuietAfterMs, subAgentReason} from './attention.js';
 import {DashboardSpend} from './dashboard-spend.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
 import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
+import {SandboxFacts} from './dashboard-sandboxes.js';
 import {onDataClock} from './age-basis.js';
 import type {GoalState} from '../wire/goal.js';
 import type {ErrorCauses} from './error-causes.js';
@@ -25,23 +26,11 @@ import type {
 	DashboardController,
 	DashboardSnapshot,
 	DashboardStore,
-	SandboxRow,
 	StartProgress,
 } from './dashboard-types.js';
 import {redact} from './redact.js';
 import {RequestBudget} from './request-budget.js';
-import {
-	type CapWatch,
-	capGraceMs,
-	capVerdict,
-	capWatchFor,
-	confirmedByConversations,
-	mergeSandboxes,
-	relinkSandboxes,
-	sandboxKeyOf,
-	shortId,
-	watchedSandboxIds,
-} from './sandbox-rows.js';
+import {shortId} from './sandbox-rows.js';
 import {agentStreams} from './agent-stream.js';
 import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
@@ -57,7 +46,7 @@ import type {ReadHistoryPage} from './history-pager.js';
 import {type Pace, readStoredPage} from './stored-history.js';
 import {type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
-import {Notices, worst} from './dashboard-notices.js';
+import {Notices} from './dashboard-notices.js';
 import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 
 export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
@@ -91,6 +80,7 @@ class DashboardModel {
 	readonly #client: DashboardClient;
 	readonly #now: () => number;
 	readonly #clocks: DashboardClocks;
+	readonly #sandboxes: SandboxFacts;
 	readonly #quietAfterMs: number;
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
@@ -106,17 +96,11 @@ class DashboardModel {
 	/** The normal publishing window, and the live events of the open timeline since the last snapshot (flood-window.ts). */
 	readonly #flushMs: number;
 	#liveSincePublish = 0;
-	#linksDirty = false;
-	#sandboxes: ReadonlyMap<string, SandboxRow> = new Map();
-	#specs: readonly SandboxSpec[] = [];
 	#invalidItems = 0;
 	#health: PollerHealth;
 	#timeline: TimelineSession | null = null;
 	#start: StartProgress = idleStart;
 	readonly #notices: Notices;
-	#capWatch: CapWatch | null = null;
-	#runningCap: number | null = null;
-	#sandboxesListed = false;
 	#conversationsListed = false;
 	/** key -> the agent's and the sandbox's status, and when the store saw each appear (null: before it looked). */
 	#statusSeen = new Map<string, {agent: string; agentSince: number | null; sandbox: string; sandboxSince: number | null}>();
@@ -124,13 +108,9 @@ class DashboardModel {
 	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
 	#lastKnownStatus = new Map<string, string>();
 	#unseen = new Map<string, number>();
-	/** Sandboxes whose list was read again for a status their conversations showed first (the status asked for). */
-	readonly #reasonAsked = new Map<string, string>();
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
 	readonly #spend: DashboardSpend;
-	/** Per sandbox: its status as last seen, and when it was seen to start running (servers' clock). */
-	#sessions = new Map<string, {status: string; runningSince: number | null}>();
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
@@ -149,7 +129,6 @@ class DashboardModel {
 			publishedOffsetMs: () => this.#publisher.get().connection.clockOffsetMs,
 			newestLive: (key) => (this.#timeline?.key === key ? this.#timeline.newestLive : null),
 		});
-		this.#runningCap = options.runningSandboxCap ?? null;
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
 		this.#secrets = options.secrets ?? [];
@@ -164,6 +143,20 @@ class DashboardModel {
 		});
 		this.#health = {ok: true, lastSuccessAt: null, lastError: null, keyRejected: false, nextRetryAt: null};
 		this.#notices = new Notices({now: this.#now, secrets: this.#secrets, changed: () => this.#touch()});
+		this.#sandboxes = new SandboxFacts({
+			server: options.serverLabel,
+			now: this.#now,
+			serverNow: () => this.#clocks.serverNow(),
+			onDataClock: (localMs) => this.#clocks.onDataClock(localMs),
+			actionTimeoutMs: this.#actionTimeoutMs,
+			runningCap: options.runningSandboxCap ?? null,
+			conversationKeys: () => this.#conversationKeysBySandbox(),
+			notice: (text, level) => this.#notices.setNotice(text, level),
+			refreshRow: (key) => this.#refreshRow(key),
+			watchSandboxes: (ids) => this.#poller.watchSandboxes(ids),
+			refreshSandboxes: () => this.#poller.refreshSandboxes(),
+			changed: () => this.#touch(),
+		});
 		this.#flushMs = options.flushMs ?? 100;
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#spend = new DashboardSpend({
@@ -172,7 +165,7 @@ class DashboardModel {
 			serverNow: () => this.#clocks.serverNow(),
 			...(options.progressClient ? {progressClient: options.progressClient} : {}),
 			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
-			workspace: (conversation) => this.#workspaceOf(conversation),
+			workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
 			transported: () => this.#transported,
 			changed: (key) => this.#refreshRow(key),
 		});
@@ -185,7 +178,7 @@ class DashboardModel {
 			sink: {
 				conversations: (items, _origin, timing) => this.#onConversations(items, timing),
 				removed: (keys) => this.#onRemoved(keys),
-				sandboxes: (items, complete) => this.#onSandboxes(items, complete),
+				sandboxes: (items, complete) => this.#sandboxes.onSandboxes(items, complete),
 				walkComplete: () => {
 					if (this.#conversationsListed) return;
 					this.#conversationsListed = true;
@@ -193,7 +186,7 @@ class DashboardModel {
 					this.#onConversations([]);
 					this.#touch();
 				},
-				specs: (items) => this.#onSpecs(items),
+				specs: (items) => this.#sandboxes.onSpecs(items),
 				invalid: (count) => {
 					this.#invalidItems = count;
 					this.#touch();
@@ -237,13 +230,11 @@ class DashboardModel {
 				secrets: this.#secrets,
 				now: this.#now,
 				actionTimeoutMs: this.#actionTimeoutMs,
-				rows: () => this.#sandboxes,
-				setPending: (key, pending) => this.#setPending(key, pending),
-				setCapWatch: (watch) => {
-					this.#capWatch = watch;
-				},
-				runningCap: () => this.#runningCap,
-				updateWatch: () => this.#updateWatch(),
+				rows: () => this.#sandboxes.rows,
+				setPending: (key, pending) => this.#sandboxes.setPending(key, pending),
+				setCapWatch: (watch) => this.#sandboxes.setCapWatch(watch),
+				runningCap: () => this.#sandboxes.runningCap,
+				updateWatch: () => this.#sandboxes.updateWatch(),
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#notices.setNotice(text, level),
 				closed: () => this.#closed,
@@ -271,7 +262,7 @@ class DashboardModel {
 				conversation: (key) => this.#rows.get(key)?.conversation,
 				// Through the app server's git proxy (the bearer key), the agent server where it has none.
 				app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
-				workspace: (conversation) => this.#workspaceOf(conversation),
+				workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
 				agentGit: (conversation, appBaseUrl) =>
 					conversation.conversation_url
 						? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported})
@@ -312,11 +303,11 @@ class DashboardModel {
 				eventZone: null,
 			},
 			conversations: this.#rows,
-			sandboxes: this.#sandboxes,
+			sandboxes: this.#sandboxes.rows,
 			conversationsListed: false,
 			sandboxesListed: false,
-			specs: this.#specs,
-			runningSandboxCap: this.#runningCap,
+			specs: this.#sandboxes.specs,
+			runningSandboxCap: this.#sandboxes.runningCap,
 			invalidItems: 0,
 			timeline: null,
 			start: this.#start,
@@ -353,21 +344,18 @@ class DashboardModel {
 		const previous = this.#publisher.get();
 		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#liveSincePublish));
 		this.#liveSincePublish = 0;
-		if (this.#linksDirty) {
-			this.#linksDirty = false;
-			this.#sandboxes = relinkSandboxes(this.#sandboxes, this.#conversationKeysBySandbox());
-		}
+		this.#sandboxes.relinkIfDirty();
 
 		// From here on the published Map is shared: the next change copies it first.
 		this.#rowsOwned = false;
 		const timeline = this.#timeline?.state() ?? null;
 		const parts = {
 			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
-			sandboxes: this.#sandboxes,
+			sandboxes: this.#sandboxes.rows,
 			conversationsListed: this.#conversationsListed,
-			sandboxesListed: this.#sandboxesListed,
-			specs: this.#specs,
-			runningSandboxCap: this.#runningCap,
+			sandboxesListed: this.#sandboxes.listed,
+			specs: this.#sandboxes.specs,
+			runningSandboxCap: this.#sandboxes.runningCap,
 			invalidItems: this.#invalidItems,
 			timeline,
 			start: this.#start,
@@ -475,11 +463,11 @@ class DashboardModel {
 		const goal = this.#goals.get(key);
 		const streamActivity = this.#streamActivity.get(key);
 		return buildRow(previous, conversation, {
-			sandboxDetail: this.#sandboxDetail(conversation),
+			sandboxDetail: this.#sandboxes.sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
 			costPerHour: spend.costPerHour,
 			spending: spend.spending,
-			sessionStart: this.#sessionStart(conversation),
+			sessionStart: this.#sandboxes.sessionStart(conversation),
 			lastKnownStatus: status,
 			...(errorCause === undefined ? {} : {errorCause}),
 			...(goal === undefined ? {} : {goal}),
@@ -497,37 +485,6 @@ class DashboardModel {
 		});
 	}
 
-	/** Where a conversation's workspace is, as far as the sandbox and spec lists say (git-paths.ts). */
-	#workspaceOf(conversation: AppConversation): {sandboxWorkingDir: string | null; specWorkingDir: string | null; sharedSandbox: boolean} {
-		const row = conversation.sandbox_id ? this.#sandboxes.get(normalizeId(conversation.sandbox_id)) : undefined;
-		const spec = row?.sandbox.sandbox_spec_id ? this.#specs.find((candidate) => candidate.id === row.sandbox.sandbox_spec_id) : undefined;
-		return {sandboxWorkingDir: row?.sandbox.working_dir ?? null, specWorkingDir: spec?.working_dir ?? null, sharedSandbox: (row?.conversationKeys.length ?? 0) > 1};
-	}
-
-	/**
-	 * Why its sandbox is as it is, when the sandbox list says so for the status this conversation
-	 * shows (the two lists are polled apart; a reason for another status would mislead).
-	 */
-	#sandboxDetail(conversation: AppConversation): string | null {
-		if (!conversation.sandbox_id) return null;
-		const sandbox = this.#sandboxes.get(normalizeId(conversation.sandbox_id))?.sandbox;
-		if (!sandbox?.status_detail) return null;
-		return String(sandbox.status).toUpperCase() === String(conversation.sandbox_status ?? '').toUpperCase() ? sandbox.status_detail : null;
-	}
-
-	/** Its sandbox shows a status that may have a reason (ERROR, STARTING, UNKNOWN, …) the sandbox list does not show yet. */
-	#sandboxNeedsReason(conversation: AppConversation): boolean {
-		const status = String(conversation.sandbox_status ?? '').toUpperCase();
-		if (!conversation.sandbox_id || ['RUNNING', 'PAUSED', 'MISSING', ''].includes(status)) return false;
-		const key = normalizeId(conversation.sandbox_id);
-		const listed = this.#sandboxes.get(key)?.sandbox.status;
-		if (!this.#sandboxesListed || String(listed ?? '').toUpperCase() === status) return false;
-		// Once per sandbox and status: a sandbox the list never shows must not cost a list per poll.
-		if (this.#reasonAsked.get(key) === status) return false;
-		this.#reasonAsked.set(key, status);
-		return true;
-	}
-
 	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
 		// What the whole answer says of the clock first: whether ages can be told holds for every row.
 		const flipped = this.#clocks.observeAnswer(items, timing, (key) => this.#rows.get(key)?.conversation, this.#conversationsListed);
@@ -542,7 +499,7 @@ class DashboardModel {
 			this.#mutableRows().set(key, row);
 			changed = true;
 			for (const parent of linked) parents.add(parent);
-			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#linksDirty = true;
+			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#sandboxes.markLinksDirty();
 			if (this.#timeline?.key === key) this.#timeline.update(conversation);
 		}
 
@@ -559,11 +516,10 @@ class DashboardModel {
 			this.#finalResponses.changed();
 		}
 		// A sandbox that went into trouble says why only in the sandbox list: read it now, not a minute later.
-		if (items.some((conversation) => this.#sandboxNeedsReason(conversation))) this.#poller.refreshSandboxes();
+		if (items.some((conversation) => this.#sandboxes.sandboxNeedsReason(conversation))) this.#poller.refreshSandboxes();
 		// The list must not say "paused" while p and r still say "pausing…" until the next
 		// sandbox poll: a conversation that shows the awaited status settles the action now.
-		const confirmed = confirmedByConversations(this.#sandboxes, items);
-		if (confirmed.length > 0) this.#onSandboxes(confirmed, false);
+		this.#sandboxes.confirmFromConversations(items);
 	}
 
 	/**
@@ -628,7 +584,7 @@ class DashboardModel {
 
 		if (removed === 0) return;
 		this.#refreshParents(parents);
-		this.#linksDirty = true;
+		this.#sandboxes.markLinksDirty();
 		const open = this.#timeline?.key;
 		if (open && keys.includes(open)) {
 			this.#notices.setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
@@ -650,127 +606,6 @@ class DashboardModel {
 
 		for (const list of index.values()) list.sort();
 		return index;
-	}
-
-	// ---- sandboxes ----------------------------------------------------------------------------
-
-	#onSandboxes(items: readonly Sandbox[], complete: boolean): void {
-		const now = this.#now();
-		if (complete) {
-			this.#linksDirty = false;
-			this.#sandboxesListed = true;
-		}
-		const merged = mergeSandboxes(this.#sandboxes, items, {
-			now,
-			conversationKeys: this.#conversationKeysBySandbox(),
-			capWatch: this.#capWatch,
-			actionTimeoutMs: this.#actionTimeoutMs,
-			complete,
-		});
-		if (merged.notices.length > 0) {
-			const level = worst(merged.notices.map((notice) => notice.level)) ?? 'info';
-			for (const text of new Set(merged.notices.map((notice) => notice.text))) this.#notices.setNotice(text, level);
-		}
-
-		const watch = this.#capWatch;
-		if (watch) {
-			// The service kept (others running before - those it paused) + the new one: that is its cap.
-			let pausedNow = 0;
-			for (const [key, row] of merged.rows) if (row.pausedByCap && !this.#sandboxes.get(key)?.pausedByCap) pausedNow++;
-			if (pausedNow > 0) this.#runningCap = watch.runningBefore.size - pausedNow + 1;
-			this.#checkCapWatch(watch, merged.rows, now, pausedNow > 0);
-		}
-
-		if (merged.changed) {
-			const before = this.#sandboxes;
-			this.#sandboxes = merged.rows;
-			this.#touch();
-			// A sandbox's reason shows on its conversations' rows: rebuild those whose reason changed.
-			for (const [key, row] of merged.rows) {
-				const old = before.get(key)?.sandbox;
-				const detail = row.sandbox.status_detail ?? null;
-				if ((old?.status_detail ?? null) === detail && (detail === null || old?.status === row.sandbox.status)) continue;
-				for (const conversationKey of row.conversationKeys) this.#refreshRow(conversationKey);
-			}
-		}
-		this.#noteSessions(merged.rows);
-
-		this.#updateWatch();
-	}
-
-	/**
-	 * When each sandbox's running session began, as far as seen: a change to RUNNING after the first
-	 * sight is exact; one already running at first sight began at its creation at the earliest.
-	 */
-	#noteSessions(rows: ReadonlyMap<string, SandboxRow>): void {
-		for (const [key, row] of rows) {
-			const status = String(row.sandbox.status).toUpperCase();
-			const seen = this.#sessions.get(key);
-			if (seen?.status === status) continue;
-			const started = seen !== undefined && status === 'RUNNING' ? this.#clocks.serverNow() : null;
-			this.#sessions.set(key, {status, runningSince: started});
-		}
-	}
-
-	#sessionStart(conversation: AppConversation): {at: number; exact: boolean} | null {
-		if (String(conversation.sandbox_status) !== 'RUNNING' || !conversation.sandbox_id) return null;
-		const key = sandboxKeyOf(this.#sandboxes, conversation.sandbox_id);
-		const seen = this.#sessions.get(key);
-		if (seen?.runningSince != null) return {at: seen.runningSince, exact: true};
-		const created = parseTime(this.#sandboxes.get(key)?.sandbox.created_at);
-		return created === null ? null : {at: created, exact: false};
-	}
-
-	/** Tells the poller which sandboxes to look up quickly (none: back to the slow full list). */
-	#updateWatch(): void {
-		// The cap watch itself outlives the resume (the service may pause the other sandbox a bit
-		// later); the slow full list still sees that until the watch expires.
-		this.#poller.watchSandboxes(watchedSandboxIds(this.#sandboxes, this.#capWatch));
-	}
-
-	/**
-	 * The question said what the service would pause; this checks it against what the service did.
-	 * The resume (or start) is done when its sandbox runs (or its task is READY); the sandboxes that
-	 * were running are then waited for `capGraceMs` more, looked up meanwhile, and a difference
-	 * either way is said in a notice. The watch ends there, or once every named one is PAUSED.
-	 */
-	#checkCapWatch(watch: CapWatch, rows: ReadonlyMap<string, SandboxRow>, now: number, pausedNow: boolean): void {
-		if (watch.settledAt === null && watch.resumedKey !== '') {
-			const resumed = rows.get(watch.resumedKey);
-			if (resumed && !resumed.pending) this.#settleCapWatch(now);
-		}
-
-		const named = watch.predicted.length > 0 && watch.predicted.every((key) => String(rows.get(key)?.sandbox.status).toUpperCase() === 'PAUSED');
-		const final = now > watch.until || (watch.settledAt !== null && named);
-		const verdict = pausedNow || final ? capVerdict(rows, watch, final) : null;
-		if (verdict) this.#notices.setNotice(verdict.text, verdict.level);
-		if (final) this.#capWatch = null;
-	}
-
-	/** The resume or start the cap watch is about is done: the named sandboxes get `capGraceMs` more. */
-	#settleCapWatch(now: number): void {
-		const watch = this.#capWatch;
-		if (!watch || watch.settledAt !== null) return;
-		this.#capWatch = {...watch, settledAt: now, until: Math.min(watch.until, now + capGraceMs(now - watch.startedAt))};
-		// Anything the question did not foresee shows in the whole list: read it once more now.
-		this.#poller.refreshSandboxes();
-	}
-
-	#onSpecs(items: readonly SandboxSpec[]): void {
-		const same =
-			items.length === this.#specs.length && items.every((spec, index) => JSON.stringify(spec) === JSON.stringify(this.#specs[index]));
-		if (same) return;
-		this.#specs = items;
-		this.#touch();
-	}
-
-	#setPending(key: string, pending: SandboxRow['pending']): void {
-		const row = this.#sandboxes.get(key);
-		if (!row) return;
-		const next = new Map(this.#sandboxes);
-		next.set(key, {...row, pending});
-		this.#sandboxes = next;
-		this.#touch();
 	}
 
 	// ---- timeline -----------------------------------------------------------------------------
@@ -874,7 +709,7 @@ class DashboardModel {
 
 		const run = ++this.#startRun;
 		// A start may make the service pause the oldest other running sandboxes: watch for it.
-		this.#capWatch = capWatchFor(this.#sandboxes, '', 'Starting a conversation', this.#runningCap, this.#now(), this.#actionTimeoutMs);
+		this.#sandboxes.watchStart('Starting a conversation');
 		const current = () => run === this.#startRun && !this.#closed;
 		const abort = new AbortController();
 		this.#startAbort?.abort();
@@ -892,7 +727,7 @@ class DashboardModel {
 				this.#touch();
 			},
 			opened: (conversation) => {
-				this.#settleCapWatch(this.#now());
+				this.#sandboxes.settleCapWatch(this.#now());
 				this.#poller.track(conversation);
 				this.#onConversations([conversation]);
 				this.#poller.refreshSandboxes();
@@ -902,7 +737,7 @@ class DashboardModel {
 			refresh: () => this.#poller.refresh(),
 		});
 		// Ended without opening (an ERROR, a reset): the watch waits no longer than the grace.
-		if (this.#capWatch?.resumedKey === '') this.#settleCapWatch(this.#now());
+		if (this.#sandboxes.capWatch?.resumedKey === '') this.#sandboxes.settleCapWatch(this.#now());
 	}
 
 	// ---- close --------------------------------------------------------------------------------
