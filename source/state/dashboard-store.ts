@@ -9,7 +9,6 @@ import {DataClock, zoneLabel} from './data-clock.js';
 import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
 import {SandboxFacts} from './dashboard-sandboxes.js';
 import {onDataClock} from './age-basis.js';
-import type {GoalState} from '../wire/goal.js';
 import type {ErrorCauses} from './error-causes.js';
 import {attentionKeys, createErrorCauses} from './dashboard-causes.js';
 import {
@@ -31,7 +30,6 @@ import type {
 import {redact} from './redact.js';
 import {RequestBudget} from './request-budget.js';
 import {shortId} from './sandbox-rows.js';
-import {agentStreams} from './agent-stream.js';
 import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {GitClient} from '../wire/git-client.js';
@@ -42,9 +40,8 @@ import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartInput} from './start-conversation.js';
-import type {ReadHistoryPage} from './history-pager.js';
-import {type Pace, readStoredPage} from './stored-history.js';
-import {type TimelineChange, TimelineSession} from './timeline-session.js';
+import type {Pace} from './stored-history.js';
+import {DashboardTimeline} from './dashboard-timeline.js';
 import {publishWindowMs} from './flood-window.js';
 import {Notices} from './dashboard-notices.js';
 import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
@@ -95,27 +92,22 @@ class DashboardModel {
 	#rowsOwned = false;
 	/** The normal publishing window, and the live events of the open timeline since the last snapshot (flood-window.ts). */
 	readonly #flushMs: number;
-	#liveSincePublish = 0;
 	#invalidItems = 0;
 	#health: PollerHealth;
-	#timeline: TimelineSession | null = null;
+	readonly #timeline: DashboardTimeline;
 	#start: StartProgress = idleStart;
 	readonly #notices: Notices;
 	#conversationsListed = false;
 	/** key -> the agent's and the sandbox's status, and when the store saw each appear (null: before it looked). */
 	#statusSeen = new Map<string, {agent: string; agentSince: number | null; sandbox: string; sandboxSince: number | null}>();
-	#streamActivity = new Map<string, number>();
 	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
 	#lastKnownStatus = new Map<string, string>();
-	#unseen = new Map<string, number>();
 	/** Parents and their sub-conversations: a child that needs you raises its parent. */
 	readonly #subAgents = new SubAgentIndex();
 	readonly #spend: DashboardSpend;
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
 	#closed = false;
-	/** Each conversation's goal loop, as its timeline last said (null: none). */
-	#goals = new Map<string, GoalState | null>();
 	/** Why errored conversations failed (state/error-causes.ts). */
 	readonly #errorCauses: ErrorCauses;
 
@@ -127,7 +119,7 @@ class DashboardModel {
 			dataClock: options.dataClock ?? new DataClock({fallback: options.clock ?? options.transport?.clock ?? serverClock, now: this.#now}),
 			now: this.#now,
 			publishedOffsetMs: () => this.#publisher.get().connection.clockOffsetMs,
-			newestLive: (key) => (this.#timeline?.key === key ? this.#timeline.newestLive : null),
+			newestLive: (key) => this.#timeline.sessionFor(key)?.newestLive ?? null,
 		});
 		this.#quietAfterMs = options.quietAfterMs ?? defaultQuietAfterMs;
 		this.#actionTimeoutMs = options.sandboxActionTimeoutMs ?? 120_000;
@@ -156,6 +148,25 @@ class DashboardModel {
 			watchSandboxes: (ids) => this.#poller.watchSandboxes(ids),
 			refreshSandboxes: () => this.#poller.refreshSandboxes(),
 			changed: () => this.#touch(),
+		});
+		this.#timeline = new DashboardTimeline({
+			appBaseUrl: options.appBaseUrl,
+			openStream: options.openStream,
+			transport: options.transport,
+			maxTimelineEvents: options.maxTimelineEvents,
+			maxTimelineBytes: options.maxTimelineBytes,
+			storedEvents: this.#client.storedEvents,
+			budget: this.budget,
+			now: this.#now,
+			dataClock: this.#clocks.dataClock,
+			secrets: this.#secrets,
+			conversation: (key) => this.#rows.get(key)?.conversation,
+			starting: (key) => this.#start.state === 'ready' && this.#start.conversationKey === key,
+			notice: (text, level) => this.#notices.setNotice(text, level),
+			refreshRow: (key) => this.#refreshRow(key),
+			changed: () => this.#touch(),
+			flush: () => this.#publisher.flush(),
+			closed: () => this.#closed,
 		});
 		this.#flushMs = options.flushMs ?? 100;
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
@@ -214,16 +225,16 @@ class DashboardModel {
 				this.#finalResponses.show(keys);
 			},
 			openTimeline: (key) => {
-				this.#openTimeline(key);
+				this.#timeline.openTimeline(key);
 				// Now, not with the next batch: the view moves to the timeline on the same key, and a batch
 				// window (longer behind a busy stream) showed the previous conversation's events there.
 				this.#publisher.flush();
 			},
-			closeTimeline: () => this.#closeTimeline(),
-			loadOlderEvents: () => this.#timeline?.loadOlder(),
-			loadNewerEvents: () => this.#timeline?.loadNewer(),
-			timelineToNewest: () => this.#timeline?.toNewest(),
-			pinTimeline: (range) => this.#timeline?.pin(range),
+			closeTimeline: () => this.#timeline.closeTimeline(),
+			loadOlderEvents: () => this.#timeline.session?.loadOlder(),
+			loadNewerEvents: () => this.#timeline.session?.loadNewer(),
+			timelineToNewest: () => this.#timeline.session?.toNewest(),
+			pinTimeline: (range) => this.#timeline.session?.pin(range),
 			...createSandboxActions({
 				client: this.#client,
 				budget: this.budget,
@@ -342,13 +353,12 @@ class DashboardModel {
 
 	#buildSnapshot(): DashboardSnapshot {
 		const previous = this.#publisher.get();
-		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#liveSincePublish));
-		this.#liveSincePublish = 0;
+		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#timeline.takeLiveSincePublish()));
 		this.#sandboxes.relinkIfDirty();
 
 		// From here on the published Map is shared: the next change copies it first.
 		this.#rowsOwned = false;
-		const timeline = this.#timeline?.state() ?? null;
+		const timeline = this.#timeline.session?.state() ?? null;
 		const parts = {
 			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
 			sandboxes: this.#sandboxes.rows,
@@ -382,7 +392,7 @@ class DashboardModel {
 
 	#connection(previous: ConnectionState, dataChanged: boolean): ConnectionState {
 		const health = this.#health;
-		const stream = this.#timeline?.state().stream.state;
+		const stream = this.#timeline.session?.state().stream.state;
 		let state: ConnectionHealth;
 		if (health.keyRejected) state = 'offline';
 		else if (!health.ok) state = health.lastSuccessAt === null ? 'offline' : 'stale';
@@ -428,7 +438,7 @@ class DashboardModel {
 	// ---- conversations ------------------------------------------------------------------------
 
 	#rowFor(key: string, conversation: AppConversation, previous: ConversationRow | undefined): ConversationRow {
-		const timeline = this.#timeline?.key === key ? this.#timeline : null;
+		const timeline = this.#timeline.sessionFor(key);
 		const streamStatus = timeline?.executionStatus ?? null;
 		const live = streamStatus ?? conversation.execution_status;
 		if (live) this.#lastKnownStatus.set(key, String(live));
@@ -459,9 +469,8 @@ class DashboardModel {
 		// In error: why. Read once per error (a later error has a later updated_at).
 		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
 		// Its goal loop, as its open timeline says (remembered after it closes: nothing else says it).
-		if (timeline) this.#goals.set(key, timeline.goal);
-		const goal = this.#goals.get(key);
-		const streamActivity = this.#streamActivity.get(key);
+		const goal = this.#timeline.goalFor(key, timeline);
+		const streamActivity = this.#timeline.streamActivity(key);
 		return buildRow(previous, conversation, {
 			sandboxDetail: this.#sandboxes.sandboxDetail(conversation),
 			subAgent: children.length === 0 ? null : subAgentReason(children),
@@ -481,7 +490,7 @@ class DashboardModel {
 			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#clocks.serverNow() - this.#now()),
 			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
 			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
-			unseenEvents: this.#unseen.get(key) ?? 0,
+			unseenEvents: this.#timeline.unseen(key),
 		});
 	}
 
@@ -500,7 +509,7 @@ class DashboardModel {
 			changed = true;
 			for (const parent of linked) parents.add(parent);
 			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#sandboxes.markLinksDirty();
-			if (this.#timeline?.key === key) this.#timeline.update(conversation);
+			this.#timeline.sessionFor(key)?.update(conversation);
 		}
 
 		this.#refreshParents(parents);
@@ -571,21 +580,19 @@ class DashboardModel {
 			const parent = this.#subAgents.unlink(key);
 			if (parent) parents.push(parent);
 			this.#statusSeen.delete(key);
-			this.#streamActivity.delete(key);
 			this.#lastKnownStatus.delete(key);
-			this.#unseen.delete(key);
 			this.#finalResponses.forget(key);
 			this.#clocks.forget(key);
 			this.#spend.forget(key);
 			this.#errorCauses.forget(key);
-			this.#goals.delete(key);
+			this.#timeline.forget(key);
 			removed++;
 		}
 
 		if (removed === 0) return;
 		this.#refreshParents(parents);
 		this.#sandboxes.markLinksDirty();
-		const open = this.#timeline?.key;
+		const open = this.#timeline.session?.key;
 		if (open && keys.includes(open)) {
 			this.#notices.setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
 		}
@@ -606,96 +613,6 @@ class DashboardModel {
 
 		for (const list of index.values()) list.sort();
 		return index;
-	}
-
-	// ---- timeline -----------------------------------------------------------------------------
-
-	#openTimeline(key: string): void {
-		if (this.#closed) return;
-		const normalized = normalizeId(key);
-		const row = this.#rows.get(normalized);
-		if (!row) {
-			// A conversation just started: the view asks as soon as the task says READY, while the
-			// start flow is still fetching it; the flow opens it (or says why not) when that returns.
-			if (this.#start.state === 'ready' && this.#start.conversationKey === normalized) return;
-			this.#notices.setNotice(`Conversation ${shortId(normalized)} is not in the list (yet); refresh and try again.`, 'warn');
-			return;
-		}
-
-		const open = this.#timeline;
-		if (open?.key === normalized && open.state().stream.state !== 'failed') {
-			// Already streaming: opening it again only marks its events as seen.
-			this.#unseen.set(normalized, 0);
-			this.#refreshRow(normalized);
-			return;
-		}
-
-		this.#closeTimeline();
-		this.#unseen.set(normalized, 0);
-		this.#timeline = new TimelineSession({
-			key: normalized,
-			conversation: row.conversation,
-			appBaseUrl: this.#options.appBaseUrl,
-			openStream: this.#options.openStream ?? agentStreams(this.#options.transport),
-			readHistory: this.#historyReader(row.conversation.id),
-			...(this.#options.maxTimelineEvents === undefined ? {} : {maxEvents: this.#options.maxTimelineEvents}),
-			...(this.#options.maxTimelineBytes === undefined ? {} : {maxBytes: this.#options.maxTimelineBytes}),
-			now: this.#now,
-			// The data's clock the rows' ages use: the stream's live events tell it, and its lag reads it.
-			dataClock: this.#clocks.dataClock,
-			secrets: this.#secrets,
-			onChange: (change) => this.#onTimelineChange(normalized, change),
-		});
-		this.#refreshRow(normalized);
-		this.#touch();
-	}
-
-	/**
-	 * The stored history of one conversation through the shared budget: what the user is looking
-	 * at, so it goes ahead of the background walk but never past the server's limits.
-	 */
-	#historyReader(conversationId: string): ReadHistoryPage | undefined {
-		const client = this.#client.storedEvents;
-		if (!client) return undefined;
-		const key = `stored-events:${normalizeId(conversationId)}`;
-		const pace: Pace = (task) => this.budget.schedule(key, task, 'visible');
-		return async (request) => {
-			const page = await readStoredPage({
-				client,
-				conversationId,
-				sortOrder: request.sortOrder,
-				limit: request.limit,
-				...(request.pageId === null ? {} : {pageId: request.pageId}),
-				...(request.timestampLt === undefined ? {} : {timestampLt: request.timestampLt}),
-				...(request.timestampGte === undefined ? {} : {timestampGte: request.timestampGte}),
-				pace,
-				signal: request.signal,
-			});
-			return {events: page.events, nextPageId: page.nextPageId};
-		};
-	}
-
-	#onTimelineChange(key: string, change: TimelineChange): void {
-		if (this.#timeline?.key !== key || this.#closed) return;
-		if (change.liveEvents > 0) this.#unseen.set(key, (this.#unseen.get(key) ?? 0) + change.liveEvents);
-		this.#liveSincePublish += change.liveEvents;
-		if (change.newestActivityAt !== null && change.newestActivityAt > (this.#streamActivity.get(key) ?? 0)) {
-			this.#streamActivity.set(key, change.newestActivityAt);
-		}
-
-		this.#refreshRow(key);
-		this.#touch();
-		if (change.urgent) this.#publisher.flush();
-	}
-
-	#closeTimeline(): void {
-		const session = this.#timeline;
-		if (!session) return;
-		this.#timeline = null;
-		void session.close();
-		// The row goes back to the polled status (nothing streams for it any more).
-		this.#refreshRow(session.key);
-		this.#touch();
 	}
 
 	// ---- start --------------------------------------------------------------------------------
@@ -731,7 +648,7 @@ class DashboardModel {
 				this.#poller.track(conversation);
 				this.#onConversations([conversation]);
 				this.#poller.refreshSandboxes();
-				this.#openTimeline(conversationKey(conversation));
+				this.#timeline.openTimeline(conversationKey(conversation));
 			},
 			notice: (text, level) => this.#notices.setNotice(text, level),
 			refresh: () => this.#poller.refresh(),
@@ -744,8 +661,7 @@ class DashboardModel {
 
 	async #close(): Promise<void> {
 		if (this.#closed) return;
-		const session = this.#timeline;
-		this.#timeline = null;
+		const session = this.#timeline.detach();
 		this.#closed = true;
 		this.#spend.close();
 		// No agent's last answer is read after close (a poll's news or a row shown would start one).
