@@ -1,27 +1,22 @@
-import {normalizeId} from '../wire/ids.js';
 import {conversationLink} from './conversation-link.js';
 import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation} from '../wire/schemas/app.js';
-import {defaultQuietAfterMs, subAgentReason} from './attention.js';
+import {defaultQuietAfterMs} from './attention.js';
 import {DashboardSpend} from './dashboard-spend.js';
 import {BatchedPublisher} from './batched-publisher.js';
 import {DataClock, zoneLabel} from './data-clock.js';
-import {DashboardClocks, parseUtc} from './dashboard-clocks.js';
+import {DashboardClocks} from './dashboard-clocks.js';
 import {SandboxFacts} from './dashboard-sandboxes.js';
-import {onDataClock} from './age-basis.js';
 import type {ErrorCauses} from './error-causes.js';
 import {attentionKeys, createErrorCauses} from './dashboard-causes.js';
 import {
-	type AnswerTiming,
 	ConversationPoller,
 	type PollerHealth,
 } from './conversation-poller.js';
-import {buildRow, conversationKey, parentKeyOf, statusSignature} from './conversation-rows.js';
-import {SubAgentIndex} from './sub-agent-index.js';
+import {conversationKey} from './conversation-rows.js';
 import type {
 	ConnectionHealth,
 	ConnectionState,
-	ConversationRow,
 	DashboardController,
 	DashboardSnapshot,
 	DashboardStore,
@@ -29,7 +24,6 @@ import type {
 } from './dashboard-types.js';
 import {redact} from './redact.js';
 import {RequestBudget} from './request-budget.js';
-import {shortId} from './sandbox-rows.js';
 import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
 import {GitClient} from '../wire/git-client.js';
@@ -42,6 +36,7 @@ import {createChangesOpener} from './changes-session.js';
 import {runStart, type StartInput} from './start-conversation.js';
 import type {Pace} from './stored-history.js';
 import {DashboardTimeline} from './dashboard-timeline.js';
+import {ConversationFacts} from './dashboard-conversations.js';
 import {publishWindowMs} from './flood-window.js';
 import {Notices} from './dashboard-notices.js';
 import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
@@ -78,6 +73,7 @@ class DashboardModel {
 	readonly #now: () => number;
 	readonly #clocks: DashboardClocks;
 	readonly #sandboxes: SandboxFacts;
+	readonly #rows: ConversationFacts;
 	readonly #quietAfterMs: number;
 	readonly #actionTimeoutMs: number;
 	readonly #secrets: readonly string[];
@@ -87,9 +83,6 @@ class DashboardModel {
 	/** The agents' last answers for the rows on screen (final-responses.ts), within this budget. */
 	readonly #finalResponses: FinalResponses;
 
-	/** Working rows; shared with the published snapshot until the first change after a flush. */
-	#rows: Map<string, ConversationRow> = new Map();
-	#rowsOwned = false;
 	/** The normal publishing window, and the live events of the open timeline since the last snapshot (flood-window.ts). */
 	readonly #flushMs: number;
 	#invalidItems = 0;
@@ -97,13 +90,6 @@ class DashboardModel {
 	readonly #timeline: DashboardTimeline;
 	#start: StartProgress = idleStart;
 	readonly #notices: Notices;
-	#conversationsListed = false;
-	/** key -> the agent's and the sandbox's status, and when the store saw each appear (null: before it looked). */
-	#statusSeen = new Map<string, {agent: string; agentSince: number | null; sandbox: string; sandboxSince: number | null}>();
-	/** The last execution status seen per conversation: the server sends none once its sandbox stops. */
-	#lastKnownStatus = new Map<string, string>();
-	/** Parents and their sub-conversations: a child that needs you raises its parent. */
-	readonly #subAgents = new SubAgentIndex();
 	readonly #spend: DashboardSpend;
 	#startRun = 0;
 	#startAbort: AbortController | null = null;
@@ -128,7 +114,7 @@ class DashboardModel {
 		this.budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({now: this.#now, ...options.budget});
 		this.#finalResponses = new FinalResponses({
 			budget: this.budget,
-			conversation: (key) => this.#rows.get(key)?.conversation,
+			conversation: (key) => this.#rows.rows.get(key)?.conversation,
 			client: (conversation) => this.#agentClient(conversation, options.appBaseUrl),
 			onChange: () => this.#touch(),
 			now: () => this.#now(),
@@ -142,9 +128,9 @@ class DashboardModel {
 			onDataClock: (localMs) => this.#clocks.onDataClock(localMs),
 			actionTimeoutMs: this.#actionTimeoutMs,
 			runningCap: options.runningSandboxCap ?? null,
-			conversationKeys: () => this.#conversationKeysBySandbox(),
+			conversationKeys: () => this.#rows.conversationKeysBySandbox(),
 			notice: (text, level) => this.#notices.setNotice(text, level),
-			refreshRow: (key) => this.#refreshRow(key),
+			refreshRow: (key) => this.#rows.refreshRow(key),
 			watchSandboxes: (ids) => this.#poller.watchSandboxes(ids),
 			refreshSandboxes: () => this.#poller.refreshSandboxes(),
 			changed: () => this.#touch(),
@@ -160,16 +146,14 @@ class DashboardModel {
 			now: this.#now,
 			dataClock: this.#clocks.dataClock,
 			secrets: this.#secrets,
-			conversation: (key) => this.#rows.get(key)?.conversation,
+			conversation: (key) => this.#rows.rows.get(key)?.conversation,
 			starting: (key) => this.#start.state === 'ready' && this.#start.conversationKey === key,
 			notice: (text, level) => this.#notices.setNotice(text, level),
-			refreshRow: (key) => this.#refreshRow(key),
+			refreshRow: (key) => this.#rows.refreshRow(key),
 			changed: () => this.#touch(),
 			flush: () => this.#publisher.flush(),
 			closed: () => this.#closed,
 		});
-		this.#flushMs = options.flushMs ?? 100;
-		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#spend = new DashboardSpend({
 			appBaseUrl: options.appBaseUrl,
 			afterMs: options.spendAfterMs,
@@ -178,8 +162,25 @@ class DashboardModel {
 			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
 			workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
 			transported: () => this.#transported,
-			changed: (key) => this.#refreshRow(key),
+			changed: (key) => this.#rows.refreshRow(key),
 		});
+		this.#rows = new ConversationFacts({
+			server: options.serverLabel,
+			now: this.#now,
+			quietAfterMs: this.#quietAfterMs,
+			repeatThreshold: options.repeatThreshold,
+			clocks: this.#clocks,
+			sandboxes: this.#sandboxes,
+			timeline: this.#timeline,
+			spend: this.#spend,
+			errorCauses: () => this.#errorCauses,
+			finalResponses: () => this.#finalResponses,
+			notice: (text, level) => this.#notices.setNotice(text, level),
+			refreshSandboxes: () => this.#poller.refreshSandboxes(),
+			changed: () => this.#touch(),
+		});
+		this.#flushMs = options.flushMs ?? 100;
+		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#poller = new ConversationPoller({
 			client: this.#client,
 			budget: this.budget,
@@ -187,16 +188,10 @@ class DashboardModel {
 			random: options.random,
 			intervals: options.intervals,
 			sink: {
-				conversations: (items, _origin, timing) => this.#onConversations(items, timing),
-				removed: (keys) => this.#onRemoved(keys),
+				conversations: (items, origin, timing) => this.#rows.onConversations(items, timing, origin),
+				removed: (keys) => this.#rows.onRemoved(keys),
 				sandboxes: (items, complete) => this.#sandboxes.onSandboxes(items, complete),
-				walkComplete: () => {
-					if (this.#conversationsListed) return;
-					this.#conversationsListed = true;
-					// The whole listing is in: ages resting on the Date header alone may now be told.
-					this.#onConversations([]);
-					this.#touch();
-				},
+				walkComplete: () => this.#rows.walkComplete(),
 				specs: (items) => this.#sandboxes.onSpecs(items),
 				invalid: (count) => {
 					this.#invalidItems = count;
@@ -213,7 +208,7 @@ class DashboardModel {
 			budget: this.budget,
 			storedEvents: this.#client.storedEvents,
 			agentClient: this.#agentClient,
-			onChange: (key) => this.#refreshRow(key),
+			onChange: (key) => this.#rows.refreshRow(key),
 			now: this.#now,
 		});
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
@@ -254,14 +249,14 @@ class DashboardModel {
 				appBaseUrl: options.appBaseUrl,
 				client: this.#agentClient,
 				secrets: this.#secrets,
-				conversation: (key) => this.#rows.get(key)?.conversation,
+				conversation: (key) => this.#rows.rows.get(key)?.conversation,
 				onAccepted: () => this.#poller.refresh(),
 			}),
 			...createSearchAcross({
 				appBaseUrl: options.appBaseUrl,
 				client: this.#agentClient,
 				secrets: this.#secrets,
-				conversation: (key) => this.#rows.get(key)?.conversation,
+				conversation: (key) => this.#rows.rows.get(key)?.conversation,
 				// Stopped conversations through the stored copy, one request at a time each, under the shared budget.
 				...(this.#client.storedEvents
 					? {stored: {client: this.#client.storedEvents, pace: (key: string): Pace => (task) => this.budget.schedule(`search-stored:${key}`, task, 'visible')}}
@@ -270,7 +265,7 @@ class DashboardModel {
 			...createChangesOpener({
 				appBaseUrl: options.appBaseUrl,
 				secrets: this.#secrets,
-				conversation: (key) => this.#rows.get(key)?.conversation,
+				conversation: (key) => this.#rows.rows.get(key)?.conversation,
 				// Through the app server's git proxy (the bearer key), the agent server where it has none.
 				app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
 				workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
@@ -313,7 +308,7 @@ class DashboardModel {
 				clockSource: 'none',
 				eventZone: null,
 			},
-			conversations: this.#rows,
+			conversations: this.#rows.rows,
 			sandboxes: this.#sandboxes.rows,
 			conversationsListed: false,
 			sandboxesListed: false,
@@ -342,27 +337,17 @@ class DashboardModel {
 		this.#publisher.schedule(() => this.#buildSnapshot());
 	}
 
-	#mutableRows(): Map<string, ConversationRow> {
-		if (!this.#rowsOwned) {
-			this.#rows = new Map(this.#rows);
-			this.#rowsOwned = true;
-		}
-
-		return this.#rows;
-	}
-
 	#buildSnapshot(): DashboardSnapshot {
 		const previous = this.#publisher.get();
 		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#timeline.takeLiveSincePublish()));
 		this.#sandboxes.relinkIfDirty();
 
-		// From here on the published Map is shared: the next change copies it first.
-		this.#rowsOwned = false;
 		const timeline = this.#timeline.session?.state() ?? null;
 		const parts = {
-			conversations: this.#rows as ReadonlyMap<string, ConversationRow>,
+			// From here on the published Map is shared: the next change copies it first.
+			conversations: this.#rows.publish(),
 			sandboxes: this.#sandboxes.rows,
-			conversationsListed: this.#conversationsListed,
+			conversationsListed: this.#rows.listed,
 			sandboxesListed: this.#sandboxes.listed,
 			specs: this.#sandboxes.specs,
 			runningSandboxCap: this.#sandboxes.runningCap,
@@ -435,186 +420,6 @@ class DashboardModel {
 		};
 	}
 
-	// ---- conversations ------------------------------------------------------------------------
-
-	#rowFor(key: string, conversation: AppConversation, previous: ConversationRow | undefined): ConversationRow {
-		const timeline = this.#timeline.sessionFor(key);
-		const streamStatus = timeline?.executionStatus ?? null;
-		const live = streamStatus ?? conversation.execution_status;
-		if (live) this.#lastKnownStatus.set(key, String(live));
-		const signature = statusSignature(conversation, live ? String(live) : (this.#lastKnownStatus.get(key) ?? null));
-		const seen = this.#statusSeen.get(key);
-		if (!seen) {
-			// First sight: the transition time is unknown; updated_at then is the best the server gives,
-			// kept, so a later updated_at (its sandbox paused) does not make an old status look new.
-			const updatedAt = parseUtc(conversation.updated_at);
-			this.#statusSeen.set(key, {agent: signature.agent, agentSince: updatedAt, sandbox: signature.sandbox, sandboxSince: updatedAt});
-		} else if (seen.agent !== signature.agent || seen.sandbox !== signature.sandbox) {
-			const now = this.#clocks.serverNow();
-			// An agent status seen for the first time (none was known: its sandbox was not running) is
-			// no transition we saw happen: it began by updated_at, as on first sight.
-			const agentSince = seen.agent === '' ? parseUtc(conversation.updated_at) : now;
-			this.#statusSeen.set(key, {
-				agent: signature.agent,
-				agentSince: seen.agent === signature.agent ? seen.agentSince : agentSince,
-				sandbox: signature.sandbox,
-				sandboxSince: seen.sandbox === signature.sandbox ? seen.sandboxSince : now,
-			});
-		}
-
-		const children = [...this.#subAgents.children(key)].flatMap((child) => this.#rows.get(child) ?? []);
-		const now = this.#clocks.serverNow();
-		const spend = this.#spend.rowSpend(key, conversation, live ? String(live) : null, now);
-		const status = this.#lastKnownStatus.get(key) ?? null;
-		// In error: why. Read once per error (a later error has a later updated_at).
-		const errorCause = status === 'error' ? this.#errorCauses.causeFor(key, conversation, String(conversation.updated_at ?? '')) : undefined;
-		// Its goal loop, as its open timeline says (remembered after it closes: nothing else says it).
-		const goal = this.#timeline.goalFor(key, timeline);
-		const streamActivity = this.#timeline.streamActivity(key);
-		return buildRow(previous, conversation, {
-			sandboxDetail: this.#sandboxes.sandboxDetail(conversation),
-			subAgent: children.length === 0 ? null : subAgentReason(children),
-			costPerHour: spend.costPerHour,
-			spending: spend.spending,
-			sessionStart: this.#sandboxes.sessionStart(conversation),
-			lastKnownStatus: status,
-			...(errorCause === undefined ? {} : {errorCause}),
-			...(goal === undefined ? {} : {goal}),
-			now: this.#clocks.serverNow(),
-			quietAfterMs: this.#quietAfterMs,
-			...(this.#clocks.agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#clocks.heldFor(key)}),
-			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
-			streamStatus,
-			events: timeline?.currentEvents ?? null,
-			// Arrivals are on our clock: placed on the data's, as every time they are compared with.
-			streamActivityAt: streamActivity === undefined ? null : onDataClock(streamActivity, this.#clocks.serverNow() - this.#now()),
-			statusSince: this.#statusSeen.get(key)?.agentSince ?? null,
-			sandboxStatusSince: this.#statusSeen.get(key)?.sandboxSince ?? null,
-			unseenEvents: this.#timeline.unseen(key),
-		});
-	}
-
-	#onConversations(items: readonly AppConversation[], timing?: AnswerTiming): void {
-		// What the whole answer says of the clock first: whether ages can be told holds for every row.
-		const flipped = this.#clocks.observeAnswer(items, timing, (key) => this.#rows.get(key)?.conversation, this.#conversationsListed);
-		let changed = false;
-		const parents = new Set<string>();
-		for (const conversation of items) {
-			const key = conversationKey(conversation);
-			const previous = this.#rows.get(key);
-			const linked = this.#subAgents.link(key, parentKeyOf(conversation));
-			const row = this.#rowFor(key, conversation, previous);
-			if (row === previous) continue;
-			this.#mutableRows().set(key, row);
-			changed = true;
-			for (const parent of linked) parents.add(parent);
-			if (!previous || previous.conversation.sandbox_id !== row.conversation.sandbox_id) this.#sandboxes.markLinksDirty();
-			this.#timeline.sessionFor(key)?.update(conversation);
-		}
-
-		this.#refreshParents(parents);
-		if (flipped) {
-			// Ages became known (or doubtful): every row's age-based reasons (quiet) follow at once.
-			const listed = new Set(items.map((conversation) => conversationKey(conversation)));
-			for (const key of [...this.#rows.keys()]) if (!listed.has(key)) this.#refreshRow(key);
-			changed = true;
-		}
-		if (changed) {
-			this.#touch();
-			// Rows on screen that changed may have a new last answer.
-			this.#finalResponses.changed();
-		}
-		// A sandbox that went into trouble says why only in the sandbox list: read it now, not a minute later.
-		if (items.some((conversation) => this.#sandboxes.sandboxNeedsReason(conversation))) this.#poller.refreshSandboxes();
-		// The list must not say "paused" while p and r still say "pausing…" until the next
-		// sandbox poll: a conversation that shows the awaited status settles the action now.
-		this.#sandboxes.confirmFromConversations(items);
-	}
-
-	/**
-	 * Recomputes one row from its current conversation (stream status, events, unseen, its
-	 * sandbox's reason or its sub-agents changed); its parent follows when it changed.
-	 */
-	#refreshRow(key: string): void {
-		if (this.#rebuild(key)) this.#refreshParents([key].flatMap((child) => this.#subAgents.parentOf(child) ?? []));
-	}
-
-	#rebuild(key: string): boolean {
-		const previous = this.#rows.get(key);
-		if (!previous) return false;
-		const row = this.#rowFor(key, previous.conversation, previous);
-		if (row === previous) return false;
-		this.#mutableRows().set(key, row);
-		this.#touch();
-		return true;
-	}
-
-	/** Rebuilds these parents, then theirs while something changed (each once: ids can loop). */
-	#refreshParents(keys: Iterable<string>): void {
-		const seen = new Set<string>();
-		let queue = [...keys];
-		while (queue.length > 0) {
-			const next: string[] = [];
-			for (const key of queue) {
-				if (seen.has(key)) continue;
-				seen.add(key);
-				const grandparent = this.#subAgents.parentOf(key);
-				if (this.#rebuild(key) && grandparent) next.push(grandparent);
-			}
-			queue = next;
-		}
-	}
-
-	/**
-	 * A look-up answered null: the server does not know the id any more (deleted, or no longer
-	 * visible to this user). The row is removed rather than kept as MISSING: MISSING is a real
-	 * sandbox status with another meaning (the conversation exists, its runtime does not), and a
-	 * ghost row would invite actions that can only fail. An open timeline stays open, with a notice.
-	 */
-	#onRemoved(keys: readonly string[]): void {
-		let removed = 0;
-		const parents: string[] = [];
-		for (const key of keys) {
-			if (!this.#rows.has(key)) continue;
-			this.#mutableRows().delete(key);
-			const parent = this.#subAgents.unlink(key);
-			if (parent) parents.push(parent);
-			this.#statusSeen.delete(key);
-			this.#lastKnownStatus.delete(key);
-			this.#finalResponses.forget(key);
-			this.#clocks.forget(key);
-			this.#spend.forget(key);
-			this.#errorCauses.forget(key);
-			this.#timeline.forget(key);
-			removed++;
-		}
-
-		if (removed === 0) return;
-		this.#refreshParents(parents);
-		this.#sandboxes.markLinksDirty();
-		const open = this.#timeline.session?.key;
-		if (open && keys.includes(open)) {
-			this.#notices.setNotice(`Conversation ${shortId(open)} no longer exists on the server.`, 'warn');
-		}
-
-		this.#touch();
-	}
-
-	#conversationKeysBySandbox(): Map<string, string[]> {
-		const index = new Map<string, string[]>();
-		for (const row of this.#rows.values()) {
-			const sandboxId = row.conversation.sandbox_id;
-			if (!sandboxId) continue;
-			const key = normalizeId(sandboxId);
-			const list = index.get(key);
-			if (list) list.push(row.key);
-			else index.set(key, [row.key]);
-		}
-
-		for (const list of index.values()) list.sort();
-		return index;
-	}
-
 	// ---- start --------------------------------------------------------------------------------
 
 	async #startConversation(input: StartInput): Promise<void> {
@@ -646,7 +451,7 @@ class DashboardModel {
 			opened: (conversation) => {
 				this.#sandboxes.settleCapWatch(this.#now());
 				this.#poller.track(conversation);
-				this.#onConversations([conversation]);
+				this.#rows.onConversations([conversation], undefined, 'action');
 				this.#poller.refreshSandboxes();
 				this.#timeline.openTimeline(conversationKey(conversation));
 			},
