@@ -20,7 +20,6 @@ import type {
 	DashboardController,
 	DashboardSnapshot,
 	DashboardStore,
-	StartProgress,
 } from './dashboard-types.js';
 import {redact} from './redact.js';
 import {RequestBudget} from './request-budget.js';
@@ -33,7 +32,7 @@ import {createConversationActions} from './conversation-actions.js';
 import {createSandboxActions} from './sandbox-actions.js';
 import {createSearchAcross} from './event-search.js';
 import {createChangesOpener} from './changes-session.js';
-import {runStart, type StartInput} from './start-conversation.js';
+import {StartFlow} from './dashboard-start.js';
 import type {Pace} from './stored-history.js';
 import {DashboardTimeline} from './dashboard-timeline.js';
 import {ConversationFacts} from './dashboard-conversations.js';
@@ -56,8 +55,6 @@ export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboa
  */
 
 export {defaultSpendAfterMs} from './dashboard-spend.js';
-
-const idleStart: StartProgress = {state: 'idle', phases: [], error: null, conversationKey: null};
 
 export function createDashboard(options: CreateDashboardOptions): Dashboard {
 	const model = new DashboardModel(options);
@@ -88,11 +85,9 @@ class DashboardModel {
 	#invalidItems = 0;
 	#health: PollerHealth;
 	readonly #timeline: DashboardTimeline;
-	#start: StartProgress = idleStart;
+	readonly #start: StartFlow;
 	readonly #notices: Notices;
 	readonly #spend: DashboardSpend;
-	#startRun = 0;
-	#startAbort: AbortController | null = null;
 	#closed = false;
 	/** Why errored conversations failed (state/error-causes.ts). */
 	readonly #errorCauses: ErrorCauses;
@@ -147,7 +142,7 @@ class DashboardModel {
 			dataClock: this.#clocks.dataClock,
 			secrets: this.#secrets,
 			conversation: (key) => this.#rows.rows.get(key)?.conversation,
-			starting: (key) => this.#start.state === 'ready' && this.#start.conversationKey === key,
+			starting: (key) => this.#start.progress.state === 'ready' && this.#start.progress.conversationKey === key,
 			notice: (text, level) => this.#notices.setNotice(text, level),
 			refreshRow: (key) => this.#rows.refreshRow(key),
 			changed: () => this.#touch(),
@@ -180,6 +175,23 @@ class DashboardModel {
 			changed: () => this.#touch(),
 		});
 		this.#flushMs = options.flushMs ?? 100;
+		this.#start = new StartFlow({
+			client: this.#client,
+			budget: this.budget,
+			secrets: this.#secrets,
+			now: this.#now,
+			sandboxes: this.#sandboxes,
+			opened: (conversation) => {
+				this.#poller.track(conversation);
+				this.#rows.onConversations([conversation], undefined, 'action');
+				this.#poller.refreshSandboxes();
+				this.#timeline.openTimeline(conversationKey(conversation));
+			},
+			refresh: () => this.#poller.refresh(),
+			notice: (text, level) => this.#notices.setNotice(text, level),
+			changed: () => this.#touch(),
+			closed: () => this.#closed,
+		});
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#poller = new ConversationPoller({
 			client: this.#client,
@@ -274,15 +286,8 @@ class DashboardModel {
 						? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported})
 						: null,
 			}),
-			startConversation: (request) => this.#startConversation(request),
-			resetStart: () => {
-				// A start still streaming is abandoned (its result is ignored), not cancelled on the server.
-				this.#startRun++;
-				this.#startAbort?.abort();
-				this.#startAbort = null;
-				this.#start = idleStart;
-				this.#touch();
-			},
+			startConversation: (request) => this.#start.startConversation(request),
+			resetStart: () => this.#start.resetStart(),
 			notice: (text, level) => this.#notices.setNotice(text, level),
 			dismissNotice: () => this.#notices.dismissNotice(),
 			close: () => this.#close(),
@@ -316,7 +321,7 @@ class DashboardModel {
 			runningSandboxCap: this.#sandboxes.runningCap,
 			invalidItems: 0,
 			timeline: null,
-			start: this.#start,
+			start: this.#start.progress,
 			notice: null,
 			answers: this.#finalResponses.answers,
 		};
@@ -353,7 +358,7 @@ class DashboardModel {
 			runningSandboxCap: this.#sandboxes.runningCap,
 			invalidItems: this.#invalidItems,
 			timeline,
-			start: this.#start,
+			start: this.#start.progress,
 			notice: this.#notices.current,
 			answers: this.#finalResponses.answers,
 		};
@@ -420,48 +425,6 @@ class DashboardModel {
 		};
 	}
 
-	// ---- start --------------------------------------------------------------------------------
-
-	async #startConversation(input: StartInput): Promise<void> {
-		if (this.#closed) return;
-		if (this.#start.state === 'starting') {
-			this.#notices.setNotice('A conversation is already starting; wait for it or reset the form.', 'warn');
-			return;
-		}
-
-		const run = ++this.#startRun;
-		// A start may make the service pause the oldest other running sandboxes: watch for it.
-		this.#sandboxes.watchStart('Starting a conversation');
-		const current = () => run === this.#startRun && !this.#closed;
-		const abort = new AbortController();
-		this.#startAbort?.abort();
-		this.#startAbort = abort;
-		await runStart(input, {
-			client: this.#client,
-			budget: this.budget,
-			secrets: this.#secrets,
-			signal: abort.signal,
-			current,
-			phases: () => this.#start.phases,
-			progress: (patch, replace) => {
-				if (!current()) return;
-				this.#start = replace ? {...idleStart, ...patch} : {...this.#start, ...patch};
-				this.#touch();
-			},
-			opened: (conversation) => {
-				this.#sandboxes.settleCapWatch(this.#now());
-				this.#poller.track(conversation);
-				this.#rows.onConversations([conversation], undefined, 'action');
-				this.#poller.refreshSandboxes();
-				this.#timeline.openTimeline(conversationKey(conversation));
-			},
-			notice: (text, level) => this.#notices.setNotice(text, level),
-			refresh: () => this.#poller.refresh(),
-		});
-		// Ended without opening (an ERROR, a reset): the watch waits no longer than the grace.
-		if (this.#sandboxes.capWatch?.resumedKey === '') this.#sandboxes.settleCapWatch(this.#now());
-	}
-
 	// ---- close --------------------------------------------------------------------------------
 
 	async #close(): Promise<void> {
@@ -471,8 +434,7 @@ class DashboardModel {
 		this.#spend.close();
 		// No agent's last answer is read after close (a poll's news or a row shown would start one).
 		this.#finalResponses.close();
-		this.#startRun++;
-		this.#startAbort?.abort();
+		this.#start.abandon();
 		this.#poller.close();
 		this.#errorCauses.close();
 		this.#publisher.close();
