@@ -25,15 +25,9 @@ import {redact} from './redact.js';
 import {RequestBudget} from './request-budget.js';
 import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
-import {GitClient} from '../wire/git-client.js';
-import {agentBaseUrl} from '../wire/agent-base-url.js';
 import type {Transport} from '../wire/transport.js';
-import {createConversationActions} from './conversation-actions.js';
-import {createSandboxActions} from './sandbox-actions.js';
-import {createSearchAcross} from './event-search.js';
-import {createChangesOpener} from './changes-session.js';
+import {createDashboardActions} from './dashboard-actions.js';
 import {StartFlow} from './dashboard-start.js';
-import type {Pace} from './stored-history.js';
 import {DashboardTimeline} from './dashboard-timeline.js';
 import {ConversationFacts} from './dashboard-conversations.js';
 import {publishWindowMs} from './flood-window.js';
@@ -242,49 +236,21 @@ class DashboardModel {
 			loadNewerEvents: () => this.#timeline.session?.loadNewer(),
 			timelineToNewest: () => this.#timeline.session?.toNewest(),
 			pinTimeline: (range) => this.#timeline.session?.pin(range),
-			...createSandboxActions({
+			...createDashboardActions({
+				appBaseUrl: options.appBaseUrl,
 				client: this.#client,
 				budget: this.budget,
 				secrets: this.#secrets,
 				now: this.#now,
 				actionTimeoutMs: this.#actionTimeoutMs,
-				rows: () => this.#sandboxes.rows,
-				setPending: (key, pending) => this.#sandboxes.setPending(key, pending),
-				setCapWatch: (watch) => this.#sandboxes.setCapWatch(watch),
-				runningCap: () => this.#sandboxes.runningCap,
-				updateWatch: () => this.#sandboxes.updateWatch(),
+				sandboxes: this.#sandboxes,
+				conversation: (key) => this.#rows.rows.get(key)?.conversation,
+				agentClient: this.#agentClient,
+				transported: () => this.#transported,
+				refresh: () => this.#poller.refresh(),
 				refreshSandboxes: () => this.#poller.refreshSandboxes(),
 				notice: (text, level) => this.#notices.setNotice(text, level),
 				closed: () => this.#closed,
-			}),
-			...createConversationActions({
-				appBaseUrl: options.appBaseUrl,
-				client: this.#agentClient,
-				secrets: this.#secrets,
-				conversation: (key) => this.#rows.rows.get(key)?.conversation,
-				onAccepted: () => this.#poller.refresh(),
-			}),
-			...createSearchAcross({
-				appBaseUrl: options.appBaseUrl,
-				client: this.#agentClient,
-				secrets: this.#secrets,
-				conversation: (key) => this.#rows.rows.get(key)?.conversation,
-				// Stopped conversations through the stored copy, one request at a time each, under the shared budget.
-				...(this.#client.storedEvents
-					? {stored: {client: this.#client.storedEvents, pace: (key: string): Pace => (task) => this.budget.schedule(`search-stored:${key}`, task, 'visible')}}
-					: {}),
-			}),
-			...createChangesOpener({
-				appBaseUrl: options.appBaseUrl,
-				secrets: this.#secrets,
-				conversation: (key) => this.#rows.rows.get(key)?.conversation,
-				// Through the app server's git proxy (the bearer key), the agent server where it has none.
-				app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
-				workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
-				agentGit: (conversation, appBaseUrl) =>
-					conversation.conversation_url
-						? new GitClient({baseUrl: agentBaseUrl(conversation.conversation_url, appBaseUrl), sessionApiKey: conversation.session_api_key ?? null, maxRetries: 1, ...this.#transported})
-						: null,
 			}),
 			startConversation: (request) => this.#start.startConversation(request),
 			resetStart: () => this.#start.resetStart(),
