@@ -1,51 +1,49 @@
-import {conversationLink} from './conversation-link.js';
 import {serverClock} from '../wire/server-clock.js';
 import type {AppConversation} from '../wire/schemas/app.js';
-import {defaultQuietAfterMs} from './attention.js';
-import {DashboardSpend} from './dashboard-spend.js';
-import {BatchedPublisher} from './batched-publisher.js';
-import {DataClock, zoneLabel} from './data-clock.js';
-import {DashboardClocks} from './dashboard-clocks.js';
-import {SandboxFacts} from './dashboard-sandboxes.js';
-import type {ErrorCauses} from './error-causes.js';
-import {attentionKeys, createErrorCauses} from './dashboard-causes.js';
-import {
-	ConversationPoller,
-	type PollerHealth,
-} from './conversation-poller.js';
-import {conversationKey} from './conversation-rows.js';
-import type {
-	ConnectionHealth,
-	ConnectionState,
-	DashboardController,
-	DashboardSnapshot,
-	DashboardStore,
-} from './dashboard-types.js';
-import {redact} from './redact.js';
-import {RequestBudget} from './request-budget.js';
-import {FinalResponses} from './final-responses.js';
 import {AgentClient} from '../wire/agent-client.js';
 import type {Transport} from '../wire/transport.js';
+import {defaultQuietAfterMs} from './attention.js';
+import {BatchedPublisher} from './batched-publisher.js';
+import {conversationLink} from './conversation-link.js';
+import {ConversationPoller, type PollerHealth} from './conversation-poller.js';
+import {conversationKey} from './conversation-rows.js';
+import {DataClock} from './data-clock.js';
+import type {ErrorCauses} from './error-causes.js';
+import {FinalResponses} from './final-responses.js';
+import {publishWindowMs} from './flood-window.js';
+import {RequestBudget} from './request-budget.js';
+import type {DashboardController, DashboardSnapshot, DashboardStore} from './dashboard-types.js';
+import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 import {createDashboardActions} from './dashboard-actions.js';
+import {attentionKeys, createErrorCauses} from './dashboard-causes.js';
+import {DashboardClocks} from './dashboard-clocks.js';
+import {ConversationFacts} from './dashboard-conversations.js';
+import {Notices} from './dashboard-notices.js';
+import {SandboxFacts} from './dashboard-sandboxes.js';
+import {connectionState, initialSnapshot, partsChanged, type SnapshotParts} from './dashboard-snapshot.js';
+import {DashboardSpend} from './dashboard-spend.js';
 import {StartFlow} from './dashboard-start.js';
 import {DashboardTimeline} from './dashboard-timeline.js';
-import {ConversationFacts} from './dashboard-conversations.js';
-import {publishWindowMs} from './flood-window.js';
-import {Notices} from './dashboard-notices.js';
-import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 
 export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 
 /**
- * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
- * a snapshot published through a batched publisher. Components read it with
+ * The dashboard's state outside React, for one server: one poller, one budget, at most one
+ * timeline stream, and a snapshot published through a batched publisher. Components read it with
  * `useSyncExternalStore(store.subscribe, store.getSnapshot)` and act through the controller.
  *
- * Snapshot discipline: parts are replaced only when they changed (a new conversations Map only
- * when a row changed, a row only when something shown in it changed), publishes are batched to
- * one per `flushMs`, and a flush that finds nothing new publishes nothing: an idle dashboard
- * does not re-render. Nothing in a snapshot or a notice contains a credential: messages pass
- * through `redact()` with the secrets the store was given.
+ * This file is the composition root (docs/state.md): the ONE place that builds the concerns and
+ * wires them together; each concern owns its facts in a module of its own:
+ * conversations (dashboard-conversations.ts), sandboxes (dashboard-sandboxes.ts), clocks
+ * (dashboard-clocks.ts), spend (dashboard-spend.ts), causes (dashboard-causes.ts), the timeline
+ * (dashboard-timeline.ts), the server actions (dashboard-actions.ts), starting a conversation
+ * (dashboard-start.ts), the notice (dashboard-notices.ts) and what a snapshot is made of
+ * (dashboard-snapshot.ts). The poller's answers come in here and go to the concern that owns them.
+ *
+ * Snapshot discipline: parts are replaced only when they changed, publishes are batched to one
+ * per `flushMs`, and a flush that finds nothing new publishes nothing: an idle dashboard does
+ * not re-render. Nothing in a snapshot or a notice contains a credential: messages pass through
+ * `redact()` with the secrets the store was given.
  */
 
 export {defaultSpendAfterMs} from './dashboard-spend.js';
@@ -186,7 +184,13 @@ class DashboardModel {
 			changed: () => this.#touch(),
 			closed: () => this.#closed,
 		});
-		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
+		this.#publisher = new BatchedPublisher<DashboardSnapshot>(
+			initialSnapshot(
+				{serverLabel: options.serverLabel, keySource: options.keySource, demo: options.demo, secrets: this.#secrets, budgetPerMinute: this.budget.perMinute},
+				{...this.#parts(), timeline: null},
+			),
+			this.#flushMs,
+		);
 		this.#poller = new ConversationPoller({
 			client: this.#client,
 			budget: this.budget,
@@ -261,34 +265,20 @@ class DashboardModel {
 		if (options.autoStart !== false) this.#poller.start();
 	}
 
-	#initialSnapshot(): DashboardSnapshot {
+	/** What each concern has for the next snapshot. */
+	#parts(): SnapshotParts {
 		return {
-			version: 0,
-			serverLabel: redact(this.#options.serverLabel, this.#options.secrets ?? []),
-			keySource: this.#options.keySource ? redact(this.#options.keySource, this.#options.secrets ?? []) : null,
-			demo: this.#options.demo,
-			connection: {
-				health: 'polling',
-				lastSuccessAt: null,
-				lastError: null,
-				keyRejected: false,
-				nextRetryAt: null,
-				requestsLastMinute: 0,
-				budgetPerMinute: this.budget.perMinute,
-				clockOffsetMs: 0,
-				clockSource: 'none',
-				eventZone: null,
-			},
-			conversations: this.#rows.rows,
+			// From here on the published Map is shared: the next change copies it first.
+			conversations: this.#rows.publish(),
 			sandboxes: this.#sandboxes.rows,
-			conversationsListed: false,
-			sandboxesListed: false,
+			conversationsListed: this.#rows.listed,
+			sandboxesListed: this.#sandboxes.listed,
 			specs: this.#sandboxes.specs,
 			runningSandboxCap: this.#sandboxes.runningCap,
-			invalidItems: 0,
-			timeline: null,
+			invalidItems: this.#invalidItems,
+			timeline: this.#timeline.session?.state() ?? null,
 			start: this.#start.progress,
-			notice: null,
+			notice: this.#notices.current,
 			answers: this.#finalResponses.answers,
 		};
 	}
@@ -313,82 +303,18 @@ class DashboardModel {
 		this.#publisher.setWindow(publishWindowMs(this.#flushMs, this.#timeline.takeLiveSincePublish()));
 		this.#sandboxes.relinkIfDirty();
 
-		const timeline = this.#timeline.session?.state() ?? null;
-		const parts = {
-			// From here on the published Map is shared: the next change copies it first.
-			conversations: this.#rows.publish(),
-			sandboxes: this.#sandboxes.rows,
-			conversationsListed: this.#rows.listed,
-			sandboxesListed: this.#sandboxes.listed,
-			specs: this.#sandboxes.specs,
-			runningSandboxCap: this.#sandboxes.runningCap,
-			invalidItems: this.#invalidItems,
-			timeline,
-			start: this.#start.progress,
-			notice: this.#notices.current,
-			answers: this.#finalResponses.answers,
-		};
-		const dataChanged =
-			parts.conversations !== previous.conversations ||
-			parts.sandboxes !== previous.sandboxes ||
-			parts.sandboxesListed !== previous.sandboxesListed ||
-			parts.conversationsListed !== previous.conversationsListed ||
-			parts.specs !== previous.specs ||
-			parts.runningSandboxCap !== previous.runningSandboxCap ||
-			parts.invalidItems !== previous.invalidItems ||
-			parts.timeline !== previous.timeline ||
-			parts.start !== previous.start ||
-			parts.notice !== previous.notice ||
-			parts.answers !== previous.answers;
-		const connection = this.#connection(previous.connection, dataChanged);
+		const parts = this.#parts();
+		const dataChanged = partsChanged(parts, previous);
+		const connection = connectionState(previous.connection, dataChanged, {
+			health: this.#health,
+			stream: this.#timeline.session?.state().stream.state,
+			clocks: this.#clocks,
+			budget: this.budget,
+			secrets: this.#secrets,
+		});
 		if (!dataChanged && connection === previous.connection) return previous;
 		if (parts.conversations !== previous.conversations) this.#poller.setAttention(attentionKeys(parts.conversations));
 		return {...previous, ...parts, connection, version: previous.version + 1};
-	}
-
-	#connection(previous: ConnectionState, dataChanged: boolean): ConnectionState {
-		const health = this.#health;
-		const stream = this.#timeline.session?.state().stream.state;
-		let state: ConnectionHealth;
-		if (health.keyRejected) state = 'offline';
-		else if (!health.ok) state = health.lastSuccessAt === null ? 'offline' : 'stale';
-		else if (stream === 'live') state = 'live';
-		else if (stream === 'reconnecting' || stream === 'failed') state = 'reconnecting';
-		else state = 'polling';
-		const clockOffsetMs = this.#clocks.publishedOffset(previous.clockOffsetMs);
-		const clockSource = this.#clocks.dataClock.source();
-		const naiveOffset = this.#clocks.dataClock.naiveOffsetMs();
-		const eventZone = naiveOffset === null ? null : zoneLabel(naiveOffset);
-		const agesUnverified = !this.#clocks.agesKnown;
-		const agesAssumed = !agesUnverified && this.#clocks.dataClock.ageBasis() === 'assumed';
-		const same =
-			previous.clockOffsetMs === clockOffsetMs &&
-			previous.clockSource === clockSource &&
-			previous.eventZone === eventZone &&
-			(previous.agesUnverified ?? false) === agesUnverified &&
-			(previous.agesAssumed ?? false) === agesAssumed &&
-			previous.health === state &&
-			previous.lastError === health.lastError &&
-			previous.keyRejected === health.keyRejected &&
-			previous.nextRetryAt === health.nextRetryAt;
-		// A newer success time alone is not worth a render: polls that bring nothing new must not
-		// re-render an idle dashboard. It is published with the next change, and always together
-		// with a change of health (so "stale since" is exact).
-		if (same && !dataChanged && previous.lastSuccessAt !== null) return previous;
-		return {
-			health: state,
-			lastSuccessAt: health.lastSuccessAt,
-			lastError: health.lastError === null ? null : redact(health.lastError, this.#secrets),
-			keyRejected: health.keyRejected,
-			nextRetryAt: health.nextRetryAt,
-			requestsLastMinute: this.budget.requestsLastMinute(),
-			budgetPerMinute: this.budget.perMinute,
-			clockOffsetMs,
-			clockSource,
-			eventZone,
-			...(agesUnverified ? {agesUnverified} : {}),
-			...(agesAssumed ? {agesAssumed} : {}),
-		};
 	}
 
 	// ---- close --------------------------------------------------------------------------------
