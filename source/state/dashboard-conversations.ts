@@ -170,9 +170,10 @@ export class ConversationFacts {
 
 
 	onConversations(items: readonly AppConversation[], timing?: AnswerTiming, via: FactVia = 'search'): void {
-		this.#observe(items, timing?.receivedAt ?? this.#peers.now(), via);
 		// What the whole answer says of the clock first: whether ages can be told holds for every row.
 		const flipped = this.#peers.clocks.observeAnswer(items, timing, (key) => this.#rows.get(key)?.conversation, this.#conversationsListed);
+		// Each conversation's answer kept with its server and time (on the data clock as this answer left it).
+		this.#observe(items, timing?.receivedAt ?? this.#peers.now(), via);
 		let changed = false;
 		const parents = new Set<string>();
 		for (const conversation of items) {
