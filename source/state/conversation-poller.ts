@@ -1,12 +1,13 @@
-import type {PollerIntervals} from '../config/poller-intervals.js';
 import {sleepUnlessAborted} from '../wire/abortable-sleep.js';
-import {fullJitterDelay} from '../wire/backoff.js';
-import {KeyRejectedError, RateLimitedError} from '../wire/errors.js';
-import {normalizeId} from '../wire/ids.js';
-import type {AppConversation, Sandbox, SandboxSpec} from '../wire/schemas/app.js';
+import {KeyRejectedError} from '../wire/errors.js';
+import type {AppConversation, Sandbox} from '../wire/schemas/app.js';
 import {publicMessage} from './redact.js';
 import {keptUnreadableRows, unreadableRow, type UnreadableRow} from './unreadable-rows.js';
 import {BudgetClosedError, type Priority, type RequestBudget} from './request-budget.js';
+import {defaultPollerIntervals, type AnswerTiming, type PollerClient, type PollerHealth, type PollerIntervals, type PollerOptions, type PollerSink} from './poller-types.js';
+import {LookupRounds} from './lookup-round.js';
+import {nextOperation, type Operation} from './poller-schedule.js';
+import {healthAfterSuccess, healthKeyRejected, healthStopped, retryAt} from './poller-health.js';
 
 /**
  * Keeps conversations, sandboxes and specs current with few requests (the service allows
@@ -25,82 +26,8 @@ import {BudgetClosedError, type Priority, type RequestBudget} from './request-bu
  * and retry until the server answers again; a rejected key stops everything until `refresh()`.
  */
 
-/** What the poller needs of the AppClient (tests may pass a stand-in). Signals abort on close. */
-export type PollerClient = {
-	/** Pages of `search`; a page whose `nextPageId` is null is known to be the last. */
-	searchConversationPages(params?: {limit?: number; signal?: AbortSignal}): AsyncIterable<{
-		items: AppConversation[];
-		invalid?: readonly unknown[];
-		nextPageId?: string | null;
-	}>;
-	getConversations(ids: readonly string[], call?: {signal?: AbortSignal}): Promise<Array<AppConversation | null>>;
-	/** Every sandbox, all pages (one call, several requests for more than 100 sandboxes). */
-	listSandboxes(call?: {signal?: AbortSignal}): Promise<Sandbox[]>;
-	/** Aligned with `ids`, null where unknown; at most 100 ids a request. */
-	getSandboxes(ids: readonly string[], call?: {signal?: AbortSignal}): Promise<Array<Sandbox | null>>;
-	listSandboxSpecs(call?: {signal?: AbortSignal}): Promise<SandboxSpec[]>;
-};
-
-export type {PollerIntervals};
-
-export const defaultPollerIntervals: PollerIntervals = {
-	searchMs: 60_000,
-	refreshMs: 5_000,
-	sandboxesMs: 60_000,
-	sandboxesPendingMs: 5_000,
-	specsMs: 10 * 60_000,
-	retryBaseMs: 1_000,
-	retryCapMs: 60_000,
-};
-
-/** The server's limit of ids per look-up (docs/service-behaviour.md §1.2). */
-export const lookupBatchSize = 99;
-
-export type PollerHealth = {
-	/** The last operation succeeded. */
-	ok: boolean;
-	lastSuccessAt: number | null;
-	lastError: string | null;
-	keyRejected: boolean;
-	nextRetryAt: number | null;
-};
-
-/** When the request of an answer was sent and when the answer arrived (the poller's clock, ms). */
-export type AnswerTiming = {sentAt: number; receivedAt: number};
-
-export type PollerSink = {
-	/**
-	 * Conversations as the server sent them (a search page or a look-up batch), with when they were
-	 * asked for and arrived: timestamps that changed between two answers bound the data's clock.
-	 */
-	conversations(items: readonly AppConversation[], origin: 'search' | 'lookup', timing?: AnswerTiming): void;
-	/** Keys the server no longer knows (a look-up answered null). */
-	removed(keys: readonly string[]): void;
-	/** `complete`: the whole list (rows not in it are gone); otherwise an update of some rows. */
-	sandboxes(items: readonly Sandbox[], complete: boolean): void;
-	specs(items: readonly SandboxSpec[]): void;
-	/** Items in a page that failed validation. */
-	/** After each walk: how many rows could not be read, and the first of them (unreadable-rows.ts). */
-	invalid(count: number, rows: readonly UnreadableRow[]): void;
-	health(health: PollerHealth): void;
-	/** A search walk went through every page. */
-	walkComplete?(): void;
-	/** A refresh round looked up every known conversation once (`batches` requests). */
-	roundComplete?(batches: number): void;
-};
-
-export type PollerOptions = {
-	client: PollerClient;
-	budget: RequestBudget;
-	sink: PollerSink;
-	now?: () => number;
-	random?: () => number;
-	intervals?: Partial<PollerIntervals>;
-	/** Share of the per-minute budget polling may use; the rest is kept for actions. */
-	pollShare?: number;
-};
-
-type Operation = 'walk' | 'lookup' | 'sandboxes' | 'watch' | 'specs';
+export type {AnswerTiming, PollerClient, PollerHealth, PollerIntervals, PollerOptions, PollerSink} from './poller-types.js';
+export {defaultPollerIntervals, lookupBatchSize} from './poller-types.js';
 
 /** Sandbox pages hold 100 items (the server's default limit). */
 const sandboxPageSize = 100;
@@ -115,15 +42,8 @@ export class ConversationPoller {
 	/** Minimum time between two polling requests, from the budget share. */
 	readonly #spacingMs: number;
 
-	/** key -> the id to send (the server's own spelling). Insertion order = order first seen. */
-	#known = new Map<string, string>();
-	#visible: readonly string[] = [];
-	#attention: readonly string[] = [];
-	#rest: string[] = [];
-	#restCursor = 0;
-	#round: string[][] | null = null;
-	#roundBatches = 0;
-	#roundStartedAt = 0;
+	/** Every known conversation and the order of the look-up rounds (lookup-round.ts). */
+	readonly #rounds = new LookupRounds();
 
 	#due: Record<Operation, number>;
 	#lastRequestAt = Number.NEGATIVE_INFINITY;
@@ -186,8 +106,8 @@ export class ConversationPoller {
 		// user saw "Nothing to pause" with every sandbox still unknown.)
 		this.#due.walk = Math.min(this.#due.walk, now);
 		this.#due.sandboxes = Math.min(this.#due.sandboxes, now);
-		this.#round = null;
-		if (this.#known.size > 0) this.#due.lookup = Math.min(this.#due.lookup, now);
+		this.#rounds.dropRound();
+		if (this.#rounds.size > 0) this.#due.lookup = Math.min(this.#due.lookup, now);
 		this.#pump();
 	}
 
@@ -203,12 +123,12 @@ export class ConversationPoller {
 
 	/** The keys on screen, refreshed first in every round (a screen holds far fewer than two batches). */
 	setVisible(keys: readonly string[]): void {
-		this.#visible = keys.slice(0, lookupBatchSize * 2);
+		this.#rounds.setVisible(keys);
 	}
 
 	/** The keys needing attention, refreshed right after the visible ones. */
 	setAttention(keys: readonly string[]): void {
-		this.#attention = keys;
+		this.#rounds.setAttention(keys);
 	}
 
 	/**
@@ -228,7 +148,7 @@ export class ConversationPoller {
 
 	/** A conversation the dashboard learned of itself (it started it): looked up from now on. */
 	track(conversation: AppConversation): void {
-		this.#remember(conversation);
+		this.#rounds.remember(conversation);
 		if (this.#due.lookup === Number.POSITIVE_INFINITY) this.#due.lookup = this.#now() + this.#intervals.refreshMs;
 	}
 
@@ -243,16 +163,6 @@ export class ConversationPoller {
 		this.#abort.abort();
 	}
 
-	#remember(conversation: AppConversation): string {
-		const key = normalizeId(String(conversation.id));
-		if (!this.#known.has(key)) {
-			this.#known.set(key, String(conversation.id));
-			this.#rest.push(key);
-		}
-
-		return key;
-	}
-
 	/** Chooses and runs the next due operation, or arms the one timer for when it is due. */
 	#pump(): void {
 		if (!this.#started || this.#closed || this.#busy || this.#health.keyRejected) {
@@ -261,7 +171,7 @@ export class ConversationPoller {
 		}
 
 		const now = this.#now();
-		const next = this.#nextOperation();
+		const next = nextOperation(this.#due);
 		if (!next) {
 			this.#clearTimer();
 			return;
@@ -286,20 +196,6 @@ export class ConversationPoller {
 		});
 	}
 
-	#nextOperation(): {operation: Operation; at: number} | null {
-		// Fixed precedence among operations that are due at the same time: the walk finds new
-		// conversations, look-ups keep visible rows fresh, sandboxes back pending actions.
-		const order: Operation[] = ['watch', 'walk', 'lookup', 'sandboxes', 'specs'];
-		let best: {operation: Operation; at: number} | null = null;
-		for (const operation of order) {
-			const at = this.#due[operation];
-			if (!Number.isFinite(at)) continue;
-			if (!best || at < best.at) best = {operation, at};
-		}
-
-		return best;
-	}
-
 	async #run(operation: Operation): Promise<void> {
 		try {
 			switch (operation) {
@@ -315,7 +211,7 @@ export class ConversationPoller {
 
 				case 'sandboxes': {
 					// The call pages on its own: reserve the pages it will probably need.
-					const estimate = this.#sandboxCount ?? this.#known.size;
+					const estimate = this.#sandboxCount ?? this.#rounds.size;
 					const pages = Math.floor(estimate / sandboxPageSize) + 1;
 					const sandboxes = await this.#request('sandboxes:search', (signal) => this.#client.listSandboxes({signal}), 'background', pages);
 					this.#sandboxCount = sandboxes.length;
@@ -385,7 +281,7 @@ export class ConversationPoller {
 				const page = step.value;
 				invalid += page.invalid?.length ?? 0;
 				for (const item of page.invalid ?? []) if (unreadable.length < keptUnreadableRows) unreadable.push(unreadableRow(item));
-				for (const conversation of page.items) this.#remember(conversation);
+				for (const conversation of page.items) this.#rounds.remember(conversation);
 				if (page.items.length > 0) this.#sink.conversations(page.items, 'search', this.#timing);
 				// The last page says so: no need to spend a request (and the spacing) to hear "done".
 				if (page.nextPageId === null) break;
@@ -399,7 +295,7 @@ export class ConversationPoller {
 		const now = this.#now();
 		this.#due.walk = now + this.#intervals.searchMs;
 		// Look-ups start once there is something to look up; a walk just refreshed everything.
-		if (this.#known.size > 0 && this.#due.lookup === Number.POSITIVE_INFINITY) this.#due.lookup = now + this.#intervals.refreshMs;
+		if (this.#rounds.size > 0 && this.#due.lookup === Number.POSITIVE_INFINITY) this.#due.lookup = now + this.#intervals.refreshMs;
 		this.#sink.walkComplete?.();
 	}
 
@@ -410,53 +306,16 @@ export class ConversationPoller {
 		return sleepUnlessAborted(wait, this.#abort.signal);
 	}
 
-	/** The round's order: visible, attention, then the rest round-robin; each key once. */
-	#buildRound(): string[][] {
-		const seen = new Set<string>();
-		const ordered: string[] = [];
-		const add = (key: string) => {
-			if (!seen.has(key) && this.#known.has(key)) {
-				seen.add(key);
-				ordered.push(key);
-			}
-		};
-
-		for (const key of this.#visible) add(key);
-		for (const key of this.#attention) add(key);
-		// Drop forgotten keys from the rotation, then continue from where the last round stopped.
-		this.#rest = this.#rest.filter((key) => this.#known.has(key));
-		const count = this.#rest.length;
-		const start = count === 0 ? 0 : this.#restCursor % count;
-		for (let offset = 0; offset < count; offset++) add(this.#rest[(start + offset) % count]!);
-		const batches: string[][] = [];
-		for (let index = 0; index < ordered.length; index += lookupBatchSize) batches.push(ordered.slice(index, index + lookupBatchSize));
-		return batches;
-	}
-
 	async #lookupNextBatch(): Promise<void> {
-		if (!this.#round || this.#round.length === 0) {
-			this.#round = this.#buildRound();
-			this.#roundBatches = 0;
-			this.#roundStartedAt = this.#now();
-			if (this.#round.length === 0) {
-				this.#round = null;
-				this.#due.lookup = Number.POSITIVE_INFINITY;
-				return;
-			}
+		const next = this.#rounds.nextBatch(this.#now());
+		if (!next) {
+			this.#due.lookup = Number.POSITIVE_INFINITY;
+			return;
 		}
 
-		const round = this.#round;
-		const batch = round[0]!;
-		const ids = batch.map((key) => this.#known.get(key) ?? key);
+		const {round, batch, ids} = next;
 		const results = await this.#request('conversations:ids', (signal) => this.#client.getConversations(ids, {signal}), 'visible');
-		// Only now is the batch done: a failure retries the same batch. A refresh meanwhile
-		// dropped this round (a new one starts with the walk's results).
-		if (this.#round === round) {
-			round.shift();
-			this.#roundBatches++;
-			this.#restCursor += batch.length;
-		}
-
+		this.#rounds.batchAnswered(round, batch);
 		const found: AppConversation[] = [];
 		const gone: string[] = [];
 		batch.forEach((key, index) => {
@@ -464,34 +323,24 @@ export class ConversationPoller {
 			if (conversation) found.push(conversation);
 			else if (conversation === null) gone.push(key);
 		});
-		for (const key of gone) this.#known.delete(key);
+		this.#rounds.forget(gone);
 		if (found.length > 0) this.#sink.conversations(found, 'lookup', this.#timing);
 		if (gone.length > 0) this.#sink.removed(gone);
 		const now = this.#now();
-		if (this.#round !== round) return;
-		if (round.length > 0) {
+		const end = this.#rounds.afterBatch(round);
+		if (end === null) return;
+		if (end.more) {
 			this.#due.lookup = now;
 		} else {
-			this.#round = null;
-			this.#restCursor = 0;
-			this.#sink.roundComplete?.(this.#roundBatches);
-			this.#due.lookup = this.#known.size === 0 ? Number.POSITIVE_INFINITY : Math.max(now, this.#roundStartedAt + this.#intervals.refreshMs);
+			this.#sink.roundComplete?.(end.batches);
+			this.#due.lookup = this.#rounds.size === 0 ? Number.POSITIVE_INFINITY : Math.max(now, end.startedAt + this.#intervals.refreshMs);
 		}
 	}
 
 	#succeeded(): void {
-		const now = this.#now();
 		this.#failures = 0;
 		this.#retryAt = null;
-		const health = this.#health;
-		if (health.ok && health.lastSuccessAt !== null && now - health.lastSuccessAt < 1000) {
-			// Keep the same object while nothing a person would see has changed.
-			this.#health = {...health, lastSuccessAt: now};
-			this.#sink.health(this.#health);
-			return;
-		}
-
-		this.#health = {ok: true, lastSuccessAt: now, lastError: null, keyRejected: false, nextRetryAt: null};
+		this.#health = healthAfterSuccess(this.#health, this.#now());
 		this.#sink.health(this.#health);
 	}
 
@@ -502,40 +351,21 @@ export class ConversationPoller {
 			// nothing can be sent again. Retrying would refuse at once, forever, in a chain of
 			// settled promises that no timer can interrupt: stop, and say so once.
 			this.close();
-			this.#health = {...this.#health, ok: false, lastError: 'Polling stopped: the connection to the server was closed.', nextRetryAt: null};
+			this.#health = healthStopped(this.#health);
 			this.#sink.health(this.#health);
 			return;
 		}
 
 		if (error instanceof KeyRejectedError) {
-			this.#health = {
-				...this.#health,
-				ok: false,
-				keyRejected: true,
-				lastError: 'The server rejected the API key; polling stopped. Fix the key, then press ctrl-r.',
-				nextRetryAt: null,
-			};
+			this.#health = healthKeyRejected(this.#health);
 			this.#clearTimer();
 			this.#sink.health(this.#health);
 			return;
 		}
 
 		this.#failures++;
-		const now = this.#now();
-		const jitter = fullJitterDelay(this.#failures, {
-			baseMs: this.#intervals.retryBaseMs,
-			capMs: this.#intervals.retryCapMs,
-			random: this.#random,
-		});
-		// A 429 set the shared backoff in the budget: retry when it ends, not before.
-		const backoff = error instanceof RateLimitedError ? (this.#budget.backoffUntil() ?? now) : now;
-		this.#retryAt = Math.max(backoff, now + Math.max(this.#intervals.retryBaseMs / 2, jitter));
-		this.#health = {
-			...this.#health,
-			ok: false,
-			lastError: publicMessage(error),
-			nextRetryAt: this.#retryAt,
-		};
+		this.#retryAt = retryAt(error, this.#failures, this.#now(), {intervals: this.#intervals, random: this.#random, backoffUntil: () => this.#budget.backoffUntil()});
+		this.#health = {...this.#health, ok: false, lastError: publicMessage(error), nextRetryAt: this.#retryAt};
 		this.#sink.health(this.#health);
 	}
 

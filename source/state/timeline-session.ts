@@ -3,12 +3,13 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ShownRange, StreamHealth, TimelineState} from './dashboard-types.js';
 import {EventLog} from './event-log.js';
-import {HistoryPager, type ReadHistoryPage} from './history-pager.js';
+import {HistoryPager} from './history-pager.js';
 import {redact} from './redact.js';
 import {executionStatusOf} from './stream-events.js';
-import {goalOf, type GoalState, isGoalUpdate} from '../wire/goal.js';
-import {settleEvent} from '../wire/schemas/events.js';
-import type {DataClock} from './data-clock.js';
+import type {GoalState} from '../wire/goal.js';
+import {latestGoal} from './timeline-goal.js';
+import {lagAfter, sameHealth, shownHealth} from './timeline-health.js';
+import type {TimelineSessionOptions, TimelineStream, TimelineStreamStatus} from './timeline-types.js';
 import type {StreamLag} from './stream-lag.js';
 
 /**
@@ -33,60 +34,15 @@ import type {StreamLag} from './stream-lag.js';
  * the stream is reopened from there, so nothing is lost or shown twice.
  */
 
-export type TimelineStreamStatus = {
-	health: StreamHealth;
-	/** From the stream's state updates (including the socket-only `full_state`). */
-	executionStatus?: string | null;
-	gap?: boolean;
-};
-
-export type TimelineStreamHandlers = {
-	/** Events new to `context.log`, already added to it, in order. */
-	events(events: readonly LoggedEvent[]): void;
-	status(status: TimelineStreamStatus): void;
-};
-
-export type TimelineStream = {close(): void | Promise<void>};
-
-export type OpenTimelineStream = (
-	conversation: AppConversation,
-	handlers: TimelineStreamHandlers,
-	context: {appBaseUrl: string; log: EventLog},
-) => TimelineStream;
-
-export type TimelineChange = {
-	/** Events that arrived while the stream was live (not history): they count as unseen. */
-	liveEvents: number;
-	/** Our clock when the newest live event arrived (event timestamps are the server's naive local time). */
-	newestActivityAt: number | null;
-	/** Publish now rather than with the next batch (the first screen of a stored history). */
-	urgent?: boolean;
-};
-
-export type TimelineSessionOptions = {
-	key: string;
-	conversation: AppConversation;
-	appBaseUrl: string;
-	openStream: OpenTimelineStream | undefined;
-	/** The stored copy of a conversation's events, a page at a time; none: only the live stream. */
-	readHistory?: ReadHistoryPage | undefined;
-	/** Events kept in memory while following (default 50,000); the rest are read back as needed. */
-	maxEvents?: number;
-	/**
-	 * Bytes those events may take (events.ts heldBytes; default 48 MB): a real conversation's events
-	 * are kilobytes each, so a window of 50,000 would be hundreds of megabytes. Whichever bound is
-	 * reached first trims.
-	 */
-	maxBytes?: number;
-	now: () => number;
-	/**
-	 * The clock that wrote the data: live events tell it when they arrive, and the stream's lag is
-	 * read on it (none: no lag is shown, a naive event time alone does not say its zone).
-	 */
-	dataClock?: DataClock;
-	secrets: readonly string[];
-	onChange: (change: TimelineChange) => void;
-};
+export type {
+	OpenTimelineStream,
+	TimelineChange,
+	TimelineSessionOptions,
+	TimelineStream,
+	TimelineStreamHandlers,
+	TimelineStreamStatus,
+} from './timeline-types.js';
+export {latestGoal} from './timeline-goal.js';
 
 const trimSlack = 1000;
 /** The timeline's share of memory for events: with the rest of the dashboard, under 300 MB resident. */
@@ -421,30 +377,13 @@ export class TimelineSession {
 
 	#setStatus(status: TimelineStreamStatus): void {
 		const previous = this.#health;
-		const incoming = status.health;
-		const health: StreamHealth = {state: incoming.state, attempt: incoming.attempt};
-		if (incoming.nextRetryInMs !== undefined) health.nextRetryInMs = incoming.nextRetryInMs;
-		if (incoming.lastError !== undefined) health.lastError = redact(incoming.lastError, this.#options.secrets);
-		if (incoming.overRest) health.overRest = true;
-		if (incoming.restReadAt !== undefined) health.restReadAt = incoming.restReadAt;
-		const healthChanged =
-			previous.state !== health.state ||
-			previous.attempt !== health.attempt ||
-			previous.nextRetryInMs !== health.nextRetryInMs ||
-			previous.lastError !== health.lastError ||
-			previous.overRest !== health.overRest ||
-			previous.restReadAt !== health.restReadAt;
+		const health = shownHealth(status.health, this.#options.secrets);
+		const healthChanged = !sameHealth(previous, health);
 		const executionStatus = status.executionStatus === undefined ? this.#executionStatus : status.executionStatus;
 		const gap = status.gap ?? this.#gap;
 		if (!healthChanged && executionStatus === this.#executionStatus && gap === this.#gap) return;
 		if (healthChanged) {
-			if (previous.state === 'live' && health.state !== 'live') this.#lag = {...this.#lag, behindSince: this.#options.now()};
-			else if (health.state === 'live' && this.#lag.behindSince !== null) this.#lag = {...this.#lag, behindSince: null};
-			// A REST read reached the end while no socket holds (reported as it happens): the timeline
-			// was complete just now, so it is behind since then, not since the drop.
-			if (health.state !== 'live' && health.restReadAt !== undefined && health.restReadAt !== previous.restReadAt && this.#lag.behindSince !== null) {
-				this.#lag = {...this.#lag, behindSince: this.#options.now()};
-			}
+			this.#lag = lagAfter(this.#lag, previous, health, this.#options.now());
 			this.#health = health;
 		}
 		this.#executionStatus = executionStatus;
@@ -452,17 +391,4 @@ export class TimelineSession {
 		this.#state = null;
 		this.#options.onChange({liveEvents: 0, newestActivityAt: null});
 	}
-}
-
-/**
- * The newest `goal` state update of `events` (ordered), walking back from the end: a log with a
- * goal loop finds it within its last audit round; one without costs one cheap check per event
- * (a pending event is told by its key, unvalidated). Null when there is none, or it was cleared.
- */
-export function latestGoal(events: readonly LoggedEvent[]): GoalState | null {
-	for (let index = events.length - 1; index >= 0; index--) {
-		const event = events[index]!;
-		if (isGoalUpdate(event)) return goalOf(settleEvent(event)) ?? null;
-	}
-	return null;
 }
