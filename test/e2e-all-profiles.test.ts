@@ -61,6 +61,14 @@ describe('every server at once in tmux', {skip: tmuxSkip}, () => {
 		assert.match(screen, /^ {2}SERVER AGENT/m);
 		assertFits(screen, 120);
 
+		// `!` with two servers: each cause group says how many of it each server has.
+		tmux.send('!');
+		const queue = await tmux.waitFor((text) => text.includes('What needs you, by cause') && /\[(work|lab) \d+( · (work|lab) \d+)?\]/.test(text), 'the cause groups with their servers');
+		const approval = screenLines(queue).find((line) => /waiting for approval/i.test(line) || /approv/i.test(line.slice(0, 44))) ?? '';
+		assert.match(approval, /\[work 1 · lab 1\]|\[lab 1 · work 1\]/, `the approval group on both servers: ${approval}`);
+		tmux.send('Escape');
+		await tmux.waitFor((text) => !text.includes('What needs you, by cause'), 'the queue closed');
+
 		// The waiting conversation exists on both servers under the same id: approve lab's only.
 		const waitingId = normalizeId(work.world.conversationList().find((conversation) => conversation.scenario === 'confirmation')!.id);
 		tmux.send('/');

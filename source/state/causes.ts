@@ -212,3 +212,16 @@ export function causeMatches(cause: Cause | null, word: string): boolean {
 export function causeFilterWord(group: Pick<CauseGroup, 'key' | 'kind' | 'cause'>): string {
 	return (group.kind === 'sandbox_down' ? `sandbox:${String(group.cause.sandboxStatus)}` : group.key).toLowerCase();
 }
+
+/**
+ * How many of a group's conversations each server has, in the all-servers view (`work 3 · lab 1`),
+ * servers in the order their rows come; empty for one server (no row names one).
+ */
+export function groupServers(group: Pick<CauseGroup, 'keys'>, conversations: Pick<DashboardSnapshot, 'conversations'>['conversations']): Array<{name: string; count: number}> {
+	const counts = new Map<string, number>();
+	for (const key of group.keys) {
+		const name = conversations.get(key)?.server?.name;
+		if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+	}
+	return [...counts].map(([name, count]) => ({name, count}));
+}

@@ -1,7 +1,8 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
 import {formatAgeAt, type AgeNow} from '../../format/time.js';
-import {type CauseGroup, causeGroups} from '../../state/causes.js';
+import {type CauseGroup, causeGroups, groupServers} from '../../state/causes.js';
+import {sanitizeLine} from '../../format/sanitize.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, cellRight, line} from '../cells.js';
 import {wrapToWidth} from '../../format/wrap.js';
@@ -82,6 +83,8 @@ export function CauseQueue(props: Props) {
 	const needing = groups.filter((group) => group.kind !== 'paused');
 	const total = needing.reduce((sum, group) => sum + group.keys.length, 0);
 	const paused = groups.reduce((sum, group) => sum + (group.kind === 'paused' ? group.keys.length : 0), 0);
+	// The all-servers view: rows name their server.
+	const servers = snapshot.conversations.values().next().value?.server !== undefined;
 	const labelWidth = Math.min(40, Math.max(20, Math.floor(width * 0.38)));
 	const header = `  ${cellLeft('CAUSE', labelWidth)} ${cellRight('N', 4)} ${cellRight('OLDEST', 6)}  WHAT TO DO`;
 	const offset = Math.max(0, Math.min(index - listHeight + 1, groups.length - listHeight));
@@ -104,7 +107,9 @@ export function CauseQueue(props: Props) {
 				{groups.slice(offset, offset + listHeight).map((group, position) => {
 					const chosen = offset + position === index;
 					const age = formatAgeAt(group.agesUnverified ? 'unknown' : now, group.oldestSince);
-					const text = `${chosen ? '› ' : '  '}${cellLeft(causeLabel(group.cause), labelWidth)} ${cellRight(String(group.keys.length), 4)} ${cellRight(age, 6)}  ${causeAdvice(group)}`;
+					// Several servers in the list: each group says how many are on each (`work 3 · lab 1`).
+					const perServer = servers ? groupServers(group, snapshot.conversations).map((entry) => `${sanitizeLine(entry.name)} ${entry.count}`).join(' · ') : '';
+					const text = `${chosen ? '› ' : '  '}${cellLeft(causeLabel(group.cause), labelWidth)} ${cellRight(String(group.keys.length), 4)} ${cellRight(age, 6)}  ${perServer ? `[${perServer}] ` : ''}${causeAdvice(group)}`;
 					return (
 						<Text key={group.key} color={colors[group.kind]} bold={chosen} inverse={chosen} wrap="truncate">
 							{line(text, width)}
