@@ -8,6 +8,7 @@ export type SimulatorCommandOptions = {
 	dataClockOffsetMs?: number | undefined;
 	maxRunningSandboxes?: number | undefined;
 	startingSandboxes?: number | undefined;
+	historyDays?: number | undefined;
 };
 
 /**

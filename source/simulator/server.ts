@@ -42,6 +42,8 @@ export type SimulatorOptions = {
 	 * are older than the running ones, each with one conversation, and are not counted by the cap.
 	 */
 	startingSandboxes?: number;
+	/** A month of history: ended conversations over this many days (seed-history.ts); default 0. */
+	historyDays?: number;
 	/** Delay between start-task phases (default 400). */
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
@@ -126,6 +128,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		...(options.dataClockOffsetMs === undefined ? {} : {dataClockOffsetMs: options.dataClockOffsetMs}),
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
+		...(options.historyDays ? {historyDays: options.historyDays} : {}),
 		fleetShapes: options.fleetShapes ?? false,
 		triageCases: options.triageCases ?? false,
 	});

@@ -20,6 +20,8 @@ export type WorldOptions = {
 	sharedSandboxes?: boolean;
 	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
 	startingSandboxes?: number;
+	/** Days of ended conversations seeded before now (seed-history.ts); default none. */
+	historyDays?: number;
 	/**
 	 * The 2026 fleet's shapes (the demo and `agent-tui simulator`): sub-agents under a live
 	 * conversation (one waiting for approval), sandboxes down with a reason (STARTING on

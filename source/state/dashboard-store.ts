@@ -60,6 +60,7 @@ import type {ReadHistoryPage} from './history-pager.js';
 import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} from './stored-history.js';
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
+import {deadFacts, type DeadOptions} from './dead-group.js';
 
 /**
  * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
@@ -83,7 +84,7 @@ export type DashboardClient = PollerClient &
 		storedEvents?: StoredHistoryOptions['client'];
 	};
 
-export type CreateDashboardOptions = {
+export type CreateDashboardOptions = DeadOptions & {
 	appClient: DashboardClient;
 	appBaseUrl: string;
 	serverLabel: string;
@@ -624,6 +625,8 @@ class DashboardModel {
 			...(goal === undefined ? {} : {goal}),
 			now: this.#serverNow(),
 			quietAfterMs: this.#quietAfterMs,
+			...deadFacts(this.#options),
+			ageBasis: this.#dataClock.ageBasis(),
 			...(this.#agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#heldFor(key)}),
 			...(this.#options.repeatThreshold === undefined ? {} : {repeatThreshold: this.#options.repeatThreshold}),
 			streamStatus,

@@ -117,6 +117,8 @@ export type ConversationRow = {
 	goal?: GoalState | null;
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
 	lastActivityAt: number | null;
+	/** ERROR/MISSING and unchanged for `deadAfterMs` on a confirmed clock (state/dead-group.ts): outside `!`, in the dead group. */
+	dead?: true;
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
 	unseenEvents: number;
 	/**

@@ -25,6 +25,7 @@ export function causeLabel(cause: Cause): string {
 		case 'spending':
 			return 'spending without progress';
 		case 'sandbox_down':
+			if (String(cause.sandboxStatus) === 'STARTING') return `sandbox not starting: ${cause.detail ? sanitizeLine(cause.detail) : 'no reason given'}`;
 			return `sandbox ${String(cause.sandboxStatus).toLowerCase()}${cause.detail ? `: ${sanitizeLine(cause.detail)}` : ''}`;
 		case 'quiet':
 			return 'running but quiet';
