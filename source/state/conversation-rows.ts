@@ -7,7 +7,7 @@ import {secretValue} from '../wire/secret.js';
 import {computeAttention, parseTime, sameAttention} from './attention.js';
 import type {AttentionReason, ConversationRow} from './dashboard-types.js';
 import type {AgeBasis} from './age-basis.js';
-import {isDead} from './dead-group.js';
+import {defaultDeadAfterMs, isDead} from './dead-group.js';
 
 /**
  * Turning conversations from the server into rows. The rule that keeps rendering cheap: a row
@@ -158,7 +158,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		costPerHour,
 		sessionStart: previous && sameStart(previous.sessionStart ?? null, sessionStart) ? (previous.sessionStart ?? null) : sessionStart,
 		...(errorCause === undefined ? {} : {errorCause}),
-		...(dead ? {dead: true as const} : {}),
+		...(dead ? {dead: {afterMs: facts.deadAfterMs ?? defaultDeadAfterMs}} : {}),
 		...(facts.goal === undefined ? {} : {goal: previous && sameGoal(previous.goal, facts.goal) ? previous.goal : facts.goal}),
 	};
 }

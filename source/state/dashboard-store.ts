@@ -61,6 +61,7 @@ import {historySource, type Pace, readStoredPage, type StoredHistoryOptions} fro
 import {type OpenTimelineStream, type TimelineChange, TimelineSession} from './timeline-session.js';
 import {publishWindowMs} from './flood-window.js';
 import {deadFacts, type DeadOptions} from './dead-group.js';
+import {optionalDelete, storeDelete} from './delete-plan.js';
 
 /**
  * The dashboard's state outside React: one poller, one budget, at most one timeline stream, and
@@ -289,6 +290,7 @@ class DashboardModel {
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
+			...optionalDelete(storeDelete(this.#client as Parameters<typeof storeDelete>[0], this.budget, () => this.#publisher.get().conversations, () => this.#poller.refresh())),
 			conversationLink: (key) => conversationLink(options.appBaseUrl, this.#publisher.get().conversations.get(key)?.conversation),
 			setVisibleConversations: (keys) => {
 				this.#poller.setVisible(keys);

@@ -7,6 +7,7 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
+import type {DeleteConversations} from './delete-plan.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -118,7 +119,7 @@ export type ConversationRow = {
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
 	lastActivityAt: number | null;
 	/** ERROR/MISSING and unchanged for `deadAfterMs` on a confirmed clock (state/dead-group.ts): outside `!`, in the dead group. */
-	dead?: true;
+	dead?: {afterMs: number};
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
 	unseenEvents: number;
 	/**
@@ -290,6 +291,8 @@ export interface DashboardController {
 	/** The first and last events the timeline shows while not following (null: following): kept in memory. */
 	pinTimeline?(range: ShownRange | null): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
+	/** Delete conversations and the sandboxes only they use (state/delete-plan.ts): re-read, then paced, one server at a time. */
+	deleteConversations?: DeleteConversations;
 	resumeSandbox(sandboxKey: string): Promise<void>;
 	startConversation(request: {message: string; repository?: string; plugins?: PluginSpec[]}): Promise<void>;
 	resetStart(): void;

@@ -41,6 +41,8 @@ export type DeadGroup = {
 	keys: string[];
 	/** How many per server in the all-servers view (by profile name); empty for one server. */
 	byServer: ReadonlyMap<string, number>;
+	/** The `--dead-after` they were found by (the longest, when servers differ); null when none. */
+	afterMs: number | null;
 };
 
 const memo = new WeakMap<DashboardSnapshot['conversations'], DeadGroup>();
@@ -54,17 +56,18 @@ export function deadGroup(snapshot: Pick<DashboardSnapshot, 'conversations'>): D
 	rows.sort((a, b) => (a.lastActivityAt ?? 0) - (b.lastActivityAt ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 	const byServer = new Map<string, number>();
 	for (const row of rows) if (row.server) byServer.set(row.server.name, (byServer.get(row.server.name) ?? 0) + 1);
-	const group = {keys: rows.map((row) => row.key), byServer};
+	const afterMs = rows.reduce<number | null>((longest, row) => Math.max(longest ?? 0, row.dead?.afterMs ?? 0), null);
+	const group = {keys: rows.map((row) => row.key), byServer, afterMs};
 	memo.set(snapshot.conversations, group);
 	return group;
 }
 
 /** The group's line (`☠ 79 dead (ERROR/MISSING, unchanged 7d+) — D to clear`), or null when there are none. */
-export function deadGroupLine(group: DeadGroup, deadAfterMs: number, key: string): string | null {
+export function deadGroupLine(group: DeadGroup, key: string): string | null {
 	const count = group.keys.length;
 	if (count === 0) return null;
 	const servers = group.byServer.size > 1 ? ` · ${[...group.byServer].map(([name, n]) => `${name} ${n}`).join(', ')}` : '';
-	return `☠ ${count} dead (ERROR/MISSING, unchanged ${durationWords(deadAfterMs)}+)${servers} — ${key} to clear`;
+	return `☠ ${count} dead (ERROR/MISSING, unchanged ${durationWords(group.afterMs ?? defaultDeadAfterMs)}+)${servers} — ${key} to clear`;
 }
 
 function durationWords(ms: number): string {

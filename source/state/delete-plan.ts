@@ -10,9 +10,9 @@ import type {RequestBudget} from './request-budget.js';
  * 1. the plan's facts are read again just before acting, in one request (a batch read of the
  *    conversations), and any conversation that changed since (another status, a newer
  *    `updated_at`) or is gone is dropped: what is deleted is what was previewed, or less;
- * 2. each conversation is deleted (`DELETE /api/v1/app-conversations/{id}`), then each sandbox no
- *    conversation outside the plan uses (`DELETE /api/v1/sandboxes/{id}?sandbox_id={id}`); a 404
- *    for a sandbox is its being gone already (the service deletes an unshared one itself);
+ * 2. for each conversation, its sandbox when no conversation outside the plan uses it and it is
+ *    not MISSING already (`DELETE /api/v1/sandboxes/{id}?sandbox_id={id}`; a 404 is its being
+ *    gone already), then the conversation (`DELETE /api/v1/app-conversations/{id}`);
  * every request through the server's request budget, so a hundred deletes are paced like polls.
  */
 
@@ -49,7 +49,8 @@ export function planDelete(chosen: readonly AppConversation[], others: readonly 
 	const sandboxIds: string[] = [];
 	const seen = new Set<string>();
 	for (const target of targets) {
-		if (!target.sandboxId) continue;
+		// A MISSING sandbox is gone already (its runtime was cleaned up): nothing to delete, no request spent.
+		if (!target.sandboxId || target.sandboxStatus?.toUpperCase() === 'MISSING') continue;
 		const key = normalizeId(target.sandboxId);
 		if (kept.has(key) || seen.has(key)) continue;
 		seen.add(key);
@@ -102,8 +103,22 @@ export async function runDeletePlan(
 			onProgress({kind: 'dropped', id: target.id, reason: now ? 'changed' : 'gone'});
 		}
 	});
+	// Each sandbox first, then its conversation: the service would delete an unshared sandbox with
+	// its conversation anyway, in the background; asked first, its answer is ours to report.
+	const sandboxes = new Set(plan.sandboxIds.map((id) => normalizeId(id)));
 	for (const target of plan.targets) {
 		if (!keep.has(target.id)) continue;
+		const sandboxId = target.sandboxId && sandboxes.delete(normalizeId(target.sandboxId)) ? target.sandboxId : null;
+		if (sandboxId) {
+			try {
+				await budget.schedule(`delete-sandbox:${sandboxId}`, (signal) => client.deleteSandbox(sandboxId, {signal}), 'action');
+				outcome.sandboxesDeleted.push(sandboxId);
+				onProgress({kind: 'deleted', id: sandboxId, what: 'sandbox'});
+			} catch (error) {
+				// Gone already (a 404): the conversation is deleted all the same.
+				if (!(error instanceof NotFoundError)) onProgress({kind: 'failed', id: sandboxId, what: 'sandbox', reason: messageOf(error)});
+			}
+		}
 		try {
 			await budget.schedule(`delete:${target.id}`, (signal) => client.deleteConversation(target.id, {signal}), 'action');
 			outcome.deleted.push(target.id);
@@ -113,23 +128,59 @@ export async function runDeletePlan(
 			onProgress({kind: 'failed', id: target.id, what: 'conversation', reason: messageOf(error)});
 		}
 	}
-	// Only the sandboxes of conversations that were deleted: a dropped one keeps its sandbox.
-	const deletedSandboxes = new Set(plan.targets.filter((target) => outcome.deleted.includes(target.id)).flatMap((target) => (target.sandboxId ? [normalizeId(target.sandboxId)] : [])));
-	for (const sandboxId of plan.sandboxIds) {
-		if (!deletedSandboxes.has(normalizeId(sandboxId))) continue;
-		try {
-			await budget.schedule(`delete-sandbox:${sandboxId}`, (signal) => client.deleteSandbox(sandboxId, {signal}), 'action');
-			outcome.sandboxesDeleted.push(sandboxId);
-			onProgress({kind: 'deleted', id: sandboxId, what: 'sandbox'});
-		} catch (error) {
-			// Already gone: the service deletes an unshared sandbox with its conversation.
-			if (error instanceof NotFoundError) continue;
-			onProgress({kind: 'failed', id: sandboxId, what: 'sandbox', reason: messageOf(error)});
-		}
-	}
 	return outcome;
 }
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
+}
+
+/** The controller's delete (DashboardController.deleteConversations). */
+export type DeleteConversations = (keys: readonly string[], onProgress?: (progress: DeleteProgress) => void) => Promise<DeleteOutcome>;
+
+/**
+ * One server's delete from the dashboard: the plan from the rows it lists (every other listed
+ * conversation keeps a sandbox it shares), carried out within its budget, then a refresh so the
+ * deleted rows leave the list as the server says they are gone.
+ */
+export function storeDelete(
+	client: Partial<DeleteClient> & Pick<DeleteClient, 'getConversations'>,
+	budget: Pick<RequestBudget, 'schedule'>,
+	rows: () => ReadonlyMap<string, {conversation: AppConversation}>,
+	refresh: () => void,
+): DeleteConversations | undefined {
+	const {deleteConversation, deleteSandbox} = client;
+	if (!deleteConversation || !deleteSandbox) return undefined;
+	return async (keys, onProgress) => {
+		const all = rows();
+		const chosen = keys.flatMap((key) => {
+			const row = all.get(key);
+			return row ? [row.conversation] : [];
+		});
+		const plan = planDelete(chosen, [...all.values()].map((row) => row.conversation));
+		const outcome = await runDeletePlan({getConversations: (ids, call) => client.getConversations(ids, call), deleteConversation: (id, call) => deleteConversation.call(client, id, call), deleteSandbox: (id, call) => deleteSandbox.call(client, id, call)}, budget, plan, onProgress);
+		refresh();
+		return outcome;
+	};
+}
+
+/** The all-servers view: each server's part, one server at a time (state/fleet-store.ts). */
+export function fleetDelete(first: {deleteConversations?: DeleteConversations}, grouped: (keys: readonly string[]) => Map<{controller: {deleteConversations?: DeleteConversations}}, string[]>): {deleteConversations?: DeleteConversations} {
+	if (!first.deleteConversations) return {};
+	return {
+		deleteConversations: async (keys, onProgress) => {
+			const total: DeleteOutcome = {deleted: [], sandboxesDeleted: [], dropped: [], failed: []};
+			for (const [member, own] of grouped(keys)) {
+				if (own.length === 0 || !member.controller.deleteConversations) continue;
+				const outcome = await member.controller.deleteConversations(own, onProgress);
+				for (const field of ['deleted', 'sandboxesDeleted', 'dropped', 'failed'] as const) total[field].push(...outcome[field]);
+			}
+			return total;
+		},
+	};
+}
+
+/** `{deleteConversations}` when the client can delete, else nothing (exactOptionalPropertyTypes). */
+export function optionalDelete(run: DeleteConversations | undefined): {deleteConversations?: DeleteConversations} {
+	return run ? {deleteConversations: run} : {};
 }

@@ -14,6 +14,7 @@ import type {
 } from './dashboard-types.js';
 import type {SearchListener, SearchProgress} from './event-search.js';
 import {qualifyKey, splitKey} from './server-keys.js';
+import {fleetDelete} from './delete-plan.js';
 
 /**
  * The all-servers view (`--all-profiles`): one list over several servers' stores. Each server
@@ -272,6 +273,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 		loadNewerEvents: () => timelineServer?.controller.loadNewerEvents?.(),
 		timelineToNewest: () => timelineServer?.controller.timelineToNewest?.(),
 		pinTimeline: (range) => timelineServer?.controller.pinTimeline?.(range),
+		...fleetDelete(first, grouped),
 		pauseSandbox: (qualified) => routed(qualified, (own, key) => own.pauseSandbox(key)),
 		resumeSandbox: (qualified) => routed(qualified, (own, key) => own.resumeSandbox(key)),
 		startConversation: async () => {

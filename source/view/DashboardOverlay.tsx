@@ -23,6 +23,7 @@ import {causeFilterWord} from '../state/causes.js';
 import {causeLabel} from './triage/cause-words.js';
 import {CauseQueue} from './triage/CauseQueue.js';
 import {RemedyPanel} from './triage/RemedyPanel.js';
+import {DeletePanel} from './triage/DeletePanel.js';
 import type {Overlay, ViewAction} from './view-state.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
@@ -261,9 +262,12 @@ export function DashboardOverlay(props: Props) {
 				}}
 				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
 				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onClearDead={(keys) => dispatch({type: 'open-overlay', overlay: {kind: 'delete-dead', conversationKeys: keys}})}
 				onClose={closeOverlay}
 			/>
 		);
+	} else if (props.overlay.kind === 'delete-dead') {
+		overlay = <DeletePanel keys={props.overlay.conversationKeys} snapshot={snapshot} controller={controller} now={props.now ?? Date.now()} width={width} height={height} onClose={closeOverlay} />;
 	} else if (props.overlay.kind === 'remedy') {
 		const {remedy, title, conversationKeys: keys} = props.overlay;
 		overlay = (

@@ -58,7 +58,9 @@ export type Overlay =
 	 * A group's remedy over the conversations it held when asked: run the retryable errors again,
 	 * or resume the sandboxes of those paused mid-run. `title` names the group.
 	 */
-	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]};
+	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]}
+	/** `D` in `!`: delete the dead group (state/dead-group.ts) as it was when asked, behind a typed count. */
+	| {kind: 'delete-dead'; conversationKeys: readonly string[]};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -240,7 +242,7 @@ function contextStack(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
-	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'ask') return ['prompt', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'delete-dead' || overlay === 'search' || overlay === 'ask') return ['prompt', 'always'];
 	if (overlay === 'links') return ['links', 'always'];
 	if (overlay === 'queue') return ['queue', 'always'];
 	if (overlay === 'remedy') return ['remedy', 'always'];
