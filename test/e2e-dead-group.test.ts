@@ -23,7 +23,7 @@ function oldDead(simulator: Simulator) {
 }
 
 describe('the dead group end to end in tmux', {skip: tmuxSkip}, () => {
-	test('120x30: ! says the old ERROR/MISSING apart; D deletes exactly them after a typed count', {timeout: 240_000}, async () => {
+	test('120x30: ! says the old ERROR/MISSING apart; D deletes exactly them after a typed count', {timeout: 120_000}, async () => {
 		const {tmux, simulator} = await launch(120, 30);
 		const dead = oldDead(simulator);
 		const recentErrors = simulator.world.conversationList().filter((conversation) => simulator.world.findSandbox(conversation.sandboxId)?.status === 'ERROR' && !dead.includes(conversation) && conversation.title.includes('(day -'));
@@ -55,7 +55,7 @@ describe('the dead group end to end in tmux', {skip: tmuxSkip}, () => {
 		tmux.send(String(dead.length), {literal: true});
 		tmux.send('Enter');
 		// Paced inside the request budget (100 a minute, polls included): over a minute for fifty.
-		screen = await tmux.waitFor((text) => new RegExp(`${dead.length} deleted \\(${errorSandboxes} sandboxes\\) · 0 left out · 0 failed · enter/esc closes`).test(text), 'every one deleted', 150_000);
+		screen = await tmux.waitFor((text) => new RegExp(`${dead.length} deleted \\(${errorSandboxes} sandboxes\\) · 0 left out · 0 failed · enter/esc closes`).test(text), 'every one deleted', 90_000);
 		const left = new Set(simulator.world.conversationList().map((conversation) => conversation.id));
 		assert.equal(left.size, before - dead.length, 'exactly the previewed ones are gone');
 		for (const conversation of dead) assert.ok(!left.has(conversation.id), `${conversation.id} deleted`);

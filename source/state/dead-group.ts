@@ -57,7 +57,8 @@ export function deadGroup(snapshot: Pick<DashboardSnapshot, 'conversations'>): D
 	const byServer = new Map<string, number>();
 	for (const row of rows) if (row.server) byServer.set(row.server.name, (byServer.get(row.server.name) ?? 0) + 1);
 	const afterMs = rows.reduce<number | null>((longest, row) => Math.max(longest ?? 0, row.dead?.afterMs ?? 0), null);
-	const group = {keys: rows.map((row) => row.key), byServer, afterMs};
+	// Servers by name: the line reads the same from one render to the next.
+	const group = {keys: rows.map((row) => row.key), byServer: new Map([...byServer].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), afterMs};
 	memo.set(snapshot.conversations, group);
 	return group;
 }

@@ -1,6 +1,7 @@
 import type {AppConversation} from '../wire/schemas/app.js';
 import {normalizeId} from '../wire/ids.js';
 import {NotFoundError} from '../wire/errors.js';
+import {qualifyKey} from './server-keys.js';
 import type {RequestBudget} from './request-budget.js';
 
 /**
@@ -71,10 +72,12 @@ export type DeleteClient = {
 	deleteSandbox(id: string, call?: {signal?: AbortSignal}): Promise<unknown>;
 };
 
-export type DeleteProgress =
+/** What became of one item; `key` is the dashboard row's key (qualified by server in the all-servers view), when the store knows it. */
+export type DeleteProgress = (
 	| {kind: 'dropped'; id: string; reason: 'changed' | 'gone'}
 	| {kind: 'deleted'; id: string; what: 'conversation' | 'sandbox'}
-	| {kind: 'failed'; id: string; what: 'conversation' | 'sandbox'; reason: string};
+	| {kind: 'failed'; id: string; what: 'conversation' | 'sandbox'; reason: string}
+) & {key?: string};
 
 export type DeleteOutcome = {deleted: string[]; sandboxesDeleted: string[]; dropped: string[]; failed: string[]};
 
@@ -158,21 +161,27 @@ export function storeDelete(
 			return row ? [row.conversation] : [];
 		});
 		const plan = planDelete(chosen, [...all.values()].map((row) => row.conversation));
-		const outcome = await runDeletePlan({getConversations: (ids, call) => client.getConversations(ids, call), deleteConversation: (id, call) => deleteConversation.call(client, id, call), deleteSandbox: (id, call) => deleteSandbox.call(client, id, call)}, budget, plan, onProgress);
+		const calls: DeleteClient = {getConversations: (ids, call) => client.getConversations(ids, call), deleteConversation: (id, call) => deleteConversation.call(client, id, call), deleteSandbox: (id, call) => deleteSandbox.call(client, id, call)};
+		// A conversation's row key is its normalised id (conversation-rows.ts conversationKey).
+		const outcome = await runDeletePlan(calls, budget, plan, (progress) => onProgress?.('what' in progress && progress.what === 'sandbox' ? progress : {...progress, key: normalizeId(progress.id)}));
 		refresh();
 		return outcome;
 	};
 }
 
 /** The all-servers view: each server's part, one server at a time (state/fleet-store.ts). */
-export function fleetDelete(first: {deleteConversations?: DeleteConversations}, grouped: (keys: readonly string[]) => Map<{controller: {deleteConversations?: DeleteConversations}}, string[]>): {deleteConversations?: DeleteConversations} {
+export function fleetDelete(
+	first: {deleteConversations?: DeleteConversations},
+	grouped: (keys: readonly string[]) => Map<{name: string; controller: {deleteConversations?: DeleteConversations}}, string[]>,
+): {deleteConversations?: DeleteConversations} {
 	if (!first.deleteConversations) return {};
 	return {
 		deleteConversations: async (keys, onProgress) => {
 			const total: DeleteOutcome = {deleted: [], sandboxesDeleted: [], dropped: [], failed: []};
 			for (const [member, own] of grouped(keys)) {
 				if (own.length === 0 || !member.controller.deleteConversations) continue;
-				const outcome = await member.controller.deleteConversations(own, onProgress);
+				// One server at a time: each has its own budget, and a person reads the results server by server.
+				const outcome = await member.controller.deleteConversations(own, (progress) => onProgress?.(progress.key === undefined ? progress : {...progress, key: qualifyKey(progress.key, member.name)}));
 				for (const field of ['deleted', 'sandboxesDeleted', 'dropped', 'failed'] as const) total[field].push(...outcome[field]);
 			}
 			return total;

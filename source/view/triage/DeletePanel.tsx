@@ -3,7 +3,6 @@ import {Box, Text} from 'ink';
 import {TextField} from '../TextField.js';
 import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import type {DeleteProgress} from '../../state/delete-plan.js';
-import {normalizeId} from '../../wire/ids.js';
 import {formatAgeAt, type AgeNow} from '../../format/time.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {line} from '../cells.js';
@@ -41,13 +40,12 @@ export function DeletePanel(props: Props) {
 	const scroll = (delta: number) => setOffset((current) => Math.min(Math.max(0, count - listHeight), Math.max(0, current + delta)));
 	const text = typed.trim().toLowerCase();
 	const matches = count > 0 && (text === String(count) || text === 'delete');
-	const keyOfId = (id: string) => frozen.find((item) => item.key === normalizeId(id) || item.key.endsWith(`/${normalizeId(id)}`) || item.key.endsWith(normalizeId(id)))?.key;
 	const onProgress = (progress: DeleteProgress) => {
 		if (progress.kind === 'deleted' && progress.what === 'sandbox') {
 			setSandboxes((current) => current + 1);
 			return;
 		}
-		const key = keyOfId(progress.id);
+		const key = progress.key;
 		if (!key) return;
 		const state: ItemState = progress.kind === 'deleted' ? 'deleted' : progress.kind === 'dropped' ? progress.reason : 'failed';
 		setStates((current) => new Map(current).set(key, state));
@@ -96,7 +94,7 @@ export function DeletePanel(props: Props) {
 					const mark = state === 'deleted' ? '✓ deleted' : state === 'changed' ? '– changed, kept' : state === 'gone' ? '– gone already' : state === 'failed' ? '✗ failed' : '';
 					const server = row?.server ? `${row.server.name} · ` : '';
 					const age = formatAgeAt(props.now, row?.lastActivityAt ?? null);
-					const words = `  ${server}${String(row?.conversation.sandbox_status ?? '?')} · ${age} · ${sanitizeLine(row?.conversation.title ?? '(untitled)')} (${key.slice(-32, -24) || key.slice(0, 8)})${mark ? `  ${mark}` : ''}`;
+					const words = `  ${server}${String(row?.conversation.sandbox_status ?? '?')} · ${age} · ${sanitizeLine(row?.conversation.title ?? '(untitled)')} (${key.slice(0, 8)})${mark ? `  ${mark}` : ''}`;
 					return (
 						<Text key={key} color={state === 'failed' ? 'red' : state === 'deleted' ? 'green' : undefined} wrap="truncate">
 							{line(words, width)}
