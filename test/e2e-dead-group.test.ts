@@ -2,16 +2,17 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {assertFits, dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 import type {Simulator} from '../source/simulator/server.js';
+import {startingSandboxDetail} from '../source/simulator/seed-world.js';
 
 /**
  * A month of history in a real terminal: the simulator seeded with 30 days of ended conversations
  * (`historyDays`). `!` leaves the old ERROR/MISSING ones out and says them in one line
  * (`☠ N dead …`), N being exactly the simulator's ERROR/MISSING conversations unchanged for 7 days;
  * the recent ERROR ones stay a cause. `D` lists them, a typed count deletes exactly those at the
- * simulator, nothing else.
+ * simulator, nothing else. The sandboxes left STARTING (`startingSandboxes`) are a cause.
  */
 
-const launch = dashboardLauncher({seed: 4, tickMs: 0, conversations: 20, historyDays: 30});
+const launch = dashboardLauncher({seed: 4, tickMs: 0, conversations: 20, historyDays: 30, startingSandboxes: 2});
 const weekMs = 7 * 86_400_000;
 
 function oldDead(simulator: Simulator) {
@@ -41,6 +42,8 @@ describe('the dead group end to end in tmux', {skip: tmuxSkip}, () => {
 		// The recent failures are still a cause, counted there, not among the dead.
 		const oom = screenLines(screen).find((line) => line.includes('OOMKilled')) ?? '';
 		assert.match(oom, new RegExp(`sandbox error: OOMKilled +${recentErrors.length} `));
+		// The sandboxes left STARTING are a cause of their own, with the runtime's reason.
+		assert.match(screen, new RegExp(`sandbox not starting: ${startingSandboxDetail.slice(0, 10)}.* +2 +\\d+[mhd] `));
 
 		tmux.send('D');
 		screen = await tmux.waitFor((text) => text.includes(`Delete ${dead.length} dead conversations`) && text.includes(`Type ${dead.length} or delete`), 'the preview');

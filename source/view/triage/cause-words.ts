@@ -75,7 +75,7 @@ function sandboxAdvice(status: string): string {
 		case 'UNKNOWN':
 			return 'the provider cannot say: wait; nothing here can help';
 		case 'STARTING':
-			return 'still starting: wait, or check the reason';
+			return 'it has not started in time: its reason says why (capacity, image); waiting may not help';
 		default:
 			return 'enter lists them';
 	}
