@@ -219,7 +219,7 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'open', keys: [named('return')], description: 'Show the group\'s conversations in the list (filter cause:…)', contexts: ['queue'], hint: 'show'},
 	{action: 'runAll', keys: [char('c')], description: 'Run the whole group again, when its errors are retryable (lists them, asks y/n)', contexts: ['queue'], hint: 'run all'},
 	{action: 'resumeAll', keys: [char('r')], description: 'Resume the sandboxes of a group paused mid-run (says what the cap pauses, asks y/n)', contexts: ['queue'], hint: 'resume all'},
-	{action: 'clearDead', keys: [char('D')], description: 'Delete the dead: conversations whose sandbox is ERROR or MISSING, unchanged 7d+ (lists them, asks for the count)', contexts: ['queue'], hint: 'clear dead'},
+	{action: 'clearDead', keys: [char('D')], description: 'Delete the dead: sandbox ERROR/MISSING, unchanged 7d+ (lists them, asks the count)', contexts: ['queue'], hint: 'clear dead'},
 	{action: 'back', keys: [named('escape'), char('q'), char('!')], description: 'Close the queue', contexts: ['queue'], hint: 'close'},
 	{action: 'confirmYes', keys: [char('y'), char('Y')], description: 'Yes, do it for every one listed', contexts: ['remedy'], hint: 'yes'},
 	{action: 'confirmNo', keys: [char('n'), char('N'), named('escape')], description: 'No; under way, stop (what is not sent yet is not sent); once done, close', contexts: ['remedy'], hint: 'no/stop'},
