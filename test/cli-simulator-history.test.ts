@@ -26,8 +26,9 @@ test('simulator --history 30d: 90 more conversations than without, over the last
 	const count = async (args: string[]) => {
 		const cli = startCli(['simulator', '--port', '0', '--seed', '3', ...args], {home});
 		running.push(cli);
-		const url = await eventually(() => /listening on (http:\/\/\S+)/.exec(cli.stdout)?.[1], 'the simulator listening', {timeoutMs: 20_000});
-		const key = /API key: (\S+)/.exec(cli.stdout)![1]!;
+		// Both lines: they are written apart, and the second can come a moment after the first.
+		const found = await eventually(() => /listening on (http:\/\/\S+)\nAPI key: (\S+)\n/.exec(cli.stdout), 'the simulator listening, with its key', {timeoutMs: 20_000});
+		const [, url, key] = found!;
 		const answer = await fetch(`${url}/api/v1/app-conversations/count`, {headers: {authorization: `Bearer ${key}`}});
 		const total = Number(await answer.text());
 		await stopChild(cli.child);
