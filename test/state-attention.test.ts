@@ -113,12 +113,13 @@ test('a MISSING sandbox of a conversation idle for hours is routine clean-up, no
 	assert.equal(computeAttention({conversation: brokenLongAgo, now})[0]?.kind, 'sandbox_error');
 });
 
-test('a sandbox in trouble says why: ERROR and a stuck STARTING carry status_detail; STARTING without a reason is just starting', () => {
+test('a sandbox in trouble says why: ERROR and a STARTING one past startingAfterMs carry status_detail; STARTING for less is just starting', () => {
 	const failed = computeAttention({conversation: conversation({sandbox_status: 'ERROR', execution_status: null}), now, sandboxDetail: 'ImagePullBackOff'});
 	assert.deepEqual(failed.map((reason) => reason.kind === 'sandbox_error' && [reason.status, reason.detail]), [['ERROR', 'ImagePullBackOff']]);
-	const stuck = computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null}), now, sandboxDetail: 'insufficient kvm'});
+	// Asked for 11 minutes ago (default limit 10 minutes): not starting, with the runtime's reason.
+	const stuck = computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null, updated_at: '2026-11-22T11:49:00Z'}), now, sandboxDetail: 'insufficient kvm'});
 	assert.deepEqual(stuck.map((reason) => reason.kind === 'sandbox_error' && [reason.status, reason.detail]), [['STARTING', 'insufficient kvm']]);
-	assert.deepEqual(computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null}), now}), [], 'starting, no reason given: nothing wrong yet');
+	assert.deepEqual(computeAttention({conversation: conversation({sandbox_status: 'STARTING', execution_status: null}), now, sandboxDetail: 'pulling image'}), [], 'starting for a minute, reason or not: nothing wrong yet');
 	// A changed reason is a changed row (the store keeps rows whose attention is the same).
 	assert.equal(sameAttention(failed, computeAttention({conversation: conversation({sandbox_status: 'ERROR', execution_status: null}), now, sandboxDetail: 'CrashLoopBackOff'})), false);
 });

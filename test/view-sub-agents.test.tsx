@@ -108,7 +108,7 @@ test('a sandbox that is down says why: the row\'s reason and the preview carry s
 	const seeds: ConversationSeed[] = [
 		{id: hexId(11), title: 'Upgrade the image pipeline', execution: null, sandbox: 'ERROR', sandboxDetail: 'ImagePullBackOff', updatedMinutesAgo: 5},
 		{id: hexId(12), title: 'Reindex the search cluster', execution: null, lastKnown: 'running', sandbox: 'UNKNOWN', sandboxDetail: 'runtime provider unavailable', updatedMinutesAgo: 2},
-		{id: hexId(13), title: 'Nightly audit', execution: null, sandbox: 'STARTING', sandboxDetail: 'insufficient kvm', updatedMinutesAgo: 9},
+		{id: hexId(13), title: 'Nightly audit', execution: null, sandbox: 'STARTING', sandboxDetail: 'insufficient kvm', updatedMinutesAgo: 12},
 		{id: hexId(14), title: 'A healthy run', execution: 'running', updatedMinutesAgo: 1},
 	];
 	const rendered = render(seeds);

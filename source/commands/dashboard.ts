@@ -19,6 +19,8 @@ export type DashboardLaunchOptions = {
 	quietAfterMs?: number;
 	repeatThreshold?: number;
 	spendAfterMs?: number;
+	deadAfterMs?: number;
+	startingAfterMs?: number;
 	/** Cost (USD) and context-share thresholds for the warning colours, from the config file. */
 	usageThresholds?: {costUsd?: readonly [number, number]; contextFraction?: readonly [number, number]};
 };
@@ -70,6 +72,8 @@ export function dashboardOptions(
 		quietAfter?: string | undefined;
 		repeatThreshold?: number | undefined;
 		spendAfter?: string | undefined;
+		deadAfter?: string | undefined;
+		startingAfter?: string | undefined;
 		alerts?: boolean | undefined;
 		alertCommand?: string | undefined;
 		alertProtocol?: string | undefined;
@@ -86,7 +90,7 @@ export function dashboardOptions(
 		alerts: flags.alerts ?? defaults.alerts ?? false,
 		...(alertCommand?.trim() ? {alertCommand} : {}),
 		...(alertProtocol ? {alertProtocol} : {}),
-		...detectionOptions({quietAfter, repeatThreshold, spendAfter}),
+		...detectionOptions({quietAfter, repeatThreshold, spendAfter, deadAfter: flags.deadAfter ?? defaults.deadAfter, startingAfter: flags.startingAfter ?? defaults.startingAfter}),
 		...(Object.keys(usage).length > 0 ? {usageThresholds: usage} : {}),
 	};
 }

@@ -36,6 +36,14 @@ export type CommandFlags = {
 	repeatThreshold: number | undefined;
 	/** Dashboard: how long the cost may rise with no action or observation (`10m`). */
 	spendAfter: string | undefined;
+	/** Dashboard: ERROR/MISSING conversations unchanged this long are dead (`7d`; state/dead-group.ts). */
+	deadAfter: string | undefined;
+	/** Dashboard: a sandbox STARTING this long is a cause (`10m`). */
+	startingAfter: string | undefined;
+	/** `delete`: act without asking (needed without a terminal). */
+	yes: boolean;
+	/** `simulator`: seed a history of this many days (`30d`). */
+	history: string | undefined;
 	/** Dashboard: a command fed each alert as JSON on stdin (`--alert-command`). */
 	alertCommand: string | undefined;
 	/** Dashboard: the desktop notification's sequence, osc9, osc777, osc99 or bell (`--alert-protocol`). */

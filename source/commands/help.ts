@@ -14,6 +14,7 @@ Usage
   $ agent-tui specs [--json]
   $ agent-tui pause <sandbox-id>
   $ agent-tui resume <sandbox-id>
+  $ agent-tui delete <conversation-id>... [--yes]
   $ agent-tui interrupt <conversation-id>
   $ agent-tui run <conversation-id>
   $ agent-tui approve <conversation-id>
@@ -31,7 +32,7 @@ Usage
   $ agent-tui changes <conversation-id> [--json | --patch | --stat]
   $ agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
                         [--data-clock-offset=-24d31s] [--max-running N]
-                        [--starting-sandboxes N]
+                        [--starting-sandboxes N] [--history 30d]
   $ agent-tui keys
 
 Commands
@@ -59,6 +60,8 @@ Commands
   specs           the sandbox specs
   pause, resume   ask the server to pause or resume a sandbox; the status changes
                   afterwards, asynchronously. Resuming one may pause your oldest other one
+  delete          delete conversations and the sandboxes only they use: lists them, asks
+                  y/N on a terminal; a script needs --yes (without it: exit 2)
   interrupt       stop one conversation's agent at once (its sandbox and the other
                   conversations in it keep running); falls back to pause on older servers
   run             let a stopped agent go on; says so when it is already running (exit 0)
@@ -117,6 +120,8 @@ Commands
                         shows (-24d31s: the header right, the data weeks behind)
       --max-running N   its cap on running sandboxes (default 12)
       --starting-sandboxes N  seed N sandboxes that stay STARTING
+      --history 30d     seed a month (N days) of ended conversations: ERROR,
+                        MISSING and PAUSED sandboxes, 3 a day
 
 Output
   --json          machine-readable: one JSON array; with --follow, start or watch,
@@ -143,6 +148,9 @@ Output
   --spend-after D dashboard: a running conversation whose cost rises with no new action,
                   observation or git change for D (default 10m) is flagged spending
                   without progress
+  --dead-after D  dashboard: conversations whose sandbox is ERROR or MISSING and
+                  unchanged for D (default 7d) leave the ! queue for the dead group; D clears it
+  --starting-after D  dashboard: a sandbox STARTING for D (default 10m) is a cause
   --help, --version
 
 Server and API key (flags > environment > config file)

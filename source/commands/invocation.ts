@@ -33,12 +33,12 @@ export type Invocation = {
 
 const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiKeyStdin', 'color', 'help', 'version', 'alerts'];
 /** meow reports short flags under their letter as well. */
-const shortFlags = ['h', 'f', 'm', 'o'];
+const shortFlags = ['h', 'f', 'm', 'o', 'y'];
 // Every command flag, checked against CommandFlags by the type: a flag added there and not here fails the type check.
-const commandFlagSet: Record<CommandFlagName, true> = {json: true, status: true, kind: true, source: true, body: true, desc: true, follow: true, message: true, repo: true, plugin: true, wait: true, patch: true, stat: true, port: true, seed: true, conversations: true, clockOffset: true, dataClockOffset: true, maxRunning: true, startingSandboxes: true, quietAfter: true, repeatThreshold: true, spendAfter: true, alertCommand: true, alertProtocol: true, allProfiles: true, reason: true, run: true, output: true, timeout: true, causes: true, for: true, untilChange: true};
+const commandFlagSet: Record<CommandFlagName, true> = {json: true, status: true, kind: true, source: true, body: true, desc: true, follow: true, message: true, repo: true, plugin: true, wait: true, patch: true, stat: true, port: true, seed: true, conversations: true, clockOffset: true, dataClockOffset: true, maxRunning: true, startingSandboxes: true, quietAfter: true, repeatThreshold: true, spendAfter: true, alertCommand: true, alertProtocol: true, allProfiles: true, reason: true, run: true, output: true, timeout: true, causes: true, for: true, untilChange: true, deadAfter: true, startingAfter: true, yes: true, history: true};
 const commandFlagNames = Object.keys(commandFlagSet) as CommandFlagName[];
 /** What the dashboard itself (no command) takes besides the global flags. */
-const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
+const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'deadAfter', 'startingAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
 const serverFlags = ['baseUrl', 'profile', 'demo', 'apiKeyFile', 'apiKeyStdin'] as const;
 
 export function checkInvocation(input: readonly string[], flags: ParsedFlags, given: readonly string[], argv: readonly string[] = process.argv.slice(2)): Invocation {
@@ -75,6 +75,10 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
 		spendAfter: flags.spendAfter ?? undefined,
+		deadAfter: flags.deadAfter ?? undefined,
+		startingAfter: flags.startingAfter ?? undefined,
+		yes: flags.yes ?? false,
+		history: flags.history ?? undefined,
 		alertCommand: flags.alertCommand ?? undefined,
 		alertProtocol: flags.alertProtocol ?? undefined,
 		reason: flags.reason ?? undefined,
@@ -101,7 +105,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 	// The bell and desktop notifications belong to the dashboard; `watch` prints lines instead.
 	if (name !== undefined && flags.alerts) throw new UsageError(`--alerts is for the dashboard, not ${name}${name === 'watch' ? ' (it prints one line per change)' : ''}`);
 	const expected = command?.args ?? [];
-	if (args.length !== expected.length) {
+	if (command?.variadic ? args.length < expected.length : args.length !== expected.length) {
 		const usage = expected.map((arg) => `<${arg}>`).join(' ');
 		if (expected.length === 0) throw new UsageError(`${name ?? 'agent-tui'} takes no arguments, got "${args.join(' ')}"`);
 		if (args.length < expected.length) throw new UsageError(`${name} needs ${usage}`);

@@ -13,6 +13,8 @@ export type HeadlessCommand = {
 	name: string;
 	/** Names of the required positional arguments, for messages. */
 	args: readonly string[];
+	/** The last argument may repeat (`delete <id>...`). */
+	variadic?: true;
 	flags: readonly CommandFlagName[];
 	run(server: Server, io: Io, args: readonly string[], flags: CommandFlags): Promise<number>;
 };
@@ -24,6 +26,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 		flags: ['json', 'status', 'allProfiles', 'causes'],
 		run: async (server, io, _args, flags) => (await import('./conversations.js')).runConversations(server, io, flags),
 	},
+	{name: 'delete', args: ['conversation-id'], variadic: true, flags: ['yes'], run: async (server, io, args, flags) => (await import('./delete.js')).runDelete(server, io, args, flags)},
 	{name: 'sandboxes', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./sandboxes.js')).runSandboxes(server, io, flags)},
 	{name: 'specs', args: [], flags: ['json'], run: async (server, io, _args, flags) => (await import('./specs.js')).runSpecs(server, io, flags)},
 	{name: 'pause', args: ['sandbox-id'], flags: [], run: async (server, io, args) => (await import('./pause.js')).runPause(server, io, args[0]!)},
@@ -88,7 +91,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	},
 ];
 
-export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes'];
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'history'];
 
 export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
 

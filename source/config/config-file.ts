@@ -33,6 +33,10 @@ const dashboardSchema = z.strictObject({
 	quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
 	repeatThreshold: z.number().int().min(2).optional(),
 	spendAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
+	/** ERROR/MISSING conversations unchanged this long are dead (`7d`). */
+	deadAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 12h or 7d').optional(),
+	/** A sandbox STARTING this long is a cause (`10m`). */
+	startingAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 10m or 1h').optional(),
 	alerts: z.boolean().optional(),
 	/** Run for each alert with the alert as JSON on stdin. */
 	alertCommand: z.string().min(1).optional(),

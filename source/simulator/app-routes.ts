@@ -119,10 +119,11 @@ export function registerAppRoutes(router: Router): void {
 		return appConversationJson(context.world, conversation);
 	});
 
+	// As app_conversation_router.py `delete_app_conversation` answers (2026, docs/service-behaviour.md §8.2).
 	router.add('DELETE', `${base}/:id`, 'bearer', (context) => {
-		if (!isUuidLike(context.params.id!)) throw new HttpError(400, {detail: `Invalid UUID: ${context.params.id}`});
+		if (!isUuidLike(context.params.id!)) throw new HttpError(400, {detail: 'Invalid conversation ID format'});
 		const conversation = context.world.findConversation(context.params.id!);
-		if (!conversation) throw notFound();
+		if (!conversation) throw new HttpError(404, {detail: 'Conversation not found'});
 		const sandbox = context.world.findSandbox(conversation.sandboxId);
 		context.world.removeConversation(conversation);
 		// The sandbox goes too unless another conversation still uses it.

@@ -8,6 +8,7 @@ export type SimulatorCommandOptions = {
 	dataClockOffsetMs?: number | undefined;
 	maxRunningSandboxes?: number | undefined;
 	startingSandboxes?: number | undefined;
+	historyDays?: number | undefined;
 };
 
 /** Calls back with the exit code (130, 143) when the process is told to stop; returns the unsubscribe (commands/signals.ts). */

@@ -1,6 +1,7 @@
 import {scenarios} from './agent-scripts.js';
 import type {Rng} from './rng.js';
 import {seedFleet} from './seed-fleet.js';
+import {seedHistory} from './seed-history.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
 import type {WorldAccess} from './world-access.js';
 
@@ -47,6 +48,8 @@ type Layout = {scenario: ScenarioName; sandbox: SimSandbox['status']; plan: Buil
 
 /** Why the seeded ERROR sandbox failed, in the runtime's words (`status_detail`). */
 export const errorSandboxDetail = 'ImagePullBackOff';
+/** Why the seeded STARTING sandboxes (`startingSandboxes`) never start. */
+export const startingSandboxDetail = '0/3 nodes are available: insufficient cpu';
 
 function layoutFor(index: number, live: number, cases: number, starting: number, rng: Rng, loopingStuck = false): Layout {
 	if (index < live) {
@@ -126,7 +129,7 @@ export function seedWorld(world: WorldAccess): void {
 			world.addSandbox({
 				specId: chosen.repository.includes('storefront') || chosen.repository.includes('notifications') ? world.specs[1]!.id : world.specs[0]!.id,
 				status: layout.sandbox,
-				statusDetail: layout.sandbox === 'ERROR' ? errorSandboxDetail : null,
+				statusDetail: layout.sandbox === 'ERROR' ? errorSandboxDetail : layout.sandbox === 'STARTING' ? startingSandboxDetail : null,
 				createdAt: createdAt - rng.int(5, 40) * 1000,
 			});
 		if (index < live) liveSandboxes.set(layout.scenario, sandbox);
@@ -163,6 +166,7 @@ export function seedWorld(world: WorldAccess): void {
 		world.addConversation(conversation);
 		createdAt -= (index < 30 ? rng.int(8, 45) : rng.int(5, 240)) * 60_000;
 	}
+	if (world.options.historyDays) seedHistory(world, world.options.historyDays);
 	if (world.options.fleetShapes) seedFleet(world);
 }
 
@@ -172,5 +176,7 @@ function updatedAtFor(world: WorldAccess, layout: Layout, createdAt: number, rng
 		const ago = layout.scenario === 'quiet' ? rng.int(20, 35) * 60_000 : rng.int(5, 90) * 1000;
 		return Math.max(createdAt + 60_000, world.epoch - ago);
 	}
-	return Math.min(createdAt + rng.int(3, 50) * 60_000, world.epoch - 60_000);
+	const ended = Math.min(createdAt + rng.int(3, 50) * 60_000, world.epoch - 60_000);
+	// A sandbox that never starts was last written as it was asked for.
+	return layout.sandbox === 'STARTING' ? Math.min(ended, createdAt + 60_000) : ended;
 }

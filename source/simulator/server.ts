@@ -44,6 +44,8 @@ export type SimulatorOptions = {
 	startingSandboxes?: number;
 	/** The live `stuck` conversation is seeded mid-loop: running, re-sending the same call (world.ts). */
 	loopingStuck?: boolean;
+	/** A month of history: ended conversations over this many days (seed-history.ts); default 0. */
+	historyDays?: number;
 	/** Delay between start-task phases (default 400). */
 	startTaskPhaseMs?: number;
 	/** Delay of each asynchronous sandbox status change (pause, resume, start), default 300. */
@@ -129,6 +131,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		sharedSandboxes: options.sharedSandboxes ?? false,
 		startingSandboxes: options.startingSandboxes ?? 0,
 		loopingStuck: options.loopingStuck ?? false,
+		...(options.historyDays ? {historyDays: options.historyDays} : {}),
 		fleetShapes: options.fleetShapes ?? false,
 		triageCases: options.triageCases ?? false,
 	});

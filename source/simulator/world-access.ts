@@ -20,6 +20,8 @@ export type WorldOptions = {
 	sharedSandboxes?: boolean;
 	/** Seeded sandboxes that stay STARTING (after the running ones, older than them); default 0. */
 	startingSandboxes?: number;
+	/** Days of ended conversations seeded before now (seed-history.ts); default none. */
+	historyDays?: number;
 	/**
 	 * The live `stuck` conversation is seeded mid-loop (its script's checkpoint): still running, its
 	 * newest calls the same call three times over, before the SDK's stuck detector ends the run.

@@ -17,6 +17,8 @@ export const defaultQuietAfterMs = 10 * 60_000;
 export const defaultRepeatThreshold = 3;
 /** A MISSING sandbox is a reason only while its conversation was active this recently. */
 export const missingMattersForMs = 60 * 60_000;
+/** A sandbox STARTING this long is not starting (`--starting-after`): a cause, with the runtime's reason. */
+export const defaultStartingAfterMs = 10 * 60_000;
 
 export type AttentionInput = {
 	conversation: AppConversation;
@@ -45,6 +47,8 @@ export type AttentionInput = {
 	/** Without the events: the run of identical calls at the end of its newest events, as read (state/repeat-scan.ts). */
 	repeat?: {tool: string; count: number} | null;
 	quietAfterMs?: number;
+	/** How long a sandbox may stay STARTING before it is a cause (default defaultStartingAfterMs). */
+	startingAfterMs?: number;
 	repeatThreshold?: number;
 	/** Spending without progress (state/spend-progress.ts), when found. */
 	spending?: {since: number; spent: number} | null;
@@ -137,16 +141,19 @@ export function computeAttention(input: AttentionInput): AttentionReason[] {
 	if (input.spending) reasons.push({kind: 'spending', since: input.spending.since, spent: input.spending.spent});
 	// A sandbox that vanished long after its conversation went quiet was cleaned up, which is
 	// routine (the service deletes old sandboxes); only a recent loss needs a person. One still
-	// STARTING with a reason (`insufficient kvm`) is stuck there. One whose status says nothing
+	// STARTING after `startingAfterMs` is not starting (a pod never scheduled: `insufficient kvm`);
+	// told only from an age the data's clock allows (never while ages are unknown). One whose status says nothing
 	// (UNKNOWN: the provider is unavailable; or a word this client does not know) matters when
 	// its agent was at work or needed you: what it does now cannot be seen.
 	const recentlyActive = (input.lastActivityAt ?? parseTime(conversation.updated_at) ?? 0) >= now - missingMattersForMs;
 	const detail = input.sandboxDetail?.trim() || null;
 	const saysNothing = sandbox !== '' && (sandbox === 'UNKNOWN' || !isKnown(sandboxStatuses, sandbox));
+	const startingSince = input.sandboxStatusSince ?? parseTime(conversation.updated_at);
+	const notStarting = sandbox === 'STARTING' && input.agesKnown !== false && startingSince !== null && now - startingSince >= (input.startingAfterMs ?? defaultStartingAfterMs);
 	if (
 		sandbox === 'ERROR' ||
 		(sandbox === 'MISSING' && recentlyActive) ||
-		(sandbox === 'STARTING' && detail !== null) ||
+		notStarting ||
 		(saysNothing && mattersWhenUnknown.has(execution))
 	) {
 		reasons.push({kind: 'sandbox_error', status: sandbox, since: input.sandboxStatusSince ?? parseTime(conversation.updated_at), ...(detail === null ? {} : {detail})});

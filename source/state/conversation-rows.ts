@@ -6,6 +6,8 @@ import type {LoggedEvent} from '../wire/schemas/events.js';
 import {secretValue} from '../wire/secret.js';
 import {computeAttention, parseTime, sameAttention} from './attention.js';
 import type {AttentionReason, ConversationRow} from './dashboard-types.js';
+import type {AgeBasis} from './age-basis.js';
+import {defaultDeadAfterMs, isDead} from './dead-group.js';
 
 /**
  * Turning conversations from the server into rows. The rule that keeps rendering cheap: a row
@@ -74,6 +76,12 @@ export type RowFacts = {
 	spending?: {since: number; spent: number} | null;
 	/** When its sandbox's session started (for the 12-hour cap). */
 	sessionStart?: {at: number; exact: boolean} | null;
+	/** How the data's clock is known: only `known` lets an age call a row dead (state/dead-group.ts). */
+	ageBasis?: AgeBasis;
+	/** `--dead-after`: ERROR/MISSING rows unchanged this long are dead (default in dead-group.ts). */
+	deadAfterMs?: number;
+	/** `--starting-after`: a sandbox STARTING this long is a cause (default in attention.ts). */
+	startingAfterMs?: number;
 };
 
 /** The key of a conversation's parent (normalised), or null for a top-level one. */
@@ -99,7 +107,9 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 	const agentStatus = live ?? facts.lastKnownStatus ?? null;
 	const agentStatusLastKnown = live === null && agentStatus !== null;
 	const sandboxDetail = facts.sandboxDetail ?? null;
-	const attention = computeAttention({
+	// A dead row needs nobody: it leaves `!` for the dead group (its sub-agents' own rows still count).
+	const dead = isDead({sandboxStatus: shown.sandbox_status, lastActivityAt, now: facts.now, ageBasis: facts.ageBasis ?? (facts.agesKnown === false ? 'unknown' : 'assumed'), ...(facts.deadAfterMs === undefined ? {} : {deadAfterMs: facts.deadAfterMs})});
+	const attention = dead ? [] : computeAttention({
 		conversation: shown,
 		executionStatus: agentStatus,
 		executionStatusLastKnown: agentStatusLastKnown,
@@ -112,6 +122,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		quietAfterMs: facts.quietAfterMs,
 		...(facts.agesKnown === false ? {agesKnown: false, quietSeenMs: facts.quietSeenMs ?? null} : {}),
 		...(facts.repeatThreshold === undefined ? {} : {repeatThreshold: facts.repeatThreshold}),
+		...(facts.startingAfterMs === undefined ? {} : {startingAfterMs: facts.startingAfterMs}),
 		sandboxDetail,
 		subAgent: facts.subAgent ?? null,
 		spending: facts.spending ?? null,
@@ -131,6 +142,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		(previous.costPerHour ?? null) === costPerHour &&
 		sameStart(previous.sessionStart ?? null, sessionStart) &&
 		previous.errorCause === errorCause &&
+		Boolean(previous.dead) === dead &&
 		sameGoal(previous.goal, facts.goal) &&
 		sameAttention(previous.attention, attention)
 	) {
@@ -149,6 +161,7 @@ export function buildRow(previous: ConversationRow | undefined, conversation: Ap
 		costPerHour,
 		sessionStart: previous && sameStart(previous.sessionStart ?? null, sessionStart) ? (previous.sessionStart ?? null) : sessionStart,
 		...(errorCause === undefined ? {} : {errorCause}),
+		...(dead ? {dead: {afterMs: facts.deadAfterMs ?? defaultDeadAfterMs}} : {}),
 		...(facts.goal === undefined ? {} : {goal: previous && sameGoal(previous.goal, facts.goal) ? previous.goal : facts.goal}),
 	};
 }

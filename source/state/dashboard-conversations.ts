@@ -1,4 +1,5 @@
 import {normalizeId} from '../wire/ids.js';
+import {deadFacts, type DeadOptions} from './dead-group.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import {subAgentReason} from './attention.js';
 import {onDataClock} from './age-basis.js';
@@ -30,6 +31,8 @@ export type ConversationPeers = {
 	now: () => number;
 	quietAfterMs: number;
 	repeatThreshold: number | undefined;
+	/** When an ERROR/MISSING conversation is dead and a STARTING sandbox a cause (state/dead-group.ts). */
+	dead: DeadOptions;
 	clocks: DashboardClocks;
 	sandboxes: SandboxFacts;
 	timeline: DashboardTimeline;
@@ -164,6 +167,8 @@ export class ConversationFacts {
 			now: this.#peers.clocks.serverNow(),
 			quietAfterMs: this.#peers.quietAfterMs,
 			...(this.#peers.clocks.agesKnown ? {} : {agesKnown: false, quietSeenMs: this.#peers.clocks.heldFor(key)}),
+			...deadFacts(this.#peers.dead),
+			ageBasis: this.#peers.clocks.dataClock.ageBasis(),
 			...(this.#peers.repeatThreshold === undefined ? {} : {repeatThreshold: this.#peers.repeatThreshold}),
 			streamStatus,
 			events: timeline?.currentEvents ?? null,

@@ -1,4 +1,5 @@
 import type {ServerClock} from '../wire/server-clock.js';
+import type {DeadOptions} from './dead-group.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {GitProxy} from '../wire/conversation-git.js';
 import type {Transport} from '../wire/transport.js';
@@ -23,7 +24,7 @@ export type DashboardClient = PollerClient &
 		storedEvents?: StoredHistoryOptions['client'];
 	};
 
-export type CreateDashboardOptions = {
+export type CreateDashboardOptions = DeadOptions & {
 	appClient: DashboardClient;
 	appBaseUrl: string;
 	serverLabel: string;

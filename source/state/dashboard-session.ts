@@ -11,6 +11,7 @@ import type {RequestBudget} from './request-budget.js';
 import {openServerClients} from './server-clients.js';
 import type {Transport} from '../wire/transport.js';
 import type {PollTuning} from '../config/poll-tuning.js';
+import {deadFacts} from './dead-group.js';
 
 /**
  * What the dashboard holds per server: its transport (connection pool, clock estimate, 429
@@ -44,6 +45,9 @@ export type SessionOptions = {
 	repeatThreshold?: number;
 	/** Spending without progress after this long (`--spend-after`). */
 	spendAfterMs?: number;
+	/** The dead group and the STARTING cause (state/dead-group.ts). */
+	deadAfterMs?: number;
+	startingAfterMs?: number;
 	/** The poller's intervals and the request budget (AGENT_TUI_POLL, config/poll-tuning.ts). */
 	poll?: PollTuning;
 };
@@ -86,6 +90,7 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
 		...(options.spendAfterMs === undefined ? {} : {spendAfterMs: options.spendAfterMs}),
+		...deadFacts(options),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	}), snoozes);
 	const {detach} = attachSessionAlerts(store, controller, {server: target.label, secrets: target.apiKey && !target.apiKey.isEmpty ? [target.apiKey.reveal()] : []}, options, write);

@@ -28,6 +28,7 @@ import {createFreshPlans} from './fresh-plan.js';
 import {LastStatusReads} from './last-status-reads.js';
 import {RepeatScan, runningForScan} from './repeat-scan.js';
 import type {UnreadableRow} from './unreadable-rows.js';
+import {optionalDelete, storeDelete} from './delete-plan.js';
 
 export type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 
@@ -182,6 +183,7 @@ class DashboardModel {
 			now: this.#now,
 			quietAfterMs: this.#quietAfterMs,
 			repeatThreshold: options.repeatThreshold,
+			dead: options,
 			clocks: this.#clocks,
 			sandboxes: this.#sandboxes,
 			timeline: this.#timeline,
@@ -252,6 +254,7 @@ class DashboardModel {
 		this.store = {subscribe: this.#publisher.subscribe, getSnapshot: this.#publisher.get};
 		this.controller = {
 			refresh: () => this.#poller.refresh(),
+			...optionalDelete(storeDelete(this.#client as Parameters<typeof storeDelete>[0], this.budget, () => this.#publisher.get().conversations, () => this.#poller.refresh())),
 			conversationLink: (key) => conversationLink(options.appBaseUrl, this.#publisher.get().conversations.get(key)?.conversation),
 			setVisibleConversations: (keys) => {
 				this.#poller.setVisible(keys);
@@ -298,6 +301,7 @@ class DashboardModel {
 				now: this.#now,
 				actionTimeoutMs: this.#actionTimeoutMs,
 			}),
+			...optionalDelete(storeDelete(this.#client as Parameters<typeof storeDelete>[0], this.budget, () => this.#publisher.get().conversations, () => this.#poller.refresh())),
 			startConversation: (request) => this.#start.startConversation(request),
 			resetStart: () => this.#start.resetStart(),
 			notice: (text, level) => this.#notices.setNotice(text, level),

@@ -8,6 +8,7 @@ import type {ChangesSession} from './changes-session.js';
 import type {SearchListener} from './event-search.js';
 import type {PendingAction} from './timeline-query.js';
 import type {UnreadableRow} from './unreadable-rows.js';
+import type {DeleteConversations} from './delete-plan.js';
 
 /**
  * The contract between the dashboard's state layer (store, pollers, streams, commands) and its
@@ -121,6 +122,8 @@ export type ConversationRow = {
 	goal?: GoalState | null;
 	/** ms since epoch of the newest activity known (updated_at, or newest streamed event). */
 	lastActivityAt: number | null;
+	/** ERROR/MISSING and unchanged for `deadAfterMs` on a confirmed clock (state/dead-group.ts): outside `!`, in the dead group. */
+	dead?: {afterMs: number};
 	/** Events that arrived since the user last opened this conversation (0 if never streamed). */
 	unseenEvents: number;
 	/**
@@ -300,6 +303,8 @@ export interface DashboardController {
 	/** The first and last events the timeline shows while not following (null: following): kept in memory. */
 	pinTimeline?(range: ShownRange | null): void;
 	pauseSandbox(sandboxKey: string): Promise<void>;
+	/** Delete conversations and the sandboxes only they use (state/delete-plan.ts): re-read, then paced, one server at a time. */
+	deleteConversations?: DeleteConversations;
 	resumeSandbox(sandboxKey: string): Promise<void>;
 	/** The sandbox list read again now (one request) before a plan is made on it (state/fresh-plan.ts). */
 	freshSandboxes?(): Promise<ReadonlyMap<string, SandboxRow>>;

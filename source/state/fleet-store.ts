@@ -16,6 +16,7 @@ import {fleetConnection, sameList, sameSnapshot, serverIsStale, sumProgress} fro
 import {unreadableMerger} from './unreadable-rows.js';
 
 export {serverIsStale} from './fleet-parts.js';
+import {fleetDelete} from './delete-plan.js';
 
 /**
  * The all-servers view (`--all-profiles`): one list over several servers' stores. Each server
@@ -270,6 +271,7 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 		loadNewerEvents: () => timelineServer?.controller.loadNewerEvents?.(),
 		timelineToNewest: () => timelineServer?.controller.timelineToNewest?.(),
 		pinTimeline: (range) => timelineServer?.controller.pinTimeline?.(range),
+		...fleetDelete(first, grouped),
 		pauseSandbox: (qualified) => routed(qualified, (own, key) => own.pauseSandbox(key)),
 		resumeSandbox: (qualified) => routed(qualified, (own, key) => own.resumeSandbox(key)),
 		startConversation: async () => {

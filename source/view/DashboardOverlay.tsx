@@ -25,6 +25,7 @@ import {CauseQueue} from './triage/CauseQueue.js';
 import {RemedyPanel} from './triage/RemedyPanel.js';
 import {SnoozeChooser} from './triage/SnoozeChooser.js';
 import {applySnooze} from './triage/snooze-keys.js';
+import {DeletePanel} from './triage/DeletePanel.js';
 import type {Overlay, ViewAction} from './view-state.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
@@ -267,6 +268,7 @@ export function DashboardOverlay(props: Props) {
 				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
 				onSnooze={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true}})}
 				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onClearDead={(keys) => dispatch({type: 'open-overlay', overlay: {kind: 'delete-dead', conversationKeys: keys}})}
 				onClose={closeOverlay}
 			/>
 		);
@@ -286,6 +288,8 @@ export function DashboardOverlay(props: Props) {
 				onCancel={back}
 			/>
 		);
+	} else if (props.overlay.kind === 'delete-dead') {
+		overlay = <DeletePanel keys={props.overlay.conversationKeys} snapshot={snapshot} controller={controller} now={props.now ?? Date.now()} width={width} height={height} onClose={closeOverlay} />;
 	} else if (props.overlay.kind === 'remedy') {
 		const {remedy, title, conversationKeys: keys} = props.overlay;
 		overlay = (

@@ -74,7 +74,7 @@ function sandboxTrouble(reason: Extract<AttentionReason, {kind: 'sandbox_error'}
 		case 'ERROR':
 			return `its sandbox failed (ERROR${why}): it cannot be resumed`;
 		case 'STARTING':
-			return `its sandbox is stuck starting${why}`;
+			return `its sandbox is not starting${why}`;
 		case 'MISSING':
 			return `its sandbox is MISSING${why}`;
 		case 'UNKNOWN':

@@ -92,6 +92,7 @@ export type ActionName =
 	| 'queue'
 	| 'runAll'
 	| 'resumeAll'
+	| 'clearDead'
 	| 'runRetryable'
 	| 'copyId'
 	| 'copyUrl'
@@ -230,6 +231,7 @@ export const defaultKeymap: readonly Binding[] = [
 	{action: 'runAll', keys: [char('c')], description: 'Run the whole group again, when its errors are retryable (lists them, asks y/n)', contexts: ['queue'], hint: 'run all'},
 	{action: 'resumeAll', keys: [char('r')], description: 'Resume the sandboxes of a group paused mid-run (says what the cap pauses, asks y/n)', contexts: ['queue'], hint: 'resume all'},
 	{action: 'snooze', keys: [char('s')], description: 'Snooze every conversation of the group (asks how long)', contexts: ['queue'], hint: 'snooze'},
+	{action: 'clearDead', keys: [char('D')], description: 'Delete the dead: sandbox ERROR/MISSING, unchanged 7d+ (lists them, asks the count)', contexts: ['queue'], hint: 'clear dead'},
 	{action: 'back', keys: [named('escape'), char('q'), char('!')], description: 'Close the queue', contexts: ['queue'], hint: 'close'},
 	{action: 'up', keys: [named('upArrow'), char('k')], description: 'Previous choice', contexts: ['snooze']},
 	{action: 'down', keys: [named('downArrow'), char('j')], description: 'Next choice', contexts: ['snooze'], hint: 'choose'},

@@ -60,7 +60,9 @@ export type Overlay =
 	 */
 	| {kind: 'remedy'; remedy: 'run' | 'resume'; title: string; conversationKeys: readonly string[]}
 	/** `s`: how long to snooze these conversations; `fromQueue`: back to `!` after. */
-	| {kind: 'snooze'; title: string; conversationKeys: readonly string[]; fromQueue: boolean};
+	| {kind: 'snooze'; title: string; conversationKeys: readonly string[]; fromQueue: boolean}
+	/** `D` in `!`: delete the dead group (state/dead-group.ts) as it was when asked, behind a typed count. */
+	| {kind: 'delete-dead'; conversationKeys: readonly string[]};
 
 export type FilterTarget = 'conversations' | 'timeline';
 
@@ -242,7 +244,7 @@ function contextStack(state: ViewState): KeyContext[] {
 	if (overlay === 'help') return ['help', 'always'];
 	if (overlay === 'confirm' || overlay === 'triage-confirm') return ['confirm', 'always'];
 	if (overlay === 'start') return ['start', 'always'];
-	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'search' || overlay === 'ask') return ['prompt', 'always'];
+	if (overlay === 'prompt' || overlay === 'bulk' || overlay === 'delete-dead' || overlay === 'search' || overlay === 'ask') return ['prompt', 'always'];
 	if (overlay === 'links') return ['links', 'always'];
 	if (overlay === 'queue') return ['queue', 'always'];
 	if (overlay === 'remedy') return ['remedy', 'always'];

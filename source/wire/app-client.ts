@@ -298,6 +298,16 @@ export class AppClient {
 		return `${conversationsPath}/${encodeURIComponent(normalizeId(conversationId))}`;
 	}
 
+	/**
+	 * DELETE /app-conversations/{id}: `{"success": true}`; 404 for an unknown id, 400 for one that
+	 * is not a UUID. The service deletes its sandbox too, in the background, unless another
+	 * conversation shares it (docs/service-behaviour.md §1.2).
+	 */
+	async deleteConversation(id: string, call: CallOptions = {}): Promise<{success: boolean}> {
+		const path = `${conversationsPath}/${encodeURIComponent(id)}`;
+		return success(await this.#json({method: 'DELETE', path, signal: call.signal}), `DELETE ${path}`);
+	}
+
 	// ---- sandboxes -----------------------------------------------------------------------
 
 	async *searchSandboxPages(params: PageParams = {}): AsyncGenerator<Page<Sandbox>> {

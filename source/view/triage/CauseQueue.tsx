@@ -8,9 +8,11 @@ import {cellLeft, cellRight, line} from '../cells.js';
 import {wrapToWidth} from '../../format/wrap.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {causeAdvice, causeLabel} from './cause-words.js';
+import {deadGroup, deadGroupLine} from '../../state/dead-group.js';
+import {keyOf} from '../keymap.js';
 
 type Props = {
-	snapshot: Pick<DashboardSnapshot, 'conversations'>;
+	snapshot: Pick<DashboardSnapshot, 'conversations'> & {connection?: Pick<DashboardSnapshot['connection'], 'agesUnverified' | 'agesAssumed'>};
 	/** The servers' clock (ages are measured on it); `unknown` while it is not known (ages read `?`). */
 	now: AgeNow;
 	width: number;
@@ -23,6 +25,8 @@ type Props = {
 	onSnooze?(group: CauseGroup): void;
 	/** A key for a remedy the group does not have: what to say instead. */
 	onRefused(text: string): void;
+	/** `D`: delete the dead group (these conversations). */
+	onClearDead?(keys: readonly string[]): void;
 	onClose(): void;
 };
 
@@ -63,7 +67,11 @@ export function CauseQueue(props: Props) {
 	// The selected group's advice, whole, under the list: its column is cut on a narrow terminal,
 	// and what to do about a cause is the point of the queue. (The keys are on the footer.)
 	const advice = selected ? wrapToWidth(`${causeLabel(selected.cause)}: ${causeAdvice(selected)}`, width, 2, {words: true}) : [];
-	const listHeight = Math.max(1, height - 2 - advice.length);
+	// The dead are not in `!`: one line under it says how many and how to clear them (state/dead-group.ts).
+	const dead = deadGroup(snapshot);
+	const unconfirmed = snapshot.connection?.agesUnverified === true || snapshot.connection?.agesAssumed === true;
+	const deadLine = deadGroupLine(dead, keyOf('clearDead')) ?? (unconfirmed ? '☠ dead (ERROR/MISSING, unchanged for days): not told until the data confirms its clock; an assumed age never decides' : null);
+	const listHeight = Math.max(1, height - 2 - advice.length - (deadLine ? 1 : 0));
 	useKeyHandlers('queue', {
 		up: () => move(-1),
 		down: () => move(1),
@@ -75,6 +83,7 @@ export function CauseQueue(props: Props) {
 		runAll: () => remedy('run'),
 		resumeAll: () => remedy('resume'),
 		snooze: () => selected && props.onSnooze?.(selected),
+		clearDead: () => (dead.keys.length > 0 ? props.onClearDead?.(dead.keys) : props.onRefused('Nothing is dead: no ERROR or MISSING conversation is old enough (or ages are not confirmed by the data yet).')),
 		back: props.onClose,
 	});
 
@@ -122,6 +131,11 @@ export function CauseQueue(props: Props) {
 					{line(row, width)}
 				</Text>
 			))}
+			{deadLine ? (
+				<Text dimColor wrap="truncate">
+					{line(deadLine, width)}
+				</Text>
+			) : null}
 		</Box>
 	);
 }

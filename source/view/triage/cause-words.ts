@@ -25,6 +25,7 @@ export function causeLabel(cause: Cause): string {
 		case 'spending':
 			return 'spending without progress';
 		case 'sandbox_down':
+			if (String(cause.sandboxStatus) === 'STARTING') return `sandbox not starting: ${cause.detail ? sanitizeLine(cause.detail) : 'no reason given'}`;
 			return `sandbox ${String(cause.sandboxStatus).toLowerCase()}${cause.detail ? `: ${sanitizeLine(cause.detail)}` : ''}`;
 		case 'quiet':
 			return 'running but quiet';
@@ -74,7 +75,7 @@ function sandboxAdvice(status: string): string {
 		case 'UNKNOWN':
 			return 'the provider cannot say: wait; nothing here can help';
 		case 'STARTING':
-			return 'still starting: wait, or check the reason';
+			return 'it has not started in time: its reason says why (capacity, image); waiting may not help';
 		default:
 			return 'enter lists them';
 	}
