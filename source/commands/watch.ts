@@ -131,6 +131,12 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 		const last = store.getSnapshot();
 		release(last, true);
 		for (const transition of reasons.flush(last)) print(awaitsCause(transition) ? withErrorCause(transition, last.conversations.get(transition.id)) : transition);
+		if (!filter && causes.holding) {
+			for (const transition of causes.observe(last.conversations.values(), {server: last.serverLabel, now: Date.now(), clockOffsetMs: last.connection.clockOffsetMs}, true)) {
+				print(transition);
+				alerts?.run(transition);
+			}
+		}
 		offSignal();
 		clearInterval(watchdog);
 		unsubscribe();

@@ -11,8 +11,9 @@ import type {StatusTransition} from './status-transitions.js';
  * The first observation is the baseline: nothing is said of causes that were there when `watch`
  * began. Repeating is known only once a conversation's newest events were read (state/
  * repeat-scan.ts), after the first list, so one already looping is said then. A new error whose
- * classification is still being read (`error:unread`) is held up to `unreadWaitMs` for it, then
- * said as it is.
+ * classification is still being read (`error:unread`) is held up to `unreadWaitMs` for it, and so
+ * is a sandbox ERROR for its reason (as the status lines are, commands/sandbox-reason-wait.ts), then
+ * said as it is; `force` (watch ending) says it at once.
  */
 export type CauseTransition = Omit<StatusTransition, 'which' | 'from' | 'to' | 'error_cause'> & {
 	which: 'cause';
@@ -42,7 +43,7 @@ export class CauseTransitions {
 	readonly #unreadSince = new Map<string, number>();
 	#baseline = true;
 
-	observe(rows: Iterable<ConversationRow>, context: CauseContext): CauseTransition[] {
+	observe(rows: Iterable<ConversationRow>, context: CauseContext, force = false): CauseTransition[] {
 		const transitions: CauseTransition[] = [];
 		const baseline = this.#baseline;
 		this.#baseline = false;
@@ -61,7 +62,7 @@ export class CauseTransitions {
 				this.#unreadSince.delete(row.key);
 				continue;
 			}
-			if (cause?.key === 'error:unread') {
+			if (awaitsDetail(cause) && !force) {
 				const since = this.#unreadSince.get(row.key) ?? context.now;
 				this.#unreadSince.set(row.key, since);
 				if (context.now - since < unreadWaitMs) continue;
@@ -77,6 +78,11 @@ export class CauseTransitions {
 	get holding(): boolean {
 		return this.#unreadSince.size > 0;
 	}
+}
+
+/** A cause whose words are still being read: an error's class, a sandbox's reason for ERROR (as the status lines wait for it). */
+function awaitsDetail(cause: Cause | null): boolean {
+	return cause?.key === 'error:unread' || (cause?.kind === 'sandbox_down' && cause.sandboxStatus === 'ERROR' && !cause.detail);
 }
 
 /** The same cause, told more precisely: an error whose class was unread, a sandbox down whose reason came. */
