@@ -102,6 +102,8 @@ Commands
                         shows (-24d31s: the header right, the data weeks behind)
       --max-running N   its cap on running sandboxes (default 12)
       --starting-sandboxes N  seed N sandboxes that stay STARTING
+      --rate-limit R    refuse with 429 past R requests per window per key (100/min,
+                        20/min; 20/6s makes minutes pass in seconds)
 
 Output
   --json          machine-readable: one JSON array; with --follow, start or watch,

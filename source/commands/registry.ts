@@ -81,7 +81,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	},
 ];
 
-export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes'];
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'rateLimit'];
 
 export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
 

@@ -3,7 +3,7 @@ import type {CommandFlags} from './flags.js';
 
 /**
  * `agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
- * [--data-clock-offset=-24d31s] [--max-running N] [--starting-sandboxes N]`: the embedded
+ * [--data-clock-offset=-24d31s] [--max-running N] [--starting-sandboxes N] [--rate-limit 20/min]`: the embedded
  * simulator as a standalone server, until Ctrl-C. Needs no configuration.
  */
 export async function runSimulator(flags: CommandFlags): Promise<number> {
@@ -20,8 +20,11 @@ export async function runSimulator(flags: CommandFlags): Promise<number> {
 	};
 	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
 	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
+	const {parseWindowLimit} = await import('../simulator/faults.js');
+	const rateLimit = flags.rateLimit === undefined ? undefined : parseWindowLimit(flags.rateLimit);
+	if (rateLimit === null) throw new UsageError('--rate-limit takes requests per window, such as 100/min, 20/min or 20/6s');
 	const {runSimulatorCommand} = await import('../simulator/main.js');
-	await runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes});
+	await runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes, rateLimit});
 	return 0;
 }
 

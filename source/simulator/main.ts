@@ -8,6 +8,8 @@ export type SimulatorCommandOptions = {
 	dataClockOffsetMs?: number | undefined;
 	maxRunningSandboxes?: number | undefined;
 	startingSandboxes?: number | undefined;
+	/** The per-key window limit (`--rate-limit 20/min`). */
+	rateLimit?: {limit: number; windowMs: number} | undefined;
 };
 
 /**
@@ -16,8 +18,10 @@ export type SimulatorCommandOptions = {
  * key of a local fake server, not a secret.
  */
 export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promise<void> {
-	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
+	const {rateLimit, ...rest} = opts;
+	const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
 	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true, triageCases: true});
+	if (rateLimit) simulator.faults.requestsPerWindow(rateLimit);
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);
