@@ -1,4 +1,7 @@
 import type {ResolvedConfig} from '../config/resolve.js';
+import {parsePollTuning} from '../config/poll-tuning.js';
+import {sharedBudgetOptions} from '../state/budget-sharing.js';
+import type {PollerIntervals} from '../state/conversation-poller.js';
 import {RequestBudget, type Priority} from '../state/request-budget.js';
 import type {Pace} from '../state/stored-history.js';
 import {AppClient} from '../wire/app-client.js';
@@ -30,6 +33,8 @@ export type Server = {
 	 * servers of its conversations are reached through it too. Absent: the process's.
 	 */
 	transport?: Transport;
+	/** The list poller's intervals from AGENT_TUI_POLL (config/poll-tuning.ts), for `watch`. */
+	intervals?: Partial<PollerIntervals>;
 	/** One request under the budget, keyed so the same walk never has two in flight. */
 	pace(key: string, priority?: Priority): Pace;
 	close(): Promise<void>;
@@ -53,15 +58,18 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	}
 	addSecret(io, apiKey);
 
-	const budget = new RequestBudget();
+	const tuning = parsePollTuning(process.env.AGENT_TUI_POLL, (message) => note(io, `warning: ${message}`));
+	// Shared with the other clients of this server and key on this machine (state/shared-budget.ts).
+	const budget = new RequestBudget(sharedBudgetOptions({baseUrl, key: apiKey?.reveal() ?? null, demo: config.kind === 'demo'}, tuning.budget, {warn: (message) => note(io, `warning: ${message}`)}));
 	const transport = new Transport();
 	const app = new AppClient({
 		baseUrl,
 		apiKey,
 		transport,
 		onRetry: (info) => {
-			// A retry is one more request the server counts: the budget counts it too.
+			// A retry is one more request the server counts: the budget counts it too, and learns from a 429.
 			budget.record();
+			if (info.rateLimited) budget.rateLimited(info.rateLimited.retryAfterMs, info.rateLimited.namedLimit);
 			note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`);
 		},
 		onInvalid: (item, where) => note(io, `warning: skipped an item from ${where} that does not match the API: ${item.message}`),
@@ -75,6 +83,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 			label,
 			demo: config.kind === 'demo',
 			transport,
+			...(tuning.intervals ? {intervals: tuning.intervals} : {}),
 			async close() {
 				await Promise.allSettled([app.close(), stopSimulator?.()]);
 				await transport.close();

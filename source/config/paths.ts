@@ -20,3 +20,14 @@ export function expandPath(path: string, relativeTo: string, env: NodeJS.Process
 	if (path === '~' || path.startsWith('~/')) return join(env.HOME || homedir(), path.slice(1));
 	return resolve(relativeTo, path);
 }
+
+/**
+ * Where state that outlives a run but is not configuration lives (the shared request budget):
+ * `$XDG_STATE_HOME/agent-tui/`, or `~/.local/state/agent-tui/` when XDG_STATE_HOME is unset or
+ * not absolute.
+ */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+	const xdg = env.XDG_STATE_HOME;
+	const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
+	return join(base, 'agent-tui');
+}

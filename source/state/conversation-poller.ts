@@ -158,7 +158,7 @@ export class ConversationPoller {
 		this.#random = options.random ?? Math.random;
 		this.#intervals = {...defaultPollerIntervals, ...options.intervals};
 		const share = options.pollShare ?? 0.6;
-		this.#spacingMs = Math.ceil(60_000 / Math.max(1, options.budget.perMinute * share));
+		this.#spacingMs = Math.ceil(options.budget.minuteMs / Math.max(1, options.budget.perMinute * share));
 		this.#due = {walk: 0, lookup: Number.POSITIVE_INFINITY, sandboxes: 0, watch: Number.POSITIVE_INFINITY, specs: 0};
 	}
 

@@ -9,6 +9,7 @@ import {tmuxPassthrough} from './tmux-passthrough.js';
 import {createDashboard} from './dashboard-store.js';
 import type {RequestBudget} from './request-budget.js';
 import type {PollTuning} from '../config/poll-tuning.js';
+import {sharedBudgetOptions} from './budget-sharing.js';
 
 /**
  * What the dashboard holds per server: its transport (connection pool, clock estimate, 429
@@ -81,7 +82,8 @@ export function openSession(target: SessionTarget, options: SessionOptions, writ
 		...(options.quietAfterMs === undefined ? {} : {quietAfterMs: options.quietAfterMs}),
 		...(options.repeatThreshold === undefined ? {} : {repeatThreshold: options.repeatThreshold}),
 		...(options.spendAfterMs === undefined ? {} : {spendAfterMs: options.spendAfterMs}),
-		...(options.poll?.budget ? {budget: options.poll.budget} : {}),
+		// Shared with the other clients of this server and key on this machine (state/shared-budget.ts).
+		budget: sharedBudgetOptions({baseUrl: target.baseUrl, key: target.apiKey?.reveal() ?? null, demo: target.demo}, options.poll?.budget, {warn: (message) => void process.stderr.write(`agent-tui: warning: ${message}\n`)}),
 		...(options.poll?.intervals ? {intervals: options.poll.intervals} : {}),
 	});
 	const {detach} = attachSessionAlerts(store, controller, {server: target.label, secrets: target.apiKey && !target.apiKey.isEmpty ? [target.apiKey.reveal()] : []}, options, write);

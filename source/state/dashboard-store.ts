@@ -29,6 +29,8 @@ import type {
 } from './dashboard-types.js';
 import {redact} from './redact.js';
 import {RequestBudget, type RequestBudgetOptions} from './request-budget.js';
+import {budgetSharing, sameBudgetSharing} from './budget-connection.js';
+import {budgetedGitProxy} from './budgeted-git.js';
 import {
 	type CapWatch,
 	capGraceMs,
@@ -239,7 +241,7 @@ class DashboardModel {
 		this.#flushMs = options.flushMs ?? 100;
 		this.#publisher = new BatchedPublisher<DashboardSnapshot>(this.#initialSnapshot(), this.#flushMs);
 		this.#gitState = gitStateReader({
-			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+			app: this.#client.gitChanges && this.#client.gitDiff ? budgetedGitProxy(this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>, this.budget, 'background') : null,
 			workspace: (conversation) => this.#workspaceOf(conversation),
 			agentGit: (conversation) =>
 				conversation.conversation_url
@@ -338,7 +340,7 @@ class DashboardModel {
 				secrets: this.#secrets,
 				conversation: (key) => this.#rows.get(key)?.conversation,
 				// Through the app server's git proxy (the bearer key), the agent server where it has none.
-				app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+				app: this.#client.gitChanges && this.#client.gitDiff ? budgetedGitProxy(this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>, this.budget, 'visible') : null,
 				workspace: (conversation) => this.#workspaceOf(conversation),
 				agentGit: (conversation, appBaseUrl) =>
 					conversation.conversation_url
@@ -502,7 +504,8 @@ class DashboardModel {
 			previous.health === state &&
 			previous.lastError === health.lastError &&
 			previous.keyRejected === health.keyRejected &&
-			previous.nextRetryAt === health.nextRetryAt;
+			previous.nextRetryAt === health.nextRetryAt &&
+			sameBudgetSharing(previous, this.budget);
 		// A newer success time alone is not worth a render: polls that bring nothing new must not
 		// re-render an idle dashboard. It is published with the next change, and always together
 		// with a change of health (so "stale since" is exact).
@@ -514,7 +517,7 @@ class DashboardModel {
 			keyRejected: health.keyRejected,
 			nextRetryAt: health.nextRetryAt,
 			requestsLastMinute: this.budget.requestsLastMinute(),
-			budgetPerMinute: this.budget.perMinute,
+			...budgetSharing(this.budget),
 			clockOffsetMs,
 			clockSource,
 			eventZone,

@@ -74,11 +74,12 @@ export function testCacheHome(): string {
 }
 
 /**
- * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home` (the cache: above), no CI, no
+ * The environment a script gives the CLI: HOME, XDG_CONFIG_HOME and XDG_STATE_HOME under `home` (the cache: above), no CI, no
  * OPENHANDS_* and no NODE_OPTIONS from the developer's shell (only what `env` adds).
  */
 export function cliEnv(home: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome()};
+	// The shared request budget (XDG_STATE_HOME) under `home` too: never the developer's.
+	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome(), XDG_STATE_HOME: join(home, 'state')};
 	for (const name of Object.keys(out)) if (name.startsWith('OPENHANDS_') || name === 'CI' || name === 'NODE_OPTIONS') delete out[name];
 	Object.assign(out, env);
 	return out;
