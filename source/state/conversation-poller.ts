@@ -535,7 +535,9 @@ export class ConversationPoller {
 		this.#health = {
 			...this.#health,
 			ok: false,
-			lastError: publicMessage(error),
+			// The wait is counted down on screen from `nextRetryAt` (the header and the notice alike),
+			// not frozen in the words as the 429 first said it.
+			lastError: error instanceof RateLimitedError ? publicMessage(error).replace(/; retry in \d+ s$/, '') : publicMessage(error),
 			nextRetryAt: this.#retryAt,
 		};
 		this.#sink.health(this.#health);
