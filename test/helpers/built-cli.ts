@@ -36,13 +36,15 @@ export function cliArgs(): string[] {
 }
 
 /**
- * The built CLI as a shell command (tmux panes): the tests' cache folder (testCacheHome), then
+ * The built CLI as a shell command (tmux panes): the tests' cache folder (testCacheHome) and a
+ * state folder in it, then
  * this Node (with `nodeArgs`) and the CLI, quoted for `sh`. It starts with an assignment, so it
  * goes at the start of a command or after `env` and its other assignments.
  */
 export function cliCommand(nodeArgs: readonly string[] = []): string {
 	const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-	return [`XDG_CACHE_HOME=${quote(testCacheHome())}`, ...[process.execPath, ...nodeArgs, freshBuiltCli()].map(quote)].join(' ');
+	// The shared request budget's ledgers (one per simulator port) in the tests' folder, never the developer's state.
+	return [`XDG_CACHE_HOME=${quote(testCacheHome())}`, `XDG_STATE_HOME=${quote(join(testCacheHome(), 'state'))}`, ...[process.execPath, ...nodeArgs, freshBuiltCli()].map(quote)].join(' ');
 }
 
 export type CliRun<Stdout extends string | Buffer = string> = {code: number | null; stdout: Stdout; stderr: string; exitedAt: number};
