@@ -25,6 +25,8 @@ const {values} = parseArgs({
 		dashboards: {type: 'string', default: '2'},
 		watchers: {type: 'string', default: '1'},
 		conversations: {type: 'string', default: '40'},
+		/** Print every app-server request (seconds from the start, status, route) to stderr. */
+		log: {type: 'boolean', default: false},
 	},
 });
 const limit = Number(values.limit);
@@ -65,6 +67,7 @@ try {
 }
 
 const answers = sim.stats.log.filter((entry) => !entry.path.startsWith('/runtime/') && !entry.path.startsWith('/_sim/'));
+if (values.log) for (const entry of answers) console.error(`${((entry.at - started) / 1000).toFixed(1)} ${entry.status} ${entry.path.slice(0, 90)}`);
 const refused = answers.filter((entry) => entry.status === 429).map((entry) => Math.round((entry.at - started) / 1000));
 // Look-ups of listed conversations by id: each client's refresh rounds (one batch every 5 s for a fleet this size).
 const lookups = answers.filter((entry) => entry.status === 200 && /\/app-conversations\?ids=/.test(entry.path)).map((entry) => entry.at);

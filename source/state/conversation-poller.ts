@@ -381,7 +381,10 @@ export class ConversationPoller {
 		const iterator = this.#client.searchConversationPages({limit: 100, signal: this.#abort.signal})[Symbol.asyncIterator]();
 		let invalid = 0;
 		try {
-			for (;;) {
+			for (let asked = 0; ; asked++) {
+				// Under a tight limit a walk of several pages takes many seconds: a look-up batch that
+				// falls due meanwhile goes between two pages, so the rows are not stale behind it.
+				if (asked > 0 && this.#due.lookup <= this.#now()) await this.#lookupNextBatch();
 				// Each page is one request, so each goes through the budget on its own and keeps the spacing.
 				await this.#waitForSpacing();
 				const step = await this.#request('conversations:search', () => iterator.next());
