@@ -58,6 +58,7 @@ function parseArgs() {
 				dataClockOffset: {type: 'string'},
 				maxRunning: {type: 'number'},
 				startingSandboxes: {type: 'number'},
+				rateLimit: {type: 'string'},
 				quietAfter: {type: 'string'},
 				repeatThreshold: {type: 'number'},
 				spendAfter: {type: 'string'},

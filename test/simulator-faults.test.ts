@@ -17,6 +17,24 @@ test('rateLimit: the next N requests get 429 with Retry-After and X-RateLimit-* 
 	assert.equal((await app(sim, '/api/v1/app-conversations/count')).status, 200);
 });
 
+test('requestsPerWindow: past the limit in a window, the app server answers 429 naming it as the service does; agent servers are not counted', async (t) => {
+	const sim = await startTestSimulator(t);
+	const {row} = await seeded(sim, 'coding');
+	sim.faults.requestsPerWindow({limit: 3, windowMs: 60_000});
+	for (let index = 0; index < 3; index++) assert.equal((await app(sim, '/api/v1/app-conversations/count')).status, 200);
+	// Another server (an agent server under /runtime/): not this limiter's to count.
+	assert.notEqual((await agent(row, `/api/conversations/${row.id}`)).status, 429);
+	const refused = await app(sim, '/api/v1/app-conversations/count');
+	assert.equal(refused.status, 429);
+	assert.equal(refused.body.error, 'Rate limit exceeded: 3 per 1 minute');
+	assert.equal(refused.headers.get('x-ratelimit-limit'), '3 per 1 minute');
+	const retryAfter = Number(refused.headers.get('retry-after'));
+	assert.ok(retryAfter >= 58 && retryAfter <= 59, `Retry-After ${retryAfter}: the rest of the minute, rounded down`);
+	assert.ok(Number(refused.headers.get('x-ratelimit-reset')) * 1000 > Date.now() + 58_000);
+	sim.faults.requestsPerWindow({limit: 0, windowMs: 60_000});
+	assert.equal((await app(sim, '/api/v1/app-conversations/count')).status, 200, 'off again');
+});
+
 test('serverErrors: the next N requests get a 5xx with a JSON detail; latency delays every answer', async (t) => {
 	const sim = await startTestSimulator(t);
 	sim.faults.serverErrors({count: 2});

@@ -30,6 +30,8 @@ export type CommandFlags = {
 	maxRunning: number | undefined;
 	/** `simulator`: seeded sandboxes that stay STARTING. */
 	startingSandboxes: number | undefined;
+	/** `simulator`: its per-key limit over a window (`20/min`, `20/6s`), as the service's `100/minute`. */
+	rateLimit: string | undefined;
 	/** Dashboard: how long a running conversation may go without an event (`10m`, `90s`). */
 	quietAfter: string | undefined;
 	/** Dashboard: identical tool calls in a row that count as repeating. */

@@ -122,6 +122,8 @@ Commands
       --starting-sandboxes N  seed N sandboxes that stay STARTING
       --history 30d     seed a month (N days) of ended conversations: ERROR,
                         MISSING and PAUSED sandboxes, 3 a day
+      --rate-limit R    refuse with 429 past R requests per window per key (100/min,
+                        20/min; 20/6s makes minutes pass in seconds)
 
 Output
   --json          machine-readable: one JSON array; with --follow, start or watch,

@@ -35,7 +35,7 @@ const globalFlags = ['baseUrl', 'profile', 'demo', 'apiKey', 'apiKeyFile', 'apiK
 /** meow reports short flags under their letter as well. */
 const shortFlags = ['h', 'f', 'm', 'o', 'y'];
 // Every command flag, checked against CommandFlags by the type: a flag added there and not here fails the type check.
-const commandFlagSet: Record<CommandFlagName, true> = {json: true, status: true, kind: true, source: true, body: true, desc: true, follow: true, message: true, repo: true, plugin: true, wait: true, patch: true, stat: true, port: true, seed: true, conversations: true, clockOffset: true, dataClockOffset: true, maxRunning: true, startingSandboxes: true, quietAfter: true, repeatThreshold: true, spendAfter: true, alertCommand: true, alertProtocol: true, allProfiles: true, reason: true, run: true, output: true, timeout: true, causes: true, for: true, untilChange: true, deadAfter: true, startingAfter: true, yes: true, history: true};
+const commandFlagSet: Record<CommandFlagName, true> = {json: true, status: true, kind: true, source: true, body: true, desc: true, follow: true, message: true, repo: true, plugin: true, wait: true, patch: true, stat: true, port: true, seed: true, conversations: true, clockOffset: true, dataClockOffset: true, maxRunning: true, startingSandboxes: true, quietAfter: true, repeatThreshold: true, spendAfter: true, alertCommand: true, alertProtocol: true, allProfiles: true, reason: true, run: true, output: true, timeout: true, causes: true, for: true, untilChange: true, deadAfter: true, startingAfter: true, yes: true, history: true, rateLimit: true};
 const commandFlagNames = Object.keys(commandFlagSet) as CommandFlagName[];
 /** What the dashboard itself (no command) takes besides the global flags. */
 const dashboardFlags: readonly CommandFlagName[] = ['quietAfter', 'repeatThreshold', 'spendAfter', 'deadAfter', 'startingAfter', 'alertCommand', 'alertProtocol', 'allProfiles'];
@@ -72,6 +72,7 @@ export function checkInvocation(input: readonly string[], flags: ParsedFlags, gi
 		dataClockOffset: flags.dataClockOffset ?? undefined,
 		maxRunning: flags.maxRunning === null ? Number.NaN : flags.maxRunning,
 		startingSandboxes: flags.startingSandboxes === null ? Number.NaN : flags.startingSandboxes,
+		rateLimit: flags.rateLimit ?? undefined,
 		quietAfter: flags.quietAfter ?? undefined,
 		repeatThreshold: flags.repeatThreshold === null ? Number.NaN : flags.repeatThreshold,
 		spendAfter: flags.spendAfter ?? undefined,

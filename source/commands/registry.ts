@@ -91,7 +91,7 @@ export const headlessCommands: readonly HeadlessCommand[] = [
 	},
 ];
 
-export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'history'];
+export const simulatorFlags: readonly CommandFlagName[] = ['port', 'seed', 'conversations', 'clockOffset', 'dataClockOffset', 'maxRunning', 'startingSandboxes', 'history', 'rateLimit'];
 
 export const commandNames = [...headlessCommands.map((command) => command.name), 'simulator'];
 

@@ -1,4 +1,7 @@
 import type {ResolvedConfig} from '../config/resolve.js';
+import {parsePollTuning} from '../config/poll-tuning.js';
+import {sharedBudgetOptions} from '../state/budget-sharing.js';
+import type {PollerIntervals} from '../state/conversation-poller.js';
 import {RequestBudget, type Priority} from '../state/request-budget.js';
 import {openServerClients} from '../state/server-clients.js';
 import type {Pace} from '../state/stored-history.js';
@@ -31,6 +34,8 @@ export type Server = {
 	 * servers of its conversations are reached through it too. Absent: the process's.
 	 */
 	transport?: Transport;
+	/** The list poller's intervals from AGENT_TUI_POLL (config/poll-tuning.ts), for `watch`. */
+	intervals?: Partial<PollerIntervals>;
 	/** One request under the budget, keyed so the same walk never has two in flight. */
 	pace(key: string, priority?: Priority): Pace;
 	close(): Promise<void>;
@@ -54,10 +59,13 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 	}
 	addSecret(io, apiKey);
 
+	const tuning = parsePollTuning(process.env.AGENT_TUI_POLL, (message) => note(io, `warning: ${message}`));
 	const invalidFrom = new Set<string>();
 	const clients = openServerClients(
 		{baseUrl, apiKey},
 		{
+			// Shared with the other clients of this server and key on this machine (state/shared-budget.ts).
+			budget: sharedBudgetOptions({baseUrl, key: apiKey?.reveal() ?? null, demo: config.kind === 'demo'}, tuning.budget, {warn: (message) => note(io, `warning: ${message}`)}),
 			onRetry: (info) => note(io, `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s`),
 			// Once per request path: a page of bad rows is one line (the command says how many).
 			onInvalid: (item, where) => {
@@ -77,6 +85,7 @@ export async function openServer(config: ResolvedConfig, io: Io): Promise<Server
 			label,
 			demo: config.kind === 'demo',
 			transport,
+			...(tuning.intervals ? {intervals: tuning.intervals} : {}),
 			async close() {
 				await Promise.allSettled([clients.close(), stopSimulator?.()]);
 				// Anything built without a transport of its own used the process's pool.

@@ -3,7 +3,7 @@ import type {CommandFlags} from './flags.js';
 
 /**
  * `agent-tui simulator [--port N] [--seed S] [--conversations N] [--clock-offset=-21d]
- * [--data-clock-offset=-24d31s] [--max-running N] [--starting-sandboxes N] [--history 30d]`: the embedded
+ * [--data-clock-offset=-24d31s] [--max-running N] [--starting-sandboxes N] [--history 30d] [--rate-limit 20/min]`: the embedded
  * simulator as a standalone server, until Ctrl-C. Needs no configuration.
  */
 export async function runSimulator(flags: CommandFlags): Promise<number> {
@@ -21,8 +21,11 @@ export async function runSimulator(flags: CommandFlags): Promise<number> {
 	};
 	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
 	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
+	const {parseWindowLimit} = await import('../simulator/faults.js');
+	const rateLimit = flags.rateLimit === undefined ? undefined : parseWindowLimit(flags.rateLimit);
+	if (rateLimit === null) throw new UsageError('--rate-limit takes requests per window, such as 100/min, 20/min or 20/6s');
 	const [{runSimulatorCommand}, {onStopSignal}] = await Promise.all([import('../simulator/main.js'), import('./signals.js')]);
-	return runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes, historyDays}, onStopSignal);
+	return runSimulatorCommand({port, seed, conversations, clockOffsetMs, dataClockOffsetMs, maxRunningSandboxes, startingSandboxes, historyDays, rateLimit}, onStopSignal);
 }
 
 /** `--history 30d` (or a bare number of days): days of ended conversations to seed. */

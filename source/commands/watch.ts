@@ -29,7 +29,7 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
 	// The server's budget, which also counts the client's own retries: one account of the requests sent.
-	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {})});
+	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {}), ...(server.intervals ? {intervals: server.intervals} : {})});
 	const detector = new TransitionDetector();
 	const causes = new CauseTransitions();
 	// --alert-command: each change of a cause, the same object --json prints, on the command's stdin.

@@ -22,8 +22,9 @@ export function expandPath(path: string, relativeTo: string, env: NodeJS.Process
 }
 
 /**
- * Where state that is neither configuration nor cache lives (snoozes): `$XDG_STATE_HOME/agent-tui/`,
- * or `~/.local/state/agent-tui/` when XDG_STATE_HOME is unset or not absolute.
+ * Where state that outlives a run but is not configuration lives (snoozes, the shared request
+ * budget): `$XDG_STATE_HOME/agent-tui/`, or `~/.local/state/agent-tui/` when XDG_STATE_HOME is
+ * unset or not absolute.
  */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 	const xdg = env.XDG_STATE_HOME;

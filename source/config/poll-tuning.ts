@@ -9,7 +9,8 @@ import type {PollerIntervals} from './poller-intervals.js';
  */
 
 export type PollTuning = {
-	budget?: {perSecond?: number; perMinute?: number};
+	/** `minuteMs`: the length of the budget's minute, for tests that make minutes pass in seconds. */
+	budget?: {perSecond?: number; perMinute?: number; minuteMs?: number};
 	intervals?: Partial<PollerIntervals>;
 };
 
@@ -25,9 +26,9 @@ export function parsePollTuning(text: string | undefined, warn: (message: string
 			warn(`AGENT_TUI_POLL: ${name || pair} needs a positive number, ignored`);
 			continue;
 		}
-		if (name === 'perSecond' || name === 'perMinute') tuning.budget = {...tuning.budget, [name]: value};
+		if (name === 'perSecond' || name === 'perMinute' || name === 'minuteMs') tuning.budget = {...tuning.budget, [name]: value};
 		else if ((intervalNames as readonly string[]).includes(name)) tuning.intervals = {...tuning.intervals, [name]: value};
-		else warn(`AGENT_TUI_POLL: unknown setting "${name}", ignored (known: perSecond, perMinute, ${intervalNames.join(', ')})`);
+		else warn(`AGENT_TUI_POLL: unknown setting "${name}", ignored (known: perSecond, perMinute, minuteMs, ${intervalNames.join(', ')})`);
 	}
 	return tuning;
 }

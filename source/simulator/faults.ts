@@ -15,6 +15,14 @@ export type FaultSwitches = {
 	 * hosted service sends it.
 	 */
 	requestsPerSecond(n: number): void;
+	/**
+	 * The service's other limiter, per key and window (its `100/minute`): at most `limit` requests in
+	 * a fixed window of `windowMs` that starts at the first request after the last one ended, as a
+	 * Redis counter with an expiry does (0: off). Over it, a 429 named as the service names it
+	 * (`20 per 1 minute`), with Retry-After the rest of the window in whole seconds, rounded down.
+	 * A short window (`20 per 6 second`) makes minutes pass in seconds for tests.
+	 */
+	requestsPerWindow(opts: {limit: number; windowMs: number}): void;
 	serverErrors(opts: {count: number; status?: number}): void;
 	setLatency(ms: number): void;
 	malformedFrames(count: number): void;
@@ -62,7 +70,7 @@ export type FaultSwitches = {
 export type NewEventRoutes = 'present' | 'not-found' | 'spa-page';
 const newEventRouteModes: readonly NewEventRoutes[] = ['present', 'not-found', 'spa-page'];
 
-export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number; limit?: number; resetAtMs?: number} | {kind: 'server-error'; status: number};
+export type HttpFault = {kind: 'rate-limit'; retryAfterSeconds: number; limit?: number; resetAtMs?: number; description?: string} | {kind: 'server-error'; status: number};
 export type FrameFault = 'malformed' | 'invalid-utf8';
 
 export class FaultState {
@@ -71,6 +79,12 @@ export class FaultState {
 	private windowStart = 0;
 	private windowCount = 0;
 	private retryAfterSeconds = 1;
+	private windowLimit = 0;
+	private windowMs = 60_000;
+	private longWindowStart = 0;
+	private longWindowCount = 0;
+	/** 429s the window limiter has answered (a test counts them). */
+	windowRefusals = 0;
 	private failing = 0;
 	private failStatus = 503;
 	latencyMs = 0;
@@ -90,6 +104,13 @@ export class FaultState {
 		requestsPerSecond: (n) => {
 			this.perSecond = Math.max(0, Math.floor(n));
 			this.windowCount = 0;
+		},
+		requestsPerWindow: ({limit, windowMs}) => {
+			this.windowLimit = Math.max(0, Math.floor(limit));
+			this.windowMs = Math.max(1000, Math.floor(windowMs));
+			this.longWindowStart = 0;
+			this.longWindowCount = 0;
+			this.windowRefusals = 0;
 		},
 		rateLimit: ({count, retryAfterSeconds}) => {
 			this.rateLimited = Math.max(0, Math.floor(count));
@@ -152,6 +173,7 @@ export class FaultState {
 			setUnreadableRows(this.world, 0);
 			this.rateLimited = 0;
 			this.perSecond = 0;
+			this.windowLimit = 0;
 			this.failing = 0;
 			this.latencyMs = 0;
 			this.malformed = 0;
@@ -173,7 +195,7 @@ export class FaultState {
 	};
 
 	/** Consumes one HTTP fault, rate limiting first (a gateway answers before the service does). */
-	takeHttpFault(): HttpFault | null {
+	takeHttpFault(path = ''): HttpFault | null {
 		if (this.perSecond > 0) {
 			const now = Date.now();
 			const window = Math.floor(now / 1000) * 1000;
@@ -187,6 +209,9 @@ export class FaultState {
 				return {kind: 'rate-limit', retryAfterSeconds: Math.floor((resetAtMs - now) / 1000), limit: this.perSecond, resetAtMs};
 			}
 		}
+		// The app server's limiter (its middleware); an agent server (`/runtime/…`) is another server.
+		const windowed = path.startsWith('/runtime/') ? null : this.#windowFault();
+		if (windowed) return windowed;
 		if (this.rateLimited > 0) {
 			this.rateLimited--;
 			return {kind: 'rate-limit', retryAfterSeconds: this.retryAfterSeconds};
@@ -196,6 +221,21 @@ export class FaultState {
 			return {kind: 'server-error', status: this.failStatus};
 		}
 		return null;
+	}
+
+	/** The window limiter (requestsPerWindow): upstream's FixedWindowRateLimiter over Redis. */
+	#windowFault(): HttpFault | null {
+		if (this.windowLimit <= 0) return null;
+		const now = Date.now();
+		if (now >= this.longWindowStart + this.windowMs) {
+			this.longWindowStart = now;
+			this.longWindowCount = 0;
+		}
+		this.longWindowCount++;
+		if (this.longWindowCount <= this.windowLimit) return null;
+		this.windowRefusals++;
+		const resetAtMs = this.longWindowStart + this.windowMs;
+		return {kind: 'rate-limit', retryAfterSeconds: Math.floor((resetAtMs - now) / 1000), limit: this.windowLimit, resetAtMs, description: windowDescription(this.windowLimit, this.windowMs)};
 	}
 
 	takeFrameFault(): FrameFault | null {
@@ -227,6 +267,11 @@ export class FaultState {
 		if (rate && typeof rate === 'object') {
 			s.rateLimit({count: number(rate.count) || 0, retryAfterSeconds: number(rate.retryAfterSeconds ?? 1) || 0});
 			applied.push('rateLimit');
+		}
+		const windowed = body.requestsPerWindow as {limit?: unknown; windowMs?: unknown} | undefined;
+		if (windowed && typeof windowed === 'object') {
+			s.requestsPerWindow({limit: number(windowed.limit) || 0, windowMs: number(windowed.windowMs ?? 60_000) || 60_000});
+			applied.push('requestsPerWindow');
 		}
 		if (body.requestsPerSecond !== undefined) {
 			s.requestsPerSecond(number(body.requestsPerSecond) || 0);
@@ -317,6 +362,8 @@ export class FaultState {
 	snapshot(): Record<string, unknown> {
 		return {
 			rateLimitRemaining: this.rateLimited,
+			requestsPerWindow: this.windowLimit > 0 ? windowDescription(this.windowLimit, this.windowMs) : null,
+			windowRefusals: this.windowRefusals,
 			retryAfterSeconds: this.retryAfterSeconds,
 			serverErrorsRemaining: this.failing,
 			serverErrorStatus: this.failStatus,
@@ -338,4 +385,24 @@ export class FaultState {
 			storedCopyLags: this.world.storedCopyHeld !== null,
 		};
 	}
+}
+
+/** How the `limits` library names a limit (`str(RateLimitItem)`): `100 per 1 minute`, `20 per 6 second`. */
+export function windowDescription(limit: number, windowMs: number): string {
+	for (const [unit, ms] of [['hour', 3_600_000], ['minute', 60_000]] as const) {
+		if (windowMs % ms === 0) return `${limit} per ${windowMs / ms} ${unit}`;
+	}
+	return `${limit} per ${Math.max(1, Math.round(windowMs / 1000))} second`;
+}
+
+/** `20/min`, `100/minute`, `20/6s`, `500/1h` -> a limit and a window; null when unreadable. */
+export function parseWindowLimit(text: string): {limit: number; windowMs: number} | null {
+	const match = /^\s*(\d+)\s*\/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour)s?\s*$/i.exec(text);
+	if (!match) return null;
+	const limit = Number(match[1]);
+	const count = match[2] ? Number(match[2]) : 1;
+	const unit = match[3]!.toLowerCase();
+	const unitMs = unit.startsWith('h') ? 3_600_000 : unit === 's' || unit.startsWith('sec') ? 1000 : 60_000;
+	if (!(limit > 0) || !(count > 0)) return null;
+	return {limit, windowMs: count * unitMs};
 }

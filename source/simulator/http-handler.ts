@@ -56,13 +56,15 @@ async function handle(deps: Deps, request: IncomingMessage, response: ServerResp
 	tracked(deps.track(match ? ('route' in match ? match.route.key : match.key) : `${method} (unrouted)`, response, url.pathname + url.search));
 
 	if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
-	const fault = deps.faults.takeHttpFault();
+	const fault = deps.faults.takeHttpFault(url.pathname);
 	if (fault?.kind === 'rate-limit') {
 		const seconds = fault.retryAfterSeconds;
 		const limit = fault.limit ?? 10;
-		return sendJson(response, 429, {error: `Rate limit exceeded: ${limit} per 1 second`}, {
+		// Upstream names the limit in the body and in X-RateLimit-Limit (`str(RateLimitItem)`); the
+		// per-second limiter here predates that and sends the bare number.
+		return sendJson(response, 429, {error: `Rate limit exceeded: ${fault.description ?? `${limit} per 1 second`}`}, {
 			'retry-after': String(seconds),
-			'x-ratelimit-limit': String(limit),
+			'x-ratelimit-limit': fault.description ?? String(limit),
 			'x-ratelimit-remaining': '0',
 			'x-ratelimit-reset': String(Math.ceil((fault.resetAtMs ?? Date.now() + seconds * 1000) / 1000)),
 		});

@@ -9,6 +9,8 @@ export type SimulatorCommandOptions = {
 	maxRunningSandboxes?: number | undefined;
 	startingSandboxes?: number | undefined;
 	historyDays?: number | undefined;
+	/** The per-key window limit (`--rate-limit 20/min`). */
+	rateLimit?: {limit: number; windowMs: number} | undefined;
 };
 
 /** Calls back with the exit code (130, 143) when the process is told to stop; returns the unsubscribe (commands/signals.ts). */
@@ -20,8 +22,10 @@ export type OnStopSignal = (handler: (code: number) => void) => () => void;
  * key of a local fake server, not a secret.
  */
 export async function runSimulatorCommand(opts: SimulatorCommandOptions, onStopSignal: OnStopSignal): Promise<number> {
-	const defined = Object.fromEntries(Object.entries(opts).filter(([, value]) => value !== undefined));
+	const {rateLimit, ...rest} = opts;
+	const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
 	const simulator = await startSimulator({...defined, port: opts.port ?? 0, fleetShapes: true, triageCases: true});
+	if (rateLimit) simulator.faults.requestsPerWindow(rateLimit);
 	const out = process.stdout;
 	out.write(`agent-tui simulator listening on ${simulator.baseUrl}\n`);
 	out.write(`API key: ${simulator.apiKey}\n`);

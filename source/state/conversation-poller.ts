@@ -1,5 +1,5 @@
 import {sleepUnlessAborted} from '../wire/abortable-sleep.js';
-import {KeyRejectedError} from '../wire/errors.js';
+import {KeyRejectedError, RateLimitedError} from '../wire/errors.js';
 import type {AppConversation, Sandbox} from '../wire/schemas/app.js';
 import {publicMessage} from './redact.js';
 import {keptUnreadableRows, unreadableRow, type UnreadableRow} from './unreadable-rows.js';
@@ -73,7 +73,7 @@ export class ConversationPoller {
 		this.#random = options.random ?? Math.random;
 		this.#intervals = {...defaultPollerIntervals, ...options.intervals};
 		const share = options.pollShare ?? 0.6;
-		this.#spacingMs = Math.ceil(60_000 / Math.max(1, options.budget.perMinute * share));
+		this.#spacingMs = Math.ceil(options.budget.minuteMs / Math.max(1, options.budget.perMinute * share));
 		this.#due = {walk: 0, lookup: Number.POSITIVE_INFINITY, sandboxes: 0, watch: Number.POSITIVE_INFINITY, specs: 0};
 	}
 
@@ -273,7 +273,10 @@ export class ConversationPoller {
 		let invalid = 0;
 		const unreadable: UnreadableRow[] = [];
 		try {
-			for (;;) {
+			for (let asked = 0; ; asked++) {
+				// Under a tight limit a walk of several pages takes many seconds: a look-up batch that
+				// falls due meanwhile goes between two pages, so the rows are not stale behind it.
+				if (asked > 0 && this.#due.lookup <= this.#now()) await this.#lookupNextBatch();
 				// Each page is one request, so each goes through the budget on its own and keeps the spacing.
 				await this.#waitForSpacing();
 				const step = await this.#request('conversations:search', () => iterator.next());
@@ -365,7 +368,14 @@ export class ConversationPoller {
 
 		this.#failures++;
 		this.#retryAt = retryAt(error, this.#failures, this.#now(), {intervals: this.#intervals, random: this.#random, backoffUntil: () => this.#budget.backoffUntil()});
-		this.#health = {...this.#health, ok: false, lastError: publicMessage(error), nextRetryAt: this.#retryAt};
+		this.#health = {
+			...this.#health,
+			ok: false,
+			// The wait is counted down on screen from `nextRetryAt` (the header and the notice alike),
+			// not frozen in the words as the 429 first said it.
+			lastError: error instanceof RateLimitedError ? publicMessage(error).replace(/; retry in \d+ s$/, '') : publicMessage(error),
+			nextRetryAt: this.#retryAt,
+		};
 		this.#sink.health(this.#health);
 	}
 

@@ -1,4 +1,5 @@
 import type {AppConversation} from '../wire/schemas/app.js';
+import {budgetedGitProxy} from './budgeted-git.js';
 import type {AgentClient} from '../wire/agent-client.js';
 import {GitClient} from '../wire/git-client.js';
 import {agentBaseUrl} from '../wire/agent-base-url.js';
@@ -77,7 +78,7 @@ export function createDashboardActions(options: DashboardActionsOptions) {
 			secrets,
 			conversation: (key) => options.conversation(key),
 			// Through the app server's git proxy (the bearer key), the agent server where it has none.
-			app: client.gitChanges && client.gitDiff ? (client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+			app: client.gitChanges && client.gitDiff ? budgetedGitProxy(client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>, budget, 'visible') : null,
 			workspace: (conversation) => sandboxes.workspaceOf(conversation),
 			agentGit: (conversation, appBaseUrl) =>
 				conversation.conversation_url

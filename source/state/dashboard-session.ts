@@ -12,6 +12,7 @@ import {openServerClients} from './server-clients.js';
 import type {Transport} from '../wire/transport.js';
 import type {PollTuning} from '../config/poll-tuning.js';
 import {deadFacts} from './dead-group.js';
+import {sharedBudgetOptions} from './budget-sharing.js';
 
 /**
  * What the dashboard holds per server: its transport (connection pool, clock estimate, 429
@@ -74,7 +75,9 @@ export function nextSessionId(): number {
 export function openSession(target: SessionTarget, options: SessionOptions, write: (text: string) => void): Session {
 	// No retries inside the client: the poller has its own backoff under the request budget, and
 	// hidden retries would spend requests the budget never counted.
-	const clients = openServerClients(target, {maxRetries: 0, ...(options.poll?.budget ? {budget: options.poll.budget} : {})});
+	// The budget is shared with the other clients of this server and key on this machine (state/shared-budget.ts).
+	const shared = sharedBudgetOptions({baseUrl: target.baseUrl, key: target.apiKey?.reveal() ?? null, demo: target.demo}, options.poll?.budget, {warn: (message) => void process.stderr.write(`agent-tui: warning: ${message}\n`)});
+	const clients = openServerClients(target, {maxRetries: 0, budget: shared});
 	const {transport, budget} = clients;
 	// Its snoozes, kept per server in the state directory (the demo's address is new each run: one book for the demo).
 	const snoozes = SnoozeBook.forServer(target.demo ? 'demo:' : target.baseUrl);

@@ -1,4 +1,5 @@
 import type {ConnectionHealth, ConnectionState, DashboardSnapshot} from './dashboard-types.js';
+import {budgetSharing, sameBudgetSharing} from './budget-connection.js';
 import type {PollerHealth} from './conversation-poller.js';
 import type {DashboardClocks} from './dashboard-clocks.js';
 import {zoneLabel} from './data-clock.js';
@@ -79,7 +80,7 @@ export type ConnectionSources = {
 	/** The open timeline's stream state, if one is open. */
 	stream: string | undefined;
 	clocks: DashboardClocks;
-	budget: Pick<RequestBudget, 'requestsLastMinute' | 'perMinute'>;
+	budget: RequestBudget;
 	secrets: readonly string[];
 };
 
@@ -106,7 +107,8 @@ const {health, stream, clocks, budget, secrets} = sources;
 		previous.health === state &&
 		previous.lastError === health.lastError &&
 		previous.keyRejected === health.keyRejected &&
-		previous.nextRetryAt === health.nextRetryAt;
+		previous.nextRetryAt === health.nextRetryAt &&
+		sameBudgetSharing(previous, budget);
 	// A newer success time alone is not worth a render: polls that bring nothing new must not
 	// re-render an idle dashboard. It is published with the next change, and always together
 	// with a change of health (so "stale since" is exact).
@@ -118,7 +120,7 @@ const {health, stream, clocks, budget, secrets} = sources;
 		keyRejected: health.keyRejected,
 		nextRetryAt: health.nextRetryAt,
 		requestsLastMinute: budget.requestsLastMinute(),
-		budgetPerMinute: budget.perMinute,
+		...budgetSharing(budget),
 		clockOffsetMs,
 		clockSource,
 		eventZone,

@@ -12,6 +12,7 @@ import type {ErrorCauses} from './error-causes.js';
 import {FinalResponses} from './final-responses.js';
 import {publishWindowMs} from './flood-window.js';
 import {RequestBudget} from './request-budget.js';
+import {budgetedGitProxy} from './budgeted-git.js';
 import type {DashboardController, DashboardSnapshot, DashboardStore} from './dashboard-types.js';
 import type {CreateDashboardOptions, Dashboard, DashboardClient} from './dashboard-options.js';
 import {createDashboardActions} from './dashboard-actions.js';
@@ -156,7 +157,7 @@ class DashboardModel {
 			afterMs: options.spendAfterMs,
 			serverNow: () => this.#clocks.serverNow(),
 			...(options.progressClient ? {progressClient: options.progressClient} : {}),
-			app: this.#client.gitChanges && this.#client.gitDiff ? (this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>) : null,
+			app: this.#client.gitChanges && this.#client.gitDiff ? budgetedGitProxy(this.#client as Required<Pick<DashboardClient, 'gitChanges' | 'gitDiff'>>, this.budget, 'background') : null,
 			workspace: (conversation) => this.#sandboxes.workspaceOf(conversation),
 			transported: () => this.#transported,
 			changed: (key) => this.#rows.refreshRow(key),

@@ -32,7 +32,12 @@ export type ConnectionState = {
 	nextRetryAt: number | null;
 	/** Requests sent in the last 60 s, against the budget (shown in the header when near it). */
 	requestsLastMinute: number;
+	/** The requests a minute that may go: the configured limit, or the one learned from 429s when lower. */
 	budgetPerMinute: number;
+	/** Clients on this machine sharing the budget of this server and key (state/shared-budget.ts), this one included. */
+	budgetClients?: number;
+	/** `budgetPerMinute` was learned from the server's 429s: `named` when the 429 said it, else inferred. */
+	budgetLearned?: 'named' | 'inferred';
 	/**
 	 * The data's clock minus ours (ms, whole seconds): estimated from the data itself (state/
 	 * data-clock.ts), from the servers' `Date` headers until the data said something. Ages on

@@ -1,5 +1,6 @@
 import {fullJitterDelay} from '../wire/backoff.js';
 import {RateLimitedError} from '../wire/errors.js';
+import type {SharedBudget, SharedBudgetView} from './shared-budget.js';
 
 /**
  * The one gate every app-server request of the dashboard goes through. The hosted service allows
@@ -15,6 +16,10 @@ import {RateLimitedError} from '../wire/errors.js';
  * - one shared backoff on 429: while it lasts nothing is sent, whatever its key; Retry-After is
  *   honoured however long it is (the server knows its window; guessing shorter only earns
  *   another 429). Without Retry-After the wait grows with full jitter.
+ * - `shared` (state/shared-budget.ts): every send is also reserved in the budget all clients on
+ *   this machine share for the server and key, which paces them evenly, keeps a reserve for the
+ *   urgent ones ('action' and 'visible' are urgent, 'background' is not) and holds the limit
+ *   learned from 429s; its backoff is everyone's.
  * Time comes from `now()` and timers from the global setTimeout, so tests drive it with
  * `mock.timers` or an injected clock.
  */
@@ -32,6 +37,10 @@ export type RequestBudgetOptions = {
 	random?: () => number;
 	/** Called whenever the budget's visible state changes (backoff starts or ends, a request goes out). */
 	onChange?: () => void;
+	/** The budget shared with other clients of this server and key; closed with this one. */
+	shared?: SharedBudget;
+	/** The length of the per-minute window (60 000; shorter in tests that make minutes pass in seconds). */
+	minuteMs?: number;
 };
 
 export type BudgetState = {
@@ -69,6 +78,8 @@ export class RequestBudget {
 	readonly #now: () => number;
 	readonly #random: () => number;
 	readonly #onChange: (() => void) | undefined;
+	readonly #shared: SharedBudget | undefined;
+	readonly #minuteMs: number;
 	/** Send times in the last minute, oldest first. */
 	#sent: number[] = [];
 	#queue: Job[] = [];
@@ -87,6 +98,18 @@ export class RequestBudget {
 		this.#now = options.now ?? (() => Date.now());
 		this.#random = options.random ?? Math.random;
 		this.#onChange = options.onChange;
+		this.#minuteMs = Math.max(1000, options.minuteMs ?? 60_000);
+		this.#shared = options.shared;
+		if (this.#shared) {
+			// Another client's 429 or a new client changes what this one shows and may send. Told
+			// from inside a ledger update (under its lock): acted on once that is over.
+			this.#shared.onChange = () =>
+				queueMicrotask(() => {
+					if (this.#closed) return;
+					this.#onChange?.();
+					this.#pump();
+				});
+		}
 	}
 
 	/**
@@ -122,27 +145,51 @@ export class RequestBudget {
 	 * budget, so it uses ours.
 	 */
 	record(): void {
-		this.#sent.push(this.#now());
+		const now = this.#now();
+		this.#sent.push(now);
+		this.#shared?.record(1, now);
 		this.#pump();
 	}
 
-	/** Starts (or extends) the shared backoff after a 429. */
-	rateLimited(retryAfterMs?: number): void {
+	/**
+	 * Starts (or extends) the shared backoff after a 429; `named`: the limit the 429 named, which
+	 * the shared budget keeps (it learns one from what was sent when none is named).
+	 */
+	rateLimited(retryAfterMs?: number, named?: {limit: number; windowMs: number}): void {
 		const wait = retryAfterMs ?? fullJitterDelay(this.#rateLimitStreak, {baseMs: 1000, capMs: 60_000, random: this.#random}) + 1000;
 		this.#rateLimitStreak++;
 		this.#backoffUntil = Math.max(this.#backoffUntil, this.#now() + wait);
+		this.#shared?.rateLimited({retryAfterMs: wait, limit: named?.limit, windowMs: named?.windowMs});
 		this.#onChange?.();
 		this.#pump();
 	}
 
+	/** Requests sent in the last minute: by every client sharing the budget, when it is shared. */
 	requestsLastMinute(): number {
+		if (this.#shared) return this.#shared.view().requestsLastMinute;
 		const now = this.#now();
 		this.#trim(now);
-		return this.#sent.length - firstInside(this.#sent, now - 60_000);
+		return this.#sent.length - firstInside(this.#sent, now - this.#minuteMs);
+	}
+
+	/** The length of the per-minute window (60 000 unless tuned for a test). */
+	get minuteMs(): number {
+		return this.#minuteMs;
+	}
+
+	/** Requests a minute that may go: the configured limit, or the one learned from 429s when lower. */
+	effectivePerMinute(): number {
+		return Math.min(this.perMinute, this.#shared?.view().perMinute ?? this.perMinute);
+	}
+
+	/** The shared budget as the header shows it (clients, learned limit); null when not shared. */
+	sharedView(): SharedBudgetView | null {
+		return this.#shared?.view() ?? null;
 	}
 
 	backoffUntil(): number | null {
-		return this.#backoffUntil > this.#now() ? this.#backoffUntil : null;
+		const until = Math.max(this.#backoffUntil, this.#shared?.view().backoffUntil ?? 0);
+		return until > this.#now() ? until : null;
 	}
 
 	state(): BudgetState {
@@ -166,6 +213,7 @@ export class RequestBudget {
 		for (const job of queued) job.reject(new BudgetClosedError());
 		for (const controller of this.#inFlight.values()) controller.abort(new BudgetClosedError());
 		this.#inFlight.clear();
+		this.#shared?.close();
 	}
 
 	get closed(): boolean {
@@ -173,7 +221,7 @@ export class RequestBudget {
 	}
 
 	#trim(now: number): void {
-		const drop = firstInside(this.#sent, now - 60_000 - this.#guardMs);
+		const drop = firstInside(this.#sent, now - this.#minuteMs - this.#guardMs);
 		if (drop > 0) this.#sent.splice(0, drop);
 	}
 
@@ -183,7 +231,7 @@ export class RequestBudget {
 		let wait = Math.max(0, this.#backoffUntil - now);
 		const sent = this.#sent;
 		const windows: Array<[limit: number, windowMs: number]> = [
-			[this.perMinute, 60_000 + this.#guardMs],
+			[this.perMinute, this.#minuteMs + this.#guardMs],
 			[this.perSecond, 1000 + this.#guardMs],
 		];
 		for (const [limit, windowMs] of windows) {
@@ -218,14 +266,16 @@ export class RequestBudget {
 			const index = this.#nextIndex();
 			// Everything queued waits for a key in flight; its completion pumps again.
 			if (index === -1) break;
-			const wait = this.#waitMs(now, this.#queue[index]!.weight);
+			const job = this.#queue[index]!;
+			// This client's own windows first, then the budget it shares (reserved there when it has room).
+			const wait = this.#waitMs(now, job.weight) || (this.#shared?.reserve(job.weight, job.priority <= priorityRank.visible, now) ?? 0);
 			if (wait > 0) {
 				this.#arm(now + wait);
 				return;
 			}
 
-			const [job] = this.#queue.splice(index, 1);
-			this.#start(job!, now);
+			this.#queue.splice(index, 1);
+			this.#start(job, now);
 		}
 
 		this.#clearTimer();
@@ -251,7 +301,7 @@ export class RequestBudget {
 			},
 			(error: unknown) => {
 				this.#finish(job, controller, now);
-				if (error instanceof RateLimitedError && !this.#closed) this.rateLimited(error.retryAfterMs);
+				if (error instanceof RateLimitedError && !this.#closed) this.rateLimited(error.retryAfterMs, error.namedLimit);
 				job.reject(error);
 			},
 		);
@@ -259,7 +309,10 @@ export class RequestBudget {
 
 	#finish(job: Job, controller: AbortController, startedAt: number): void {
 		if (this.#inFlight.get(job.key) === controller) this.#inFlight.delete(job.key);
-		if (job.weight > 1) this.#restamp(startedAt, job.weight - 1);
+		if (job.weight > 1) {
+			this.#restamp(startedAt, job.weight - 1);
+			this.#shared?.restamp(startedAt, job.weight - 1, this.#now());
+		}
 		this.#pump();
 	}
 

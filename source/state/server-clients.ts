@@ -18,8 +18,11 @@ export type ServerClients = {
 };
 
 export type ServerClientsOptions = {
-	/** The budget's limits (AGENT_TUI_POLL, config/poll-tuning.ts); default the service's. */
-	budget?: Pick<RequestBudgetOptions, 'perSecond' | 'perMinute'>;
+	/**
+	 * The budget's limits (AGENT_TUI_POLL, config/poll-tuning.ts; default the service's) and, shared
+	 * with the other clients of this server and key on this machine, its ledger (state/budget-sharing.ts).
+	 */
+	budget?: RequestBudgetOptions;
 	/**
 	 * Retries of a failing GET inside the client (default the client's). The dashboard asks for
 	 * none: its poller has its own backoff under the budget.
@@ -40,8 +43,9 @@ export function openServerClients(target: {baseUrl: string; apiKey: Secret | nul
 		transport,
 		...(options.maxRetries === undefined ? {} : {maxRetries: options.maxRetries}),
 		onRetry: (info) => {
-			// A retry is one more request the server counts: the budget counts it too.
+			// A retry is one more request the server counts: the budget counts it too, and learns from a 429.
 			budget.record();
+			if (info.rateLimited) budget.rateLimited(info.rateLimited.retryAfterMs, info.rateLimited.namedLimit);
 			options.onRetry?.(info);
 		},
 		...(options.onInvalid ? {onInvalid: options.onInvalid} : {}),

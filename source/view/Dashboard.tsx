@@ -305,7 +305,7 @@ export function Dashboard(props: DashboardProps) {
 	);
 }
 
-type Notice = {text: string; level: 'info' | 'warn' | 'error'};
+type Notice = {text: string; level: 'info' | 'warn' | 'error'; retryAt?: number | null};
 
 
 const waitingHints: readonly ActionName[] = ['approve', 'reject'];
@@ -323,6 +323,7 @@ function latestNotice(snapshot: DashboardSnapshot, view: ViewState, now: number)
 	const newest: (Notice & {at: number}) | null =
 		store && (!own || store.at >= own.at) ? store : own ? {text: own.text, level: own.level ?? 'info', at: own.at} : null;
 	if (newest && now - newest.at < noticeMs) return newest;
-	if (snapshot.connection.lastError) return {text: snapshot.connection.lastError, level: 'error'};
+	// Counted down in the footer from the header's own `nextRetryAt`.
+	if (snapshot.connection.lastError) return {text: snapshot.connection.lastError, level: 'error', retryAt: snapshot.connection.nextRetryAt};
 	return null;
 }

@@ -5,8 +5,11 @@ import {fitFooterHints} from './footer-hints.js';
 import {type ActionName, footerHints, keymap, type KeyContext} from './keymap.js';
 import {cellWidth} from '../format/width.js';
 import {line} from './cells.js';
+import {retryWait} from './health-text.js';
+import {useNow} from './use-now.js';
 
-type Notice = {text: string; level: 'info' | 'warn' | 'error'};
+/** `retryAt`: the connection's next retry; the line counts down to it as the header does. */
+type Notice = {text: string; level: 'info' | 'warn' | 'error'; retryAt?: number | null};
 
 type Props = {
 	width: number;
@@ -56,6 +59,10 @@ function FooterImpl({width, contexts, question, notice, first = noFirst}: Props)
 	// line when it fits, else takes the notice line: what the question acts on is never cut off.
 	const asked = question ? `${question.question} [y/n] ` : '';
 	const detailBelow = question !== null && question.detail !== '' && cellWidth(asked) + cellWidth(question.detail) > width;
+	// Ticks (each second, as the header's clock) only while a retry is counted down.
+	const now = useNow(1000, notice?.retryAt != null);
+	const wait = notice?.retryAt == null ? null : retryWait(notice.retryAt, now);
+	const noticeText = notice ? `${notice.text}${wait ? `; retry in ${wait}` : ''}` : '';
 	return (
 		<Box flexDirection="column" height={2} width={width}>
 			{question ? (
@@ -74,7 +81,7 @@ function FooterImpl({width, contexts, question, notice, first = noFirst}: Props)
 				</Text>
 			) : (
 				<Text color={notice ? levelColor[notice.level] : undefined} wrap="truncate">
-					{notice ? line(sanitizeLine(notice.text), width) : ' '}
+					{notice ? line(sanitizeLine(noticeText), width) : ' '}
 				</Text>
 			)}
 		</Box>

@@ -6,7 +6,7 @@ import type {ConversationCounts} from '../state/conversation-query.js';
 import type {ConnectionState, ServerState} from '../state/dashboard-types.js';
 import {formatCost} from '../format/numbers.js';
 import {formatAge} from '../format/time.js';
-import {budgetText, healthText, serverHealthShort} from './health-text.js';
+import {budgetShareText, budgetText, healthText, serverHealthShort} from './health-text.js';
 import {countSegments} from './status-counts.js';
 import {useNow} from './use-now.js';
 
@@ -114,6 +114,8 @@ function HeaderImpl({serverLabel, keySource, demo, connection, servers, counts, 
 		segments.push({text: '│ ', color: 'gray'}, {text: health.text, color: health.color, bold: health.color === 'red'});
 	}
 	if (budget) segments.push({text: ` · ${budget}`, color: 'yellow', keep: 4});
+	const shared = budgetShareText(connection);
+	if (shared) segments.push({text: ` · ${shared}`, color: 'gray', keep: 3});
 	if (invalidItems > 0) segments.push({text: ` · ⚠ ${invalidItems} invalid`, color: 'yellow', keep: 4});
 	segments.push({text: ' │ ', color: 'gray'});
 	const needYou = counts.needingAttention;

@@ -17,7 +17,8 @@ export function healthText(connection: ConnectionState, now: number, keySource: 
 	// Where the refused key came from: the environment, a key file, a profile (the headless commands say the same).
 	if (connection.keyRejected) return {text: `✗ key rejected (${keySource ? sanitizeLine(keySource) : 'check OPENHANDS_API_KEY'})`, color: 'red'};
 	const age = connection.lastSuccessAt === null ? null : formatAge(Math.max(0, now - connection.lastSuccessAt));
-	const retry = connection.nextRetryAt !== null && connection.nextRetryAt > now ? ` (retry ${formatAge(connection.nextRetryAt - now)})` : '';
+	const wait = retryWait(connection.nextRetryAt, now);
+	const retry = wait ? ` (retry ${wait})` : '';
 	switch (connection.health) {
 		case 'live':
 			return {text: '● live', color: 'green'};
@@ -37,12 +38,31 @@ export function healthText(connection: ConnectionState, now: number, keySource: 
 	}
 }
 
-/** `87/100 req/min` when the request budget is nearly spent, otherwise empty. */
+/**
+ * The wait until the next retry (`43s`), or null when none is pending. The one source of the
+ * countdown: the header's `(retry 43s)` and the notice line's `retry in 43s` both read it, from
+ * the same `nextRetryAt` on clocks that tick on the same second.
+ */
+export function retryWait(nextRetryAt: number | null, now: number): string | null {
+	return nextRetryAt !== null && nextRetryAt > now ? formatAge(nextRetryAt - now) : null;
+}
+
+/**
+ * `87/100 req/min` when the request budget is nearly spent, the limit when it was learned from
+ * the server's 429s (`limit 20/min` when the 429 named it, `limit ≈18/min` when estimated from
+ * what was sent), otherwise empty.
+ */
 export function budgetText(connection: ConnectionState): string {
 	if (connection.budgetPerMinute <= 0) return '';
-	return connection.requestsLastMinute >= connection.budgetPerMinute * 0.8
-		? `${connection.requestsLastMinute}/${connection.budgetPerMinute} req/min`
-		: '';
+	const parts: string[] = [];
+	if (connection.requestsLastMinute >= connection.budgetPerMinute * 0.8) parts.push(`${connection.requestsLastMinute}/${connection.budgetPerMinute} req/min`);
+	if (connection.budgetLearned) parts.push(`limit ${connection.budgetLearned === 'inferred' ? '≈' : ''}${connection.budgetPerMinute}/min`);
+	return parts.join(' · ');
+}
+
+/** `budget shared ×3` while other clients on this machine share this server's and key's budget, otherwise empty. */
+export function budgetShareText(connection: ConnectionState): string {
+	return connection.budgetClients !== undefined && connection.budgetClients > 1 ? `budget shared ×${connection.budgetClients}` : '';
 }
 
 /**

@@ -55,6 +55,8 @@ export class ValidationError extends ApiError {
 
 export class RateLimitedError extends ApiError {
 	override name = 'RateLimitedError';
+	/** The limit the 429 named (`20 per 1 minute`: 20 and 60 000 ms), when it named one. */
+	namedLimit?: {limit: number; windowMs: number};
 	constructor(
 		message: string,
 		readonly retryAfterMs: number | undefined,

@@ -1,6 +1,7 @@
 import type {Dispatcher} from 'undici';
 import {errors as undiciErrors, request} from '../boundary/undici-parts.js';
 import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
+import {namedRateLimit, rateLimitWait} from './rate-limit.js';
 import {
 	ApiError,
 	KeyRejectedError,
@@ -21,6 +22,8 @@ import {
 import {validationDetail} from './schemas/common.js';
 import type {ServerClock} from './server-clock.js';
 import {processTransport, type Transport} from './transport.js';
+
+export {namedRateLimit, rateLimitWait} from './rate-limit.js';
 
 /**
  * JSON over HTTP for both APIs. Each server's Transport (transport.ts) holds its keep-alive pools,
@@ -56,7 +59,14 @@ export type RequestOptions = {
 	deadlineMs?: number;
 };
 
-export type RetryInfo = {attempt: number; delayMs: number; reason: string; url: string};
+export type RetryInfo = {
+	attempt: number;
+	delayMs: number;
+	reason: string;
+	url: string;
+	/** The 429 that is being waited out, when that is the reason: a budget learns from it. */
+	rateLimited?: RateLimitedError;
+};
 
 export type HttpClientOptions = {
 	baseUrl: string;
@@ -157,7 +167,7 @@ export class HttpClient {
 				const margin = Math.min(options.headersTimeoutMs ?? defaults.headersTimeoutMs, 10_000, deadlineMs / 4);
 				if (delayMs !== undefined && !(error instanceof RateLimitedError) && Date.now() - started + delayMs + margin > deadlineMs) delayMs = undefined;
 				if (delayMs === undefined) throw error;
-				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname});
+				this.#options.onRetry?.({attempt: attempt + 1, delayMs, reason: (error as Error).message, url: url.pathname, ...(error instanceof RateLimitedError ? {rateLimited: error} : {})});
 				await sleep(delayMs, options.signal).catch(() => {
 					throw cancelled(method, url, options.signal);
 				});
@@ -373,6 +383,8 @@ function interpret(method: string, url: URL, response: RawResponse, credentials:
 	if (status === 429) {
 		const {waitMs, spacingMs} = rateLimitWait(headers, words);
 		const error = new RateLimitedError(`${where}: ${rateLimitedWords} ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
+		const named = namedRateLimit(headers, words);
+		if (named) error.namedLimit = named;
 		throw Object.assign(error, {spacingMs});
 	}
 	if (status >= 500) {
@@ -405,30 +417,6 @@ function safeLocation(location: string, base: URL): string {
 	} catch {
 		return JSON.stringify(location.slice(0, 100));
 	}
-}
-
-/**
- * How long a 429 asks us to wait, and how far apart requests must go from then on. The hosted
- * service rounds its per-second window down, so `Retry-After: 0` means "after the window", not
- * "now": a 0 (or no header) waits until X-RateLimit-Reset, and at least one window (1 s, or the
- * one its message names: "10 per 1 second"). The limit over the window is the spacing.
- */
-export function rateLimitWait(headers: Record<string, string | string[] | undefined>, message = '', now = Date.now()): {waitMs: number; spacingMs: number} {
-	const header = (name: string) => {
-		const value = headers[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
-	const named = /(\d+)\s+per\s+(\d+)?\s*(second|minute|hour)/i.exec(message);
-	const windowMs = named ? Number(named[2] ?? 1) * {second: 1000, minute: 60_000, hour: 3_600_000}[named[3]!.toLowerCase() as 'second']! : 1000;
-	const limit = Number(header('x-ratelimit-limit') ?? named?.[1]);
-	const spacingMs = Number.isFinite(limit) && limit > 0 ? Math.ceil(windowMs / limit) : 0;
-	const reset = Number(header('x-ratelimit-reset'));
-	// Epoch seconds (the usual) or seconds from now.
-	const resetInMs = Number.isFinite(reset) && reset > 0 ? (reset > 1e9 ? reset * 1000 - now : reset * 1000) : undefined;
-	const retryAfterMs = parseRetryAfter(header('retry-after'), now);
-	if (retryAfterMs !== undefined && retryAfterMs > 0) return {waitMs: retryAfterMs, spacingMs};
-	const untilReset = resetInMs !== undefined && resetInMs > 0 && resetInMs <= 3_600_000 ? resetInMs : 0;
-	return {waitMs: Math.max(untilReset, Math.min(windowMs, 60_000), 1000), spacingMs};
 }
 
 /** The caller's own reason when it is one of ours (a closed client), else a plain cancellation. */

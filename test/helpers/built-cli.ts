@@ -36,13 +36,15 @@ export function cliArgs(): string[] {
 }
 
 /**
- * The built CLI as a shell command (tmux panes): the tests' cache folder (testCacheHome), then
+ * The built CLI as a shell command (tmux panes): the tests' cache folder (testCacheHome) and a
+ * state folder in it, then
  * this Node (with `nodeArgs`) and the CLI, quoted for `sh`. It starts with an assignment, so it
  * goes at the start of a command or after `env` and its other assignments.
  */
 export function cliCommand(nodeArgs: readonly string[] = []): string {
 	const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-	return [`XDG_CACHE_HOME=${quote(testCacheHome())}`, ...[process.execPath, ...nodeArgs, freshBuiltCli()].map(quote)].join(' ');
+	// The shared request budget's ledgers (one per simulator port) in the tests' folder, never the developer's state.
+	return [`XDG_CACHE_HOME=${quote(testCacheHome())}`, `XDG_STATE_HOME=${quote(join(testCacheHome(), 'state'))}`, ...[process.execPath, ...nodeArgs, freshBuiltCli()].map(quote)].join(' ');
 }
 
 export type CliRun<Stdout extends string | Buffer = string> = {code: number | null; stdout: Stdout; stderr: string; exitedAt: number};
@@ -74,11 +76,12 @@ export function testCacheHome(): string {
 }
 
 /**
- * The environment a script gives the CLI: HOME and XDG_CONFIG_HOME under `home` (the cache: above), no CI, no
+ * The environment a script gives the CLI: HOME, XDG_CONFIG_HOME and XDG_STATE_HOME under `home` (the cache: above), no CI, no
  * OPENHANDS_* and no NODE_OPTIONS from the developer's shell (only what `env` adds).
  */
 export function cliEnv(home: string, env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome()};
+	// The shared request budget (XDG_STATE_HOME) under `home` too: never the developer's.
+	const out: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), XDG_CACHE_HOME: testCacheHome(), XDG_STATE_HOME: join(home, 'state')};
 	for (const name of Object.keys(out)) if (name.startsWith('OPENHANDS_') || name === 'CI' || name === 'NODE_OPTIONS') delete out[name];
 	Object.assign(out, env);
 	return out;
