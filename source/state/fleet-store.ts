@@ -5,6 +5,7 @@ import type {
 	DashboardController,
 	DashboardSnapshot,
 	DashboardStore,
+	ResumeStepReport,
 	RowServer,
 	SandboxRow,
 	ServerState,
@@ -299,6 +300,32 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 			? {askAgent: (qualified: string, question: string, signal?: AbortSignal) => routed(qualified, (own, key) => own.askAgent!(key, question, signal))}
 			: {}),
 		...(first.conversationLink ? {conversationLink: (qualified: string) => routed(qualified, (own, key) => own.conversationLink!(key))} : {}),
+		// Plans on fresh data (state/fresh-plan.ts), server by server: each reads its own list again
+		// and resumes one step at a time; the rows come back keyed as this view keys them.
+		...(first.freshSandboxes
+			? {
+				freshSandboxes: async () => {
+					const merged = new Map<string, SandboxRow>();
+					for (const member of members) {
+						const own = await member.controller.freshSandboxes?.();
+						for (const row of own?.values() ?? []) merged.set(qualifyKey(row.key, member.name), qualifiedSandbox(member, row));
+					}
+					return merged;
+				},
+			}
+			: {}),
+		...(first.resumeInSteps
+			? {
+				resumeInSteps: async (keys: readonly string[], planned: ReadonlyMap<string, readonly string[]> | null, report: (report: ResumeStepReport) => void, stopped: () => boolean) => {
+					for (const [member, own] of grouped(keys)) {
+						if (own.length === 0 || stopped() || !member.controller.resumeInSteps) continue;
+						const q = (key: string) => qualifyKey(key, member.name);
+						const ownPlanned = planned ? new Map(own.map((key) => [key, (planned.get(q(key)) ?? []).map((victim) => splitKey(victim, names)?.key ?? victim)] as const)) : null;
+						await member.controller.resumeInSteps(own, ownPlanned, (step) => report(qualifiedStep(step, q)), stopped);
+					}
+				},
+			}
+			: {}),
 		...(first.openChanges ? {openChanges: (qualified: string) => routed(qualified, (own, key) => own.openChanges!(key))} : {}),
 		...(first.searchAcross ? {searchAcross: (keys: readonly string[], query: string, listener: SearchListener) => searchEveryServer(keys, query, listener)} : {}),
 		close: async () => {
@@ -337,4 +364,11 @@ export function createFleet(servers: readonly FleetServer[], options: {flushMs?:
 	}
 
 	return {store: {subscribe: publisher.subscribe, getSnapshot: publisher.get}, controller};
+}
+
+/** A resume step's report with its sandbox keys as the all-servers view keys them. */
+function qualifiedStep(step: ResumeStepReport, q: (key: string) => string): ResumeStepReport {
+	if (step.state === 'sent') return {...step, key: q(step.key), pauses: step.pauses.map(q), planned: step.planned ? step.planned.map(q) : null};
+	if (step.state === 'done') return {...step, key: q(step.key), paused: step.paused.map(q)};
+	return {...step, key: q(step.key)};
 }

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {openSession} from '../source/state/dashboard-session.js';
+import type {ResumeStepReport} from '../source/state/dashboard-types.js';
+import {createFleet} from '../source/state/fleet-store.js';
+import {planResumes} from '../source/state/resume-plan.js';
+import {Secret} from '../source/wire/secret.js';
+import {waitForSnapshot} from './helpers/store-wait.js';
+
+/**
+ * The resume remedy in the all-servers view (issue 41, item 4): each server's list is read again
+ * and its resumes go one step at a time, so no server ends with more running than its cap; the
+ * reports come back keyed as the view keys its rows.
+ */
+
+const poll = {budget: {perSecond: 200, perMinute: 10_000}, intervals: {refreshMs: 60_000, sandboxesMs: 60_000, sandboxesPendingMs: 150, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400}};
+const running = (sim: Simulator) => sim.world.sandboxList().filter((sandbox) => sandbox.status === 'RUNNING').length;
+
+test('every profile at once: resuming paused sandboxes on two servers at their caps re-reads each list and never leaves more running than a cap', {timeout: 90_000}, async (t) => {
+	const options = {port: 0, seed: 11, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20};
+	const work = await startSimulator(options);
+	const lab = await startSimulator(options);
+	const open = (sim: Simulator, label: string) => openSession({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), label, demo: false, runningSandboxCap: 3}, {poll}, () => undefined);
+	const sessions = [open(work, 'work.test'), open(lab, 'lab.test')];
+	const fleet = createFleet([
+		{name: 'work', label: 'work.test', store: sessions[0]!.store, controller: sessions[0]!.controller},
+		{name: 'lab', label: 'lab.test', store: sessions[1]!.store, controller: sessions[1]!.controller},
+	]);
+	t.after(async () => {
+		await fleet.controller.close();
+		await Promise.all(sessions.map((session) => session.close()));
+		await Promise.all([work.close(), lab.close()]);
+	});
+	const loaded = await waitForSnapshot(fleet.store, (s) => s.conversations.size === 24 && s.sandboxesListed, 'both servers listed');
+	assert.equal(running(work), 3);
+	assert.equal(running(lab), 3);
+	// Two paused sandboxes on each server: four resumes against two caps of 3.
+	const paused = (server: string) => [...loaded.sandboxes.values()].filter((row) => row.server?.name === server && String(row.sandbox.status) === 'PAUSED').slice(0, 2).map((row) => row.key);
+	const targets = [...paused('work'), ...paused('lab')];
+	assert.equal(targets.length, 4);
+
+	const fresh = await fleet.controller.freshSandboxes!();
+	assert.ok([...fresh.keys()].every((key) => fleet.store.getSnapshot().sandboxes.has(key)), 'the fresh rows are keyed as the view keys them');
+	const reports: ResumeStepReport[] = [];
+	const plan = planResumes(fresh, targets, null);
+	await fleet.controller.resumeInSteps!(targets, new Map(plan.steps.map((step) => [step.sandboxKey, step.pauses])), (report) => reports.push(report), () => false);
+	const done = reports.filter((report) => report.state === 'done');
+	assert.equal(done.length, 4, JSON.stringify(reports));
+	assert.ok(done.every((report) => targets.includes(report.key)), 'the reports name the rows as the view keys them');
+	assert.ok(running(work) <= 3 && running(lab) <= 3, `running: work ${running(work)}, lab ${running(lab)} against caps of 3`);
+});
