@@ -7,6 +7,7 @@ import {createFleet} from '../source/state/fleet-store.js';
 import {planResumes} from '../source/state/resume-plan.js';
 import {Secret} from '../source/wire/secret.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
+import {watchSimulator} from './helpers/sim-watch.js';
 
 /**
  * The resume remedy in the all-servers view (issue 41, item 4): each server's list is read again
@@ -40,6 +41,7 @@ test('every profile at once: resuming paused sandboxes on two servers at their c
 	const targets = [...paused('work'), ...paused('lab')];
 	assert.equal(targets.length, 4);
 
+	const reaches = [watchSimulator(work), watchSimulator(lab)];
 	const fresh = await fleet.controller.freshSandboxes!();
 	assert.ok([...fresh.keys()].every((key) => fleet.store.getSnapshot().sandboxes.has(key)), 'the fresh rows are keyed as the view keys them');
 	const reports: ResumeStepReport[] = [];
@@ -48,5 +50,7 @@ test('every profile at once: resuming paused sandboxes on two servers at their c
 	const done = reports.filter((report) => report.state === 'done');
 	assert.equal(done.length, 4, JSON.stringify(reports));
 	assert.ok(done.every((report) => targets.includes(report.key)), 'the reports name the rows as the view keys them');
+	// Once every transition at the simulators has ended: what the service was left running.
+	for (const [index, sim] of [work, lab].entries()) await reaches[index]!(() => !sim.world.sandboxList().some((sandbox) => sandbox.transition), 'the simulator settled', 10_000).catch(() => undefined);
 	assert.ok(running(work) <= 3 && running(lab) <= 3, `running: work ${running(work)}, lab ${running(lab)} against caps of 3`);
 });
