@@ -63,6 +63,12 @@ test('conversations --json: the looping conversation\'s cause is repeating; the 
 	const otherRunning = rows.filter((candidate) => candidate !== row && candidate.execution_status === 'running' && candidate.sandbox_status === 'RUNNING');
 	assert.ok(otherRunning.length > 0, 'other running conversations');
 	assert.ok(otherRunning.every((candidate) => candidate.cause?.kind !== 'repeating'), JSON.stringify(otherRunning.map((candidate) => candidate.cause)));
+	// The table says it too, on the looping row only.
+	const table = await runCli(['conversations', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 60_000});
+	assert.equal(table.code, 0, table.stderr);
+	const lines = table.stdout.split('\n');
+	assert.match(lines.find((line) => line.startsWith(normalizeId(looping.id).slice(0, 8))) ?? '', /▸ running · repeating \S+ \d+×/);
+	assert.equal(lines.filter((line) => /repeating/.test(line)).length, 1, table.stdout);
 });
 
 test('watch --json: a conversation found looping is said once, as a change of its cause to repeating', {timeout: 150_000}, async (t) => {

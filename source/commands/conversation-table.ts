@@ -22,8 +22,8 @@ export function ageOf(iso: string | null | undefined, now: AgeNow): string {
 	return now === 'unknown' ? formatAgeAt(now, parseTimestamp(iso)) : formatAgeSince(iso, now);
 }
 
-export function conversationTable(rows: readonly AppConversation[], now: AgeNow, width?: number, causes?: ReadonlyMap<string, ErrorCause | null>): string[] {
-	return renderTable(rows, columnsOf((row) => row, () => now, (row) => causes?.get(normalizeId(row.id)), rows), width);
+export function conversationTable(rows: readonly AppConversation[], now: AgeNow, width?: number, causes?: ReadonlyMap<string, ErrorCause | null>, repeats?: ReadonlyMap<string, {tool: string; count: number}>): string[] {
+	return renderTable(rows, columnsOf((row) => row, () => now, (row) => causes?.get(normalizeId(row.id)), rows, () => '', (row) => repeats?.get(normalizeId(row.id))), width);
 }
 
 /** A row of the all-profiles table: the conversation, the profile it came from, now by that server's clock, and why it failed if it did. */
@@ -45,6 +45,7 @@ function columnsOf<T>(
 	cause: (row: T) => ErrorCause | null | undefined,
 	rows: readonly T[] = [],
 	server: (row: T) => string = () => '',
+	repeat: (row: T) => {tool: string; count: number} | undefined = () => undefined,
 ): Array<Column<T>> {
 	const parents = new Set(rows.map((row) => `${server(row)}\n${normalizeId(conversation(row).id)}`));
 	return [
@@ -54,7 +55,8 @@ function columnsOf<T>(
 		{header: 'SANDBOX', value: (row) => sandboxCell(conversation(row)), max: 56},
 		// Null unless the sandbox runs: shown as such rather than left blank.
 		// An errored agent says why, when its error event says (`✗ error · quota: raise the budget`).
-		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? agentCell(conversation(row), cause(row)) : missing), max: 48},
+		// A model re-sending the same call says so (`▸ running · repeating apply_patch 4×`), as `!` does.
+		{header: 'AGENT', value: (row) => (conversation(row).execution_status ? agentCell(conversation(row), cause(row), repeat(row)) : missing), max: 48},
 		// A sub-conversation under its parent (`└ `), or marked when its parent is not in the list (`↳ `).
 		{header: 'TITLE', value: (row) => subAgentMark(conversation(row), parents, server(row)) + (conversation(row).title ?? '(untitled)'), max: 60, flexible: true},
 		{header: 'REPO', value: (row) => conversation(row).selected_repository ?? missing, max: 40},
@@ -75,7 +77,8 @@ function subAgentMark(conversation: AppConversation, listed: ReadonlySet<string>
 	return listed.has(`${server}\n${normalizeId(parent)}`) ? '└ ' : '↳ ';
 }
 
-function agentCell(row: AppConversation, cause: ErrorCause | null | undefined): string {
+function agentCell(row: AppConversation, cause: ErrorCause | null | undefined, repeat?: {tool: string; count: number}): string {
 	const label = executionStatusStyle(row.execution_status).label;
-	return cause ? `${label} · ${causeShort(cause)}` : label;
+	if (cause) return `${label} · ${causeShort(cause)}`;
+	return repeat ? `${label} · repeating ${repeat.tool} ${repeat.count}×` : label;
 }

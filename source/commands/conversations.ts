@@ -34,7 +34,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 	const all = await readConversations(server, unreadable);
 	const rows = all.filter((conversation) => !filter || conversationMatchesStatus(conversation, filter));
 	const causes = await errorCauses(server, io, rows, parseCauseLimit(flags.causes));
-	const repeats = flags.json ? await repeatTails(server, io, rows) : new Map<string, never>();
+	const repeats = await repeatTails(server, io, rows);
 	// Judged on the whole listing, whatever the filter shows.
 	const {now, basis} = listingClock(clockOf(server), all);
 	// Said only when there is an age to tell.
@@ -45,7 +45,7 @@ export async function runConversations(server: Server, io: Io, flags: CommandFla
 		printLine(io, toJson(rows.map((conversation) => ({...conversation, cause: conversationCause(conversation, now, causes.get(normalizeId(conversation.id)), repeats.get(normalizeId(conversation.id))), error_cause: causeJsonOf(causes, conversation), snoozed_until: listedSnoozedUntil(snoozes, conversation, now), ...ageClockJson(basis)})), io.secrets));
 	}
 	else {
-		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes)) printText(io, line);
+		for (const line of conversationTable(treeOrder(rows), now, io.stdout.isTTY ? io.stdout.columns : undefined, causes, repeats)) printText(io, line);
 		if (rows.length === 0 && unreadable.count === 0) note(io, all.length === 0 ? 'no conversations' : `none of the ${all.length} conversations has that status`);
 	}
 	// Rows that could not be read are not "none": said, with what could be read of them, and exit 5 (a bad answer).
