@@ -26,6 +26,7 @@ import {RemedyPanel} from './triage/RemedyPanel.js';
 import {SnoozeChooser} from './triage/SnoozeChooser.js';
 import {applySnooze} from './triage/snooze-keys.js';
 import type {Overlay, ViewAction} from './view-state.js';
+import {switchProfile, viewCommands} from './view-commands.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
 export type PanelOverlay = Exclude<Overlay, {kind: 'details'} | {kind: 'confirm'}>;
@@ -62,7 +63,7 @@ type Props = {
  */
 export function DashboardOverlay(props: Props) {
 	const {snapshot, controller, conversationKeys, width, height, dispatch, openTimeline, changesSession} = props;
-	const closeOverlay = () => dispatch({type: 'close-overlay'});
+	const {say, closeOverlay, openOverlay, focus} = viewCommands(dispatch);
 	// A bulk pause or resume opened before the sandbox list arrived plans once, when it arrives;
 	// from then on the panel's list stays what the user confirms.
 	const awaiting = props.overlay.kind === 'bulk' && props.overlay.action !== 'interrupt' ? props.overlay : null;
@@ -85,11 +86,11 @@ export function DashboardOverlay(props: Props) {
 				height={height}
 				// The prompt stays open while it sends and closes itself once sent: a message the
 				// server refused is still in the field, to retry or copy.
-				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text)}
+				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, say, text)}
 				onSent={closeOverlay}
 				onCancel={() => {
 					closeOverlay();
-					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
+					say('Cancelled.');
 				}}
 			/>
 		);
@@ -109,7 +110,6 @@ export function DashboardOverlay(props: Props) {
 	} else if (props.overlay.kind === 'triage-confirm') {
 		const {verb, conversationKey} = props.overlay;
 		const title = shortTitle(snapshot, conversationKey);
-		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
 		overlay = (
 			<ActionConfirm
 				key={`${verb}:${conversationKey}`}
@@ -125,7 +125,7 @@ export function DashboardOverlay(props: Props) {
 						closeOverlay();
 						void runTriage(controller, 'approve', {conversationKey, title}, say);
 					} else {
-						dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: 'reject', conversationKey}});
+						openOverlay({kind: 'prompt', purpose: 'reject', conversationKey});
 					}
 				}}
 				onNo={() => {
@@ -199,7 +199,7 @@ export function DashboardOverlay(props: Props) {
 				secrets={sessionKey ? [sessionKey] : []}
 				width={width}
 				height={height}
-				onCopied={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onCopied={say}
 				onClose={closeOverlay}
 			/>
 		);
@@ -213,14 +213,8 @@ export function DashboardOverlay(props: Props) {
 				onChoose={(name) => {
 					closeOverlay();
 					if (name === props.currentProfile) return;
-					if (!props.onSwitchProfile) {
-						dispatch({type: 'notice', text: 'Switching profiles needs the dashboard started by agent-tui.', at: Date.now()});
-						return;
-					}
-					dispatch({type: 'notice', text: `Switching to profile "${name}"…`, at: Date.now()});
-					void props.onSwitchProfile(name).then((problem) => {
-						if (problem) dispatch({type: 'notice', text: problem, at: Date.now()});
-					});
+					if (!props.onSwitchProfile) say('Switching profiles needs the dashboard started by agent-tui.');
+					else switchProfile(props.onSwitchProfile, name, `Switching to profile "${name}"…`, say);
 				}}
 				onClose={closeOverlay}
 			/>
@@ -235,9 +229,9 @@ export function DashboardOverlay(props: Props) {
 				file={file}
 				width={width}
 				height={height}
-				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
+				onOpenFile={(index) => openOverlay({kind: 'changes', conversationKey, file: index})}
 				onClose={closeOverlay}
-				onNotice={(text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})})}
+				onNotice={say}
 				onResume={() => {
 					// Pressed before the sandbox list arrived: asked once it has (use-dashboard-keys.ts).
 					if (!snapshot.sandboxesListed) {
@@ -246,8 +240,8 @@ export function DashboardOverlay(props: Props) {
 					}
 					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
 					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
-					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
-					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+					if (plan.kind === 'refuse') say(plan.text);
+					else openOverlay({kind: 'confirm', request: plan.request});
 				}}
 			/>
 		);
@@ -262,18 +256,18 @@ export function DashboardOverlay(props: Props) {
 					closeOverlay();
 					// The list under the group's filter word: what `cause:` matches is what the queue counted.
 					dispatch({type: 'set-filter', target: 'conversations', text: `cause:${causeFilterWord(group)}`});
-					dispatch({type: 'focus', pane: 'conversations'});
+					focus('conversations');
 				}}
-				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
-				onSnooze={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true}})}
-				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				onRemedy={(group) => openOverlay({kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys})}
+				onSnooze={(group) => openOverlay({kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true})}
+				onRefused={say}
 				onClose={closeOverlay}
 			/>
 		);
 	} else if (props.overlay.kind === 'snooze') {
 		const {title, conversationKeys: keys, fromQueue} = props.overlay;
 		// Back where it was asked: the queue (without the group now), or the list.
-		const back = () => (fromQueue ? dispatch({type: 'open-overlay', overlay: {kind: 'queue'}}) : closeOverlay());
+		const back = () => (fromQueue ? openOverlay({kind: 'queue'}) : closeOverlay());
 		overlay = (
 			<SnoozeChooser
 				title={title}
@@ -281,7 +275,7 @@ export function DashboardOverlay(props: Props) {
 				height={height}
 				onPick={(pick) => {
 					back();
-					dispatch({type: 'notice', text: applySnooze(controller, keys, pick, title), at: Date.now()});
+					say(applySnooze(controller, keys, pick, title));
 				}}
 				onCancel={back}
 			/>
@@ -300,7 +294,7 @@ export function DashboardOverlay(props: Props) {
 				height={height}
 				onClose={(notice) => {
 					closeOverlay();
-					if (notice) dispatch({type: 'notice', text: notice, at: Date.now()});
+					if (notice) say(notice);
 				}}
 			/>
 		);
