@@ -64,6 +64,8 @@ type Props = {
 export function DashboardOverlay(props: Props) {
 	const {snapshot, controller, conversationKeys, width, height, dispatch, openTimeline, changesSession} = props;
 	const {say, closeOverlay, openOverlay, focus} = viewCommands(dispatch);
+	// Every panel covers the same area: the pane area under the header and tabs.
+	const area = {width, height};
 	// A bulk pause or resume opened before the sandbox list arrived plans once, when it arrives;
 	// from then on the panel's list stays what the user confirms.
 	const awaiting = props.overlay.kind === 'bulk' && props.overlay.action !== 'interrupt' ? props.overlay : null;
@@ -73,7 +75,7 @@ export function DashboardOverlay(props: Props) {
 	}, [awaiting, snapshot, dispatch]);
 	let overlay = null;
 	if (props.overlay.kind === 'help') {
-		overlay = <HelpOverlay width={width} height={height} onClose={closeOverlay} />;
+		overlay = <HelpOverlay {...area} onClose={closeOverlay} />;
 	} else if (props.overlay.kind === 'prompt') {
 		const {purpose, conversationKey} = props.overlay;
 		const title = shortTitle(snapshot, conversationKey);
@@ -82,8 +84,7 @@ export function DashboardOverlay(props: Props) {
 				key={`${purpose}:${conversationKey}`}
 				purpose={purpose}
 				title={title}
-				width={width}
-				height={height}
+				{...area}
 				// The prompt stays open while it sends and closes itself once sent: a message the
 				// server refused is still in the field, to retry or copy.
 				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, say, text)}
@@ -101,8 +102,7 @@ export function DashboardOverlay(props: Props) {
 				key={conversationKey}
 				title={shortTitle(snapshot, conversationKey)}
 				executionStatus={snapshot.conversations.get(conversationKey)?.conversation.execution_status}
-				width={width}
-				height={height}
+				{...area}
 				ask={(question, signal) => (controller.askAgent ? controller.askAgent(conversationKey, question, signal) : Promise.reject(new Error('asking is not available here')))}
 				onClose={closeOverlay}
 			/>
@@ -118,8 +118,7 @@ export function DashboardOverlay(props: Props) {
 				title={title}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onYes={() => {
 					if (verb === 'approve') {
 						closeOverlay();
@@ -142,8 +141,7 @@ export function DashboardOverlay(props: Props) {
 				conversationKeys={conversationKeys}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onOpen={(hit, query) => {
 					closeOverlay();
 					openTimeline(hit.conversationKey);
@@ -164,8 +162,7 @@ export function DashboardOverlay(props: Props) {
 					keys={bulk.conversationKeys}
 					skipped={bulk.skipped}
 					snapshot={snapshot}
-					width={width}
-					height={height}
+					{...area}
 					interruptOne={controller.interrupt ? (key) => controller.interrupt!(key) : undefined}
 					onClose={closeOverlay}
 				/>
@@ -176,8 +173,7 @@ export function DashboardOverlay(props: Props) {
 					skipped={bulk.skipped}
 					loading={bulk.awaitingList !== undefined}
 					snapshot={snapshot}
-					width={width}
-					height={height}
+					{...area}
 					onRun={(keys) => {
 						// Resumes go one at a time on fresh data (state/fresh-plan.ts): two sent together can leave more running than the cap.
 						if (bulk.action === 'resume' && controller.resumeInSteps) void controller.resumeInSteps(keys, null, () => undefined, () => false).catch(() => undefined);
@@ -197,8 +193,7 @@ export function DashboardOverlay(props: Props) {
 				links={conversationLinks(snapshot, key)}
 				emptyText={`No links: its sandbox is ${String(conversation?.sandbox_status ?? 'MISSING').toLowerCase()} (links exist only while it runs).`}
 				secrets={sessionKey ? [sessionKey] : []}
-				width={width}
-				height={height}
+				{...area}
 				onCopied={say}
 				onClose={closeOverlay}
 			/>
@@ -208,8 +203,7 @@ export function DashboardOverlay(props: Props) {
 			<ProfilePicker
 				profiles={props.profiles ?? []}
 				current={props.currentProfile ?? null}
-				width={width}
-				height={height}
+				{...area}
 				onChoose={(name) => {
 					closeOverlay();
 					if (name === props.currentProfile) return;
@@ -227,8 +221,7 @@ export function DashboardOverlay(props: Props) {
 				supported={typeof controller.openChanges === 'function'}
 				title={shortTitle(snapshot, conversationKey)}
 				file={file}
-				width={width}
-				height={height}
+				{...area}
 				onOpenFile={(index) => openOverlay({kind: 'changes', conversationKey, file: index})}
 				onClose={closeOverlay}
 				onNotice={say}
@@ -250,8 +243,7 @@ export function DashboardOverlay(props: Props) {
 			<CauseQueue
 				snapshot={snapshot}
 				now={props.now ?? Date.now()}
-				width={width}
-				height={height}
+				{...area}
 				onShow={(group) => {
 					closeOverlay();
 					// The list under the group's filter word: what `cause:` matches is what the queue counted.
@@ -271,8 +263,7 @@ export function DashboardOverlay(props: Props) {
 		overlay = (
 			<SnoozeChooser
 				title={title}
-				width={width}
-				height={height}
+				{...area}
 				onPick={(pick) => {
 					back();
 					say(applySnooze(controller, keys, pick, title));
@@ -290,8 +281,7 @@ export function DashboardOverlay(props: Props) {
 				conversationKeys={keys}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onClose={(notice) => {
 					closeOverlay();
 					if (notice) say(notice);
