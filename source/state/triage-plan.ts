@@ -13,11 +13,16 @@ export function executionStatusOf(snapshot: Pick<DashboardSnapshot, 'conversatio
 	return status == null ? null : String(status);
 }
 
+/** A conversation's title as sent (sanitized), or the start of its key when it has none. */
+export function conversationTitle(snapshot: Pick<DashboardSnapshot, 'conversations'>, key: string): string {
+	const title = snapshot.conversations.get(key)?.conversation.title;
+	return title ? sanitizeLine(title) : key.slice(0, 8);
+}
+
 /** A conversation's title for prompts and notices: sanitized and short. */
 export function shortTitle(snapshot: Pick<DashboardSnapshot, 'conversations'>, key: string): string {
 	const row = snapshot.conversations.get(key);
-	const title = row?.conversation.title;
-	const short = truncateToWidth(title ? sanitizeLine(title) : key.slice(0, 8), 32);
+	const short = truncateToWidth(conversationTitle(snapshot, key), 32);
 	// The all-servers view: a question says which server it goes to.
 	return row?.server ? `${short} on ${sanitizeLine(row.server.name)}` : short;
 }

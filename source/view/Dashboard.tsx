@@ -1,6 +1,5 @@
 import {useEffect, useEffectEvent, useMemo, useReducer} from 'react';
 import {Box, Text, useWindowSize} from 'ink';
-import {sanitizeLine} from '../format/sanitize.js';
 import type {AgeNow} from '../format/time.js';
 import {countConversations} from '../state/conversation-query.js';
 import {selectConversationTree} from '../state/conversation-tree.js';
@@ -19,9 +18,10 @@ import {allProfiles} from '../state/server-keys.js';
 import {StillWhileHidden} from './still-while-hidden.js';
 import {TabBar} from './TabBar.js';
 import {TimelinePane} from './timeline/TimelinePane.js';
+import {timelineViewProps} from './timeline/timeline-view-props.js';
 import {useChangesSession} from './changes/use-changes-session.js';
 import {PendingActionsPanel, pendingPanelRows} from './triage/PendingActionsPanel.js';
-import {executionStatusOf} from '../state/triage-plan.js';
+import {conversationTitle, executionStatusOf} from '../state/triage-plan.js';
 import {useFrozenList} from './triage/use-frozen-list.js';
 import {useDashboardKeys} from './use-dashboard-keys.js';
 import {useDashboardSnapshot} from './use-dashboard-snapshot.js';
@@ -32,6 +32,7 @@ import {useListWindow} from './use-list-window.js';
 import {type StrayOutputSource, useStrayNotice, useUnexpectedErrorReport} from './use-stray-notice.js';
 import {useNow} from './use-now.js';
 import {initialViewState, keyContexts, type ViewState, viewReducer} from './view-state.js';
+import {switchProfile, viewCommands} from './view-commands.js';
 
 export type DashboardProps = {
 	store: DashboardStore;
@@ -63,6 +64,8 @@ export function Dashboard(props: DashboardProps) {
 	const snapshot = useDashboardSnapshot(store, registry.frameHold);
 	const {columns, rows} = useWindowSize();
 	const [view, dispatch] = useReducer(viewReducer, {...initialViewState, ...initialView});
+	const commands = viewCommands(dispatch);
+	const {say} = commands;
 	const layout = computeLayout(columns, rows, view.zoomed);
 	// Row ages move in seconds at best; a 5 s clock keeps memoised rows still in between.
 	const now = useNow(5000);
@@ -94,17 +97,11 @@ export function Dashboard(props: DashboardProps) {
 	const contexts = keyContexts(view);
 	// A key whose handler throws costs that key, not the dashboard (the stack goes to the debug log).
 	const reportUnexpected = useUnexpectedErrorReport(props.strayOutput, dispatch);
-	useKeyDispatch(registry, contexts, {onError: reportUnexpected, onHeld: (count) => dispatch({type: 'notice', level: 'warn', text: heldText(count), at: Date.now()})});
+	useKeyDispatch(registry, contexts, {onError: reportUnexpected, onHeld: (count) => say(heldText(count), 'warn')});
 	const onAllProfiles = () => {
-		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
 		if (props.currentProfile === allProfiles) say('Every profile is shown already; ctrl-p picks one.');
 		else if (!props.onSwitchProfile || !props.profiles?.some((profile) => profile.name === allProfiles)) say('Every profile at once needs two or more profiles in the config file (see the readme: "Profiles").');
-		else {
-			say('Opening every profile…');
-			void props.onSwitchProfile(allProfiles).then((problem) => {
-				if (problem) say(problem);
-			});
-		}
+		else switchProfile(props.onSwitchProfile, allProfiles, 'Opening every profile…', say);
 	};
 	useDashboardKeys({registry, view, dispatch, snapshot, controller, conversationKeys, treeNodes: listed.nodes, conversations, sandboxes, roomForTwo: layout.roomForTwo, onQuit, onAllProfiles});
 
@@ -113,7 +110,7 @@ export function Dashboard(props: DashboardProps) {
 	// The conversation a/x/m act on: the open one in the timeline, the selected one in the list.
 	const actedOn = view.pane === 'timeline' ? snapshot.timeline?.conversationKey : view.pane === 'conversations' ? conversations.selectedKey : null;
 	const actedOnStatus = actedOn ? executionStatusOf(snapshot, actedOn) : null;
-	useCopyKeys(registry, controller, actedOn, (text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})}));
+	useCopyKeys(registry, controller, actedOn, say);
 	// While its agent works, the footer leads with the two stops: this agent (i) or the whole sandbox (p).
 	// A stopped sandbox comes first: a status read from stored history is the last known one, and
 	// neither stop applies; a PAUSED sandbox leads with r, the one way to go live.
@@ -128,8 +125,7 @@ export function Dashboard(props: DashboardProps) {
 			: actedOnStatus === 'running'
 				? workingHints
 				: noHints;
-	const timelineRow = snapshot.timeline ? snapshot.conversations.get(snapshot.timeline.conversationKey) : undefined;
-	const timelineTitle = timelineRow?.conversation.title ? sanitizeLine(timelineRow.conversation.title) : snapshot.timeline ? snapshot.timeline.conversationKey.slice(0, 8) : null;
+	const timelineTitle = snapshot.timeline ? conversationTitle(snapshot, snapshot.timeline.conversationKey) : null;
 	const loading = snapshot.connection.lastSuccessAt === null && !snapshot.connection.keyRejected;
 	// Until the first whole walk an empty list is one not arrived yet, unless the server is failing.
 	const loadingConversations = loading || (!snapshot.conversationsListed && snapshot.conversations.size === 0 && snapshot.connection.lastError === null && !snapshot.connection.keyRejected);
@@ -137,11 +133,9 @@ export function Dashboard(props: DashboardProps) {
 	const changesKey = view.overlay?.kind === 'changes' ? view.overlay.conversationKey : null;
 	const changesSession = useChangesSession(controller, changesKey);
 
-	const closeOverlay = () => dispatch({type: 'close-overlay'});
 	const openTimeline = (key: string) => {
 		controller.openTimeline(key);
-		dispatch({type: 'set-filter', target: 'timeline', text: ''});
-		dispatch({type: 'focus', pane: 'timeline'});
+		commands.showTimeline(true);
 	};
 
 	if (layout.tooSmall) {
@@ -211,20 +205,8 @@ export function Dashboard(props: DashboardProps) {
 			eventZone={snapshot.connection.eventZone ?? null}
 			width={width}
 			height={paneHeight - panelRows}
-			focused={view.pane === 'timeline' && (view.overlay === null || view.overlay.kind === 'details')}
-			filter={view.timelineFilter}
-			editingFilter={view.editing === 'timeline'}
-			detailsOpen={view.overlay?.kind === 'details'}
-			onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
-			onFilterType={(text) => dispatch({type: 'type-filter', target: 'timeline', text})}
-			onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
-			onFilterDone={() => dispatch({type: 'stop-editing'})}
-			onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
-			onCloseDetails={closeOverlay}
-			onBack={() => dispatch({type: 'focus', pane: view.listPane})}
-			focusEvent={view.timelineFocus}
-			onFocused={() => dispatch({type: 'focused'})}
-			onNotice={(text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})})}
+			{...timelineViewProps(view, dispatch)}
+			onNotice={say}
 			onLoadOlder={() => controller.loadOlderEvents?.()}
 			onLoadNewer={() => controller.loadNewerEvents?.()}
 			onToNewest={() => controller.timelineToNewest?.()}

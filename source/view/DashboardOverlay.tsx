@@ -27,6 +27,7 @@ import {SnoozeChooser} from './triage/SnoozeChooser.js';
 import {applySnooze} from './triage/snooze-keys.js';
 import {DeletePanel} from './triage/DeletePanel.js';
 import type {Overlay, ViewAction} from './view-state.js';
+import {switchProfile, viewCommands} from './view-commands.js';
 
 /** The overlays drawn in place of the panes; `details` and `confirm` live in the timeline and the footer. */
 export type PanelOverlay = Exclude<Overlay, {kind: 'details'} | {kind: 'confirm'}>;
@@ -63,7 +64,9 @@ type Props = {
  */
 export function DashboardOverlay(props: Props) {
 	const {snapshot, controller, conversationKeys, width, height, dispatch, openTimeline, changesSession} = props;
-	const closeOverlay = () => dispatch({type: 'close-overlay'});
+	const {say, closeOverlay, openOverlay, focus} = viewCommands(dispatch);
+	// Every panel covers the same area: the pane area under the header and tabs.
+	const area = {width, height};
 	// A bulk pause or resume opened before the sandbox list arrived plans once, when it arrives;
 	// from then on the panel's list stays what the user confirms.
 	const awaiting = props.overlay.kind === 'bulk' && props.overlay.action !== 'interrupt' ? props.overlay : null;
@@ -73,7 +76,7 @@ export function DashboardOverlay(props: Props) {
 	}, [awaiting, snapshot, dispatch]);
 	let overlay = null;
 	if (props.overlay.kind === 'help') {
-		overlay = <HelpOverlay width={width} height={height} onClose={closeOverlay} />;
+		overlay = <HelpOverlay {...area} onClose={closeOverlay} />;
 	} else if (props.overlay.kind === 'prompt') {
 		const {purpose, conversationKey} = props.overlay;
 		const title = shortTitle(snapshot, conversationKey);
@@ -82,15 +85,14 @@ export function DashboardOverlay(props: Props) {
 				key={`${purpose}:${conversationKey}`}
 				purpose={purpose}
 				title={title}
-				width={width}
-				height={height}
+				{...area}
 				// The prompt stays open while it sends and closes itself once sent: a message the
 				// server refused is still in the field, to retry or copy.
-				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, (notice) => dispatch({type: 'notice', text: notice, at: Date.now()}), text)}
+				onSend={async (text) => runTriage(controller, purpose, {conversationKey, title}, say, text)}
 				onSent={closeOverlay}
 				onCancel={() => {
 					closeOverlay();
-					dispatch({type: 'notice', text: 'Cancelled.', at: Date.now()});
+					say('Cancelled.');
 				}}
 			/>
 		);
@@ -101,8 +103,7 @@ export function DashboardOverlay(props: Props) {
 				key={conversationKey}
 				title={shortTitle(snapshot, conversationKey)}
 				executionStatus={snapshot.conversations.get(conversationKey)?.conversation.execution_status}
-				width={width}
-				height={height}
+				{...area}
 				ask={(question, signal) => (controller.askAgent ? controller.askAgent(conversationKey, question, signal) : Promise.reject(new Error('asking is not available here')))}
 				onClose={closeOverlay}
 			/>
@@ -110,7 +111,6 @@ export function DashboardOverlay(props: Props) {
 	} else if (props.overlay.kind === 'triage-confirm') {
 		const {verb, conversationKey} = props.overlay;
 		const title = shortTitle(snapshot, conversationKey);
-		const say = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
 		overlay = (
 			<ActionConfirm
 				key={`${verb}:${conversationKey}`}
@@ -119,14 +119,13 @@ export function DashboardOverlay(props: Props) {
 				title={title}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onYes={() => {
 					if (verb === 'approve') {
 						closeOverlay();
 						void runTriage(controller, 'approve', {conversationKey, title}, say);
 					} else {
-						dispatch({type: 'open-overlay', overlay: {kind: 'prompt', purpose: 'reject', conversationKey}});
+						openOverlay({kind: 'prompt', purpose: 'reject', conversationKey});
 					}
 				}}
 				onNo={() => {
@@ -143,8 +142,7 @@ export function DashboardOverlay(props: Props) {
 				conversationKeys={conversationKeys}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onOpen={(hit, query) => {
 					closeOverlay();
 					openTimeline(hit.conversationKey);
@@ -165,8 +163,7 @@ export function DashboardOverlay(props: Props) {
 					keys={bulk.conversationKeys}
 					skipped={bulk.skipped}
 					snapshot={snapshot}
-					width={width}
-					height={height}
+					{...area}
 					interruptOne={controller.interrupt ? (key) => controller.interrupt!(key) : undefined}
 					onClose={closeOverlay}
 				/>
@@ -177,8 +174,7 @@ export function DashboardOverlay(props: Props) {
 					skipped={bulk.skipped}
 					loading={bulk.awaitingList !== undefined}
 					snapshot={snapshot}
-					width={width}
-					height={height}
+					{...area}
 					onRun={(keys) => {
 						// Resumes go one at a time on fresh data (state/fresh-plan.ts): two sent together can leave more running than the cap.
 						if (bulk.action === 'resume' && controller.resumeInSteps) void controller.resumeInSteps(keys, null, () => undefined, () => false).catch(() => undefined);
@@ -198,9 +194,8 @@ export function DashboardOverlay(props: Props) {
 				links={conversationLinks(snapshot, key)}
 				emptyText={`No links: its sandbox is ${String(conversation?.sandbox_status ?? 'MISSING').toLowerCase()} (links exist only while it runs).`}
 				secrets={sessionKey ? [sessionKey] : []}
-				width={width}
-				height={height}
-				onCopied={(text) => dispatch({type: 'notice', text, at: Date.now()})}
+				{...area}
+				onCopied={say}
 				onClose={closeOverlay}
 			/>
 		);
@@ -209,19 +204,12 @@ export function DashboardOverlay(props: Props) {
 			<ProfilePicker
 				profiles={props.profiles ?? []}
 				current={props.currentProfile ?? null}
-				width={width}
-				height={height}
+				{...area}
 				onChoose={(name) => {
 					closeOverlay();
 					if (name === props.currentProfile) return;
-					if (!props.onSwitchProfile) {
-						dispatch({type: 'notice', text: 'Switching profiles needs the dashboard started by agent-tui.', at: Date.now()});
-						return;
-					}
-					dispatch({type: 'notice', text: `Switching to profile "${name}"…`, at: Date.now()});
-					void props.onSwitchProfile(name).then((problem) => {
-						if (problem) dispatch({type: 'notice', text: problem, at: Date.now()});
-					});
+					if (!props.onSwitchProfile) say('Switching profiles needs the dashboard started by agent-tui.');
+					else switchProfile(props.onSwitchProfile, name, `Switching to profile "${name}"…`, say);
 				}}
 				onClose={closeOverlay}
 			/>
@@ -234,11 +222,10 @@ export function DashboardOverlay(props: Props) {
 				supported={typeof controller.openChanges === 'function'}
 				title={shortTitle(snapshot, conversationKey)}
 				file={file}
-				width={width}
-				height={height}
-				onOpenFile={(index) => dispatch({type: 'open-overlay', overlay: {kind: 'changes', conversationKey, file: index}})}
+				{...area}
+				onOpenFile={(index) => openOverlay({kind: 'changes', conversationKey, file: index})}
 				onClose={closeOverlay}
-				onNotice={(text, level) => dispatch({type: 'notice', text, at: Date.now(), ...(level ? {level} : {})})}
+				onNotice={say}
 				onResume={() => {
 					// Pressed before the sandbox list arrived: asked once it has (use-dashboard-keys.ts).
 					if (!snapshot.sandboxesListed) {
@@ -247,8 +234,8 @@ export function DashboardOverlay(props: Props) {
 					}
 					const sandboxId = snapshot.conversations.get(conversationKey)?.conversation.sandbox_id;
 					const plan = planSandboxAction(snapshot, 'resume', sandboxId ? sandboxKeyOf(snapshot.sandboxes, sandboxId) : null);
-					if (plan.kind === 'refuse') dispatch({type: 'notice', text: plan.text, at: Date.now()});
-					else dispatch({type: 'open-overlay', overlay: {kind: 'confirm', request: plan.request}});
+					if (plan.kind === 'refuse') say(plan.text);
+					else openOverlay({kind: 'confirm', request: plan.request});
 				}}
 			/>
 		);
@@ -257,33 +244,31 @@ export function DashboardOverlay(props: Props) {
 			<CauseQueue
 				snapshot={snapshot}
 				now={props.now ?? Date.now()}
-				width={width}
-				height={height}
+				{...area}
 				onShow={(group) => {
 					closeOverlay();
 					// The list under the group's filter word: what `cause:` matches is what the queue counted.
 					dispatch({type: 'set-filter', target: 'conversations', text: `cause:${causeFilterWord(group)}`});
-					dispatch({type: 'focus', pane: 'conversations'});
+					focus('conversations');
 				}}
-				onRemedy={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys}})}
-				onSnooze={(group) => dispatch({type: 'open-overlay', overlay: {kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true}})}
-				onRefused={(text) => dispatch({type: 'notice', text, at: Date.now()})}
-				onClearDead={(keys) => dispatch({type: 'open-overlay', overlay: {kind: 'delete-dead', conversationKeys: keys}})}
+				onRemedy={(group) => openOverlay({kind: 'remedy', remedy: group.remedy!, title: causeLabel(group.cause), conversationKeys: group.keys})}
+				onSnooze={(group) => openOverlay({kind: 'snooze', title: `${causeLabel(group.cause)} (${group.keys.length})`, conversationKeys: group.keys, fromQueue: true})}
+				onRefused={say}
+				onClearDead={(keys) => openOverlay({kind: 'delete-dead', conversationKeys: keys})}
 				onClose={closeOverlay}
 			/>
 		);
 	} else if (props.overlay.kind === 'snooze') {
 		const {title, conversationKeys: keys, fromQueue} = props.overlay;
 		// Back where it was asked: the queue (without the group now), or the list.
-		const back = () => (fromQueue ? dispatch({type: 'open-overlay', overlay: {kind: 'queue'}}) : closeOverlay());
+		const back = () => (fromQueue ? openOverlay({kind: 'queue'}) : closeOverlay());
 		overlay = (
 			<SnoozeChooser
 				title={title}
-				width={width}
-				height={height}
+				{...area}
 				onPick={(pick) => {
 					back();
-					dispatch({type: 'notice', text: applySnooze(controller, keys, pick, title), at: Date.now()});
+					say(applySnooze(controller, keys, pick, title));
 				}}
 				onCancel={back}
 			/>
@@ -300,11 +285,10 @@ export function DashboardOverlay(props: Props) {
 				conversationKeys={keys}
 				snapshot={snapshot}
 				controller={controller}
-				width={width}
-				height={height}
+				{...area}
 				onClose={(notice) => {
 					closeOverlay();
-					if (notice) dispatch({type: 'notice', text: notice, at: Date.now()});
+					if (notice) say(notice);
 				}}
 			/>
 		);

@@ -2,12 +2,14 @@ import {type ReactNode, useReducer, useSyncExternalStore} from 'react';
 import type {KeyContext} from '../../source/view/keymap.js';
 import type {ShownRange, TimelineState} from '../../source/state/dashboard-types.js';
 import {TimelinePane} from '../../source/view/timeline/TimelinePane.js';
+import {timelineViewProps} from '../../source/view/timeline/timeline-view-props.js';
 import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from '../../source/view/use-key-dispatch.js';
 import {initialViewState, keyContexts, viewReducer} from '../../source/view/view-state.js';
 
 /**
  * The shell's key plumbing around one component: the real registry, dispatcher, keymap and view
- * reducer, wired the way the Dashboard wires them, so key flows are tested end to end.
+ * reducer; TimelineHarness wires the pane with the Dashboard's own wiring (timeline-view-props.ts),
+ * so key flows are tested end to end.
  */
 export function KeyHarness({stack, children}: {stack: readonly KeyContext[]; children: ReactNode}) {
 	const registry = useKeyRegistry();
@@ -62,17 +64,7 @@ export function TimelineHarness({
 				timeline={timeline}
 				width={width}
 				height={height}
-				focused={view.pane === 'timeline'}
-				filter={view.timelineFilter}
-				editingFilter={view.editing === 'timeline'}
-				detailsOpen={view.overlay?.kind === 'details'}
-				onFilterChange={(text) => dispatch({type: 'set-filter', target: 'timeline', text})}
-				onFilterType={(text) => dispatch({type: 'type-filter', target: 'timeline', text})}
-				onEditFilter={() => dispatch({type: 'edit-filter', target: 'timeline'})}
-				onFilterDone={() => dispatch({type: 'stop-editing'})}
-				onOpenDetails={() => dispatch({type: 'open-overlay', overlay: {kind: 'details'}})}
-				onCloseDetails={() => dispatch({type: 'close-overlay'})}
-				onBack={() => dispatch({type: 'focus', pane: 'conversations'})}
+				{...timelineViewProps(view, dispatch)}
 				{...(onLoadOlder ? {onLoadOlder} : {})}
 				{...(onLoadNewer ? {onLoadNewer} : {})}
 				{...(onToNewest ? {onToNewest} : {})}

@@ -2,7 +2,7 @@ import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeText} from '../../format/sanitize.js';
 import {wrapToWidth} from '../../format/wrap.js';
-import {TextField} from '../TextField.js';
+import {PromptField} from './PromptField.js';
 import {askEffect} from '../../format/ask-effect.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -109,15 +109,7 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 			<Text bold wrap="truncate">
 				{line(`Ask ${title} (${askEffect(executionStatus)})`, width)}
 			</Text>
-			<Box height={1} width={width} overflow="hidden">
-				<Text color="cyan">question: </Text>
-				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={text} placeholder="e.g. what are you blocked on?" onChange={setText} />
-				</Box>
-			</Box>
-			<Text dimColor wrap="truncate">
-				{line(status, width)}
-			</Text>
+			<PromptField label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} />
 			<Text dimColor wrap="truncate">
 				{line('─'.repeat(width), width)}
 			</Text>

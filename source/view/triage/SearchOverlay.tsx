@@ -1,6 +1,6 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
-import {TextField} from '../TextField.js';
+import {PromptField} from './PromptField.js';
 import {eventSummary} from '../../format/event-summary.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import type {SearchHit, SearchProgress} from '../../state/event-search.js';
@@ -77,15 +77,7 @@ export function SearchOverlay(props: Props) {
 	const titleWidth = Math.min(24, Math.floor(width / 4));
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Box height={1} width={width} overflow="hidden">
-				<Text color="cyan">search: </Text>
-				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={query} placeholder="text kind:ActionEvent source:agent" onChange={setQuery} />
-				</Box>
-			</Box>
-			<Text dimColor wrap="truncate">
-				{line(status, width)}
-			</Text>
+			<PromptField label="search: " value={query} placeholder="text kind:ActionEvent source:agent" onChange={setQuery} hint={status} width={width} />
 			<Box flexDirection="column" height={listHeight} overflow="hidden">
 				{hits.slice(offset, offset + listHeight).map((hit, row) => {
 					const summary = eventSummary(hit.event);

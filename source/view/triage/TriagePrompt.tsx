@@ -1,6 +1,6 @@
 import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
-import {TextField} from '../TextField.js';
+import {PromptField} from './PromptField.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 
@@ -64,15 +64,7 @@ export function TriagePrompt({purpose, title, width, height, onSend, onSent, onC
 			<Text bold wrap="truncate">
 				{line(`${label.ask} ${title}`, width)}
 			</Text>
-			<Box height={1} width={width} overflow="hidden">
-				<Text color="cyan">{label.field}</Text>
-				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={text} placeholder={label.placeholder} onChange={setText} />
-				</Box>
-			</Box>
-			<Text dimColor wrap="truncate">
-				{line(hint, width)}
-			</Text>
+			<PromptField label={label.field} value={text} placeholder={label.placeholder} onChange={setText} hint={hint} width={width} />
 		</Box>
 	);
 }

@@ -4,6 +4,7 @@ import {sanitizeLine} from '../../format/sanitize.js';
 import {snoozeText} from '../../state/snoozes.js';
 import {shortTitle} from '../../state/triage-plan.js';
 import type {ViewAction} from '../view-state.js';
+import {sayOn} from '../view-commands.js';
 
 /**
  * `s` and `u` on the conversations list: `s` asks how long (SnoozeChooser), `u` ends a snooze.
@@ -11,7 +12,7 @@ import type {ViewAction} from '../view-state.js';
  */
 export function snoozeHandlers(args: {snapshot: DashboardSnapshot; controller: DashboardController; dispatch: Dispatch<ViewAction>; selectedKey: () => string | null | undefined}) {
 	const {snapshot, controller, dispatch} = args;
-	const notice = (text: string) => dispatch({type: 'notice', text, at: Date.now()});
+	const notice = sayOn(dispatch);
 	return {
 		snooze: () => {
 			const key = args.selectedKey();
