@@ -8,7 +8,8 @@ import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
 import {shellQuote} from './helpers/tmux.js';
-import {startCli} from './helpers/built-cli.js';
+import {runCli, startCli} from './helpers/built-cli.js';
+import {normalizeId} from '../source/wire/ids.js';
 import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -91,4 +92,49 @@ test('watch --json prints a line per change of cause the simulator makes, and --
 	assert.deepEqual(sorted(alerts().slice(0, printed.length)), sorted(printed));
 	cli.child.kill('SIGINT');
 	assert.equal(await cli.exited, 130, cli.stderr);
+});
+
+test('a snoozed conversation\'s changes of cause are not said; once it wakes, the next change is, from what was said last', () => {
+	const causes = new CauseTransitions();
+	const a = conversationRow({id: hexId(1), title: 'A', execution: 'running'});
+	const b = conversationRow({id: hexId(2), title: 'B', execution: 'running'});
+	causes.observe([a, b], context(1000));
+	const asleep = {...conversationRow({id: hexId(1), title: 'A', execution: 'waiting_for_confirmation'}), snoozed: {until: 'change' as const}};
+	const bWaits = conversationRow({id: hexId(2), title: 'B', execution: 'waiting_for_confirmation'});
+	// Positive beside it: the other conversation's change is said.
+	assert.deepEqual(causes.observe([asleep, bWaits], context(2000)).map((change) => [change.id, change.to]), [[hexId(2), 'approval']]);
+	const awake = conversationRow({id: hexId(1), title: 'A', execution: 'waiting_for_confirmation'});
+	assert.deepEqual(causes.observe([awake, bWaits], context(3000)).map((change) => [change.id, change.from, change.to]), [[hexId(1), null, 'approval']]);
+});
+
+test('watch --json leaves out a conversation snoozed for a time: its sandbox paused under it says nothing, another one\'s does', {timeout: 120_000}, async (t) => {
+	const sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
+	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-snoozed-'));
+	const env = {OPENHANDS_API_KEY: sim.apiKey, XDG_STATE_HOME: join(home, 'state')};
+	t.after(async () => {
+		await sim.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	// Two running agents in two different sandboxes: one is snoozed for two hours. (Each agent's
+	// history, and so its status, is built on first use.)
+	for (const conversation of sim.world.conversationList()) sim.world.agent(conversation);
+	const atWork = sim.world.conversationList().filter((conversation) => conversation.executionStatus === 'running' && sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING');
+	assert.ok(atWork.length >= 2, `running agents in the seed: ${atWork.length}`);
+	const [sleeping, other] = [atWork[0]!, atWork.find((conversation) => conversation.sandboxId !== atWork[0]!.sandboxId)!];
+	assert.ok(other, 'two sandboxes');
+	const snoozed = await runCli(['snooze', sleeping.id, '--for', '2h', '--base-url', sim.baseUrl], {home, env});
+	assert.equal(snoozed.code, 0, snoozed.stderr);
+	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env});
+	t.after(() => stopChild(cli.child));
+	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 60_000, pollMs: 100, detail: cli.detail});
+	await until(() => cli.stderr.includes('watching 30 conversations'), 'the baseline');
+	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
+	await app.pauseSandbox(sleeping.sandboxId);
+	await app.pauseSandbox(other.sandboxId);
+	type Line = {which: string; id: string; to: string | null};
+	const lines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+	// Positive: the other one's cause became paused, and both status lines came (the pause reached both).
+	await until(() => lines().some((line) => line.which === 'cause' && normalizeId(line.id) === normalizeId(other.id) && line.to === 'paused'), 'the other conversation paused mid-run');
+	await until(() => lines().some((line) => line.which === 'sandbox' && normalizeId(line.id) === normalizeId(sleeping.id)), 'the snoozed one\'s sandbox status line');
+	assert.ok(!lines().some((line) => line.which === 'cause' && normalizeId(line.id) === normalizeId(sleeping.id)), `no cause line for the snoozed one: ${cli.stdout}`);
 });

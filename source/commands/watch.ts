@@ -1,4 +1,6 @@
 import {createDashboard} from '../state/dashboard-store.js';
+import {SnoozeBook} from '../state/snooze-book.js';
+import {withSnoozes} from '../state/snoozed-dashboard.js';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {type CauseTransition, CauseTransitions} from '../state/cause-transitions.js';
 import {alertCommand} from '../state/alert-command.js';
@@ -29,7 +31,8 @@ export async function runWatch(server: Server, io: Io, flags: CommandFlags): Pro
 	const warning = unknownStatusWarning(filter);
 	if (warning) note(io, warning);
 	// The server's budget, which also counts the client's own retries: one account of the requests sent.
-	const {store, controller} = createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {}), ...(server.intervals ? {intervals: server.intervals} : {})});
+	// Snoozed conversations (agent-tui snooze, s in the dashboard) leave the stream as they leave the alerts.
+	const {store, controller} = withSnoozes(createDashboard({appClient: server.app, appBaseUrl: server.baseUrl, serverLabel: server.label, demo: server.demo, secrets: io.secrets, budget: server.budget, ...(server.transport ? {transport: server.transport} : {}), ...(server.intervals ? {intervals: server.intervals} : {})}), SnoozeBook.forServer(server.demo ? 'demo:' : server.baseUrl));
 	const detector = new TransitionDetector();
 	const causes = new CauseTransitions();
 	// --alert-command: each change of a cause, the same object --json prints, on the command's stdin.

@@ -48,6 +48,9 @@ export class CauseTransitions {
 		const baseline = this.#baseline;
 		this.#baseline = false;
 		for (const row of rows) {
+			// A snoozed row leaves the alerts (state/snoozed-dashboard.ts): its changes are not said
+			// while it sleeps; the next one after it wakes is, from what was said last.
+			if (row.snoozed && !baseline) continue;
 			const cause = causeOf(row);
 			const previous = this.#last.has(row.key) ? this.#last.get(row.key)! : undefined;
 			if (baseline || previous === undefined) {
