@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {after, describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {snoozeFilePath} from '../source/state/snooze-store.js';
-import {normalizeId} from '../source/wire/ids.js';
-import {cliCommand, runCli} from './helpers/built-cli.js';
+import {cliCommand} from './helpers/built-cli.js';
 import {screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
 
 /**
- * Snooze as a new user would try it, against the built CLI and simulators on port 0: headless
- * `snooze` shows in `conversations --json` as `snoozed_until`; in the dashboard (tmux) `s` takes
+ * Snooze as a new user would try it, against the built CLI and simulators on port 0 (the headless
+ * commands are in cli-snooze.test.ts): in the dashboard (tmux) `s` takes
  * the waiting conversation out of `!`, a restart with the same state directory still has it out,
  * and once the simulator changes it (a new event) it is back. Then the same with three simulators
  * as three profiles (`--all-profiles`): only the snoozed server's row leaves the queue.
@@ -58,39 +56,6 @@ async function quit(tmux: TmuxSession): Promise<void> {
 }
 
 describe('snooze against the simulator', {skip: tmuxSkip}, () => {
-	test('headless: snooze, then conversations --json says snoozed_until; unsnooze clears it', {timeout: 60_000}, async () => {
-		const sim = await simulator('headless-key');
-		const id = normalizeId(waitingOf(sim).id);
-		const options = {home, env: {OPENHANDS_API_KEY: sim.apiKey, XDG_STATE_HOME: stateHome}};
-		const listed = async () => {
-			const run = await runCli(['conversations', '--json', '--base-url', sim.baseUrl], options);
-			assert.equal(run.code, 0, run.stderr);
-			const rows = JSON.parse(run.stdout) as Array<{id: string; snoozed_until: unknown}>;
-			assert.ok(rows.every((row) => 'snoozed_until' in row), 'every row says it');
-			return rows.find((row) => normalizeId(row.id) === id)!.snoozed_until;
-		};
-		assert.equal(await listed(), null);
-		let run = await runCli(['snooze', id, '--base-url', sim.baseUrl], options);
-		assert.equal(run.code, 0, run.stderr);
-		assert.match(run.stdout, /snoozed .* until it changes/);
-		assert.equal(await listed(), 'change');
-		assert.equal(statSync(snoozeFilePath(sim.baseUrl, {XDG_STATE_HOME: stateHome})).mode & 0o777, 0o600);
-		run = await runCli(['snooze', id, '--for', '2h', '--base-url', sim.baseUrl], options);
-		assert.equal(run.code, 0, run.stderr);
-		const until = await listed();
-		assert.ok(typeof until === 'string' && Math.abs(Date.parse(until) - Date.now() - 7_200_000) < 120_000, `two hours from now: ${String(until)}`);
-		run = await runCli(['unsnooze', id, '--base-url', sim.baseUrl], options);
-		assert.match(run.stdout, /unsnoozed/);
-		assert.equal(await listed(), null);
-		// Until it changes: a new event ends it for the listing too.
-		await runCli(['snooze', id, '--until-change', '--base-url', sim.baseUrl], options);
-		assert.equal(await listed(), 'change');
-		sim.world.sendMessage(id, 'one more thing', false);
-		assert.equal(await listed(), null, 'changed since: not snoozed');
-		run = await runCli(['snooze', id, '--for', 'soon', '--base-url', sim.baseUrl], options);
-		assert.equal(run.code, 2, 'a usage error');
-	});
-
 	test('120x30: s takes the waiting one out of !, a restart keeps it out, a new event brings it back', {timeout: 120_000}, async () => {
 		const sim = await simulator('one-key');
 		const waiting = waitingOf(sim);
