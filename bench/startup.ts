@@ -1,5 +1,6 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {buildInputsHash} from '../scripts/build-inputs.mjs';
 import {fileURLToPath} from 'node:url';
 import {startSimulator} from '../source/simulator/server.js';
@@ -85,19 +86,25 @@ export async function benchStartup(sizes: Sizes): Promise<BenchRow[]> {
 			tmux.kill();
 		}
 	};
-	const server = `env -u CI OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`;
+	// Each launch with a state folder of its own: the shared request budget (state/budget-ledger.ts)
+	// would otherwise pace the twentieth launch of a minute as it paces a twentieth client, and the
+	// figure would be the budget's wait, not the start.
+	const stateRoot = mkdtempSync(`${tmpdir()}/agent-tui-bench-state-`);
+	let launches = 0;
+	const server = () => `env -u CI XDG_STATE_HOME=${shellQuote(`${stateRoot}/${launches++}`)} OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`;
 	try {
 		// Ten launches: the first compiles the bundle and fills Node's compile cache (a new build
 		// directory is a new file to it), as a user's first run after an install does; the row is the
 		// median of the nine after it, and names the first.
 		for (let run = 0; run < (sizes.tiny ? 1 : 10); run++) {
-			frames.push(await launch(`${server} node ${bin} --base-url ${shellQuote(sim.baseUrl)}; sleep 5`));
-			if (withExecutable) executableFrames.push(await launch(`${server} ${shellQuote(executable)} --base-url ${shellQuote(sim.baseUrl)}; sleep 5`));
+			frames.push(await launch(`${server()} node ${bin} --base-url ${shellQuote(sim.baseUrl)}; sleep 5`));
+			if (withExecutable) executableFrames.push(await launch(`${server()} ${shellQuote(executable)} --base-url ${shellQuote(sim.baseUrl)}; sleep 5`));
 			const text = JSON.stringify(`Conversations (50) ${firstTitle}`);
 			floors.push(await launch(`node -e ${shellQuote(`process.stdout.write(${text})`)}; sleep 5`));
 		}
 	} finally {
 		await sim.close();
+		rmSync(stateRoot, {recursive: true, force: true});
 		rmSync(`${root}/${outDir}`, {recursive: true, force: true});
 	}
 	const frameFloor = median(floors);
