@@ -6,7 +6,8 @@ import {unknownObservationKind} from '../wire/schemas/unknown-kinds.js';
 import {lineCounts, patchFileWords, readPatch} from './apply-patch.js';
 import type {DetailDocumentBuilder} from './event-detail-document.js';
 import {errorDetails, reasoning, timeZoneNote} from './event-details-parts.js';
-import {describeAction, invalidCallArguments, terminalExitCode} from './event-summary.js';
+import {describeAction, invalidCallArguments} from './event-summary-actions.js';
+import {terminalExitCode} from './event-summary-observations.js';
 import {countLines, plural} from './event-values.js';
 import {prettyJson, prettyJsonString} from './json.js';
 
