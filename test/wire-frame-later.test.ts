@@ -2,7 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {realFrames} from '../bench/real-events.js';
 import {simulatorFrames} from '../bench/frames.js';
-import {heldBytes, mayHoldEncryptedContent, parseEventLater, parseFrameLater, scanTopLevelStrings, settleEvent, type PendingEvent} from '../source/wire/schemas/events.js';
+import {heldBytes, mayHoldEncryptedContent, parseEventLater, parseFrameLater, settleEvent, type PendingEvent} from '../source/wire/schemas/events.js';
+import {scanTopLevelStrings} from '../source/wire/schemas/json-scan.js';
 import {summaryOf} from '../source/view/timeline/summary-cache.js';
 
 /**

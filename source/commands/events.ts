@@ -1,4 +1,4 @@
-import {eventSources} from '../wire/schemas/events.js';
+import {eventSources} from '../wire/schemas/event-schemas.js';
 import type {WireEvent} from '../wire/schemas/events.js';
 import {historySource} from '../state/stored-history.js';
 import {agentFor, findConversation} from './conversation-lookup.js';

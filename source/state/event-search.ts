@@ -1,7 +1,7 @@
 import {AgentClient} from '../wire/agent-client.js';
 import type {AppConversation} from '../wire/schemas/app.js';
 import type {WireEvent} from '../wire/schemas/events.js';
-import {eventKindNames} from '../wire/schemas/events.js';
+import {eventKindNames} from '../wire/schemas/event-schemas.js';
 import {type Pace, historySource, storedHistoryEvents, type StoredHistoryOptions} from './stored-history.js';
 import {eventMatches, isEmptyTimelineFilter, parseTimelineFilter, type TimelineFilter} from './timeline-query.js';
 import {publicMessage} from './redact.js';

@@ -1,5 +1,6 @@
 import {eventKindName} from '../wire/event-fields.js';
-import {eventKindNames, type EventOf, type LoggedEvent, settleEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
+import {eventKindNames} from '../wire/schemas/event-schemas.js';
+import {type EventOf, type LoggedEvent, settleEvent, settleIf, type WireEvent} from '../wire/schemas/events.js';
 import {shortEventKind} from '../wire/event-kinds.js';
 import {eventSearchText} from './event-text.js';
 import {cachedParser, filterTokens} from './filter-line.js';

@@ -2,7 +2,7 @@ import {useRef, useState} from 'react';
 import {Text} from 'ink';
 import TextInput from 'ink-text-input';
 import {editLine, type LineEdit, type LineState} from './line-edit.js';
-import {useTextSink} from './use-key-dispatch.js';
+import {useTextSink} from './key-registry.js';
 
 type Props = {
 	value: string;

@@ -1,25 +1,9 @@
 import type {Dispatcher} from 'undici';
-import {errors as undiciErrors, request} from '../boundary/undici-parts.js';
-import {fullJitterDelay, parseRetryAfter, sleep} from './backoff.js';
-import {namedRateLimit, rateLimitWait} from './rate-limit.js';
-import {
-	ApiError,
-	KeyRejectedError,
-	NetworkError,
-	NotApiError,
-	NotFoundError,
-	OutcomeUnknownError,
-	ProtocolError,
-	RateLimitedError,
-	RequestRefusedError,
-	ServerError,
-	TimeoutError,
-	ValidationError,
-	wrapsRefusal,
-	notApiWords,
-	rateLimitedWords,
-} from './errors.js';
-import {validationDetail} from './schemas/common.js';
+import {request} from '../boundary/undici-parts.js';
+import {sleep} from './backoff.js';
+import {ApiError, ProtocolError, RateLimitedError, TimeoutError} from './errors.js';
+import {cancelled, networkError, retryDelay} from './http-failure.js';
+import {interpret, notApi, readCapped, type RawResponse} from './http-response.js';
 import type {ServerClock} from './server-clock.js';
 import {processTransport, type Transport} from './transport.js';
 
@@ -28,7 +12,8 @@ export {namedRateLimit, rateLimitWait} from './rate-limit.js';
 /**
  * JSON over HTTP for both APIs. Each server's Transport (transport.ts) holds its keep-alive pools,
  * its clock estimate and its 429 pacing; a client given none uses the process's. Every request
- * has a headers timeout, a body timeout and a size cap; errors come back typed (errors.ts). GETs are retried on transient failures; POSTs never are, because a
+ * has a headers timeout, a body timeout and a size cap; errors come back typed (errors.ts: an answer read by http-response.ts, a
+ * failed attempt by http-failure.ts). GETs are retried on transient failures; POSTs never are, because a
  * create that went through must not be sent twice.
  */
 
@@ -112,8 +97,6 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 	}
 	return url;
 }
-
-type RawResponse = {status: number; headers: Record<string, string | string[] | undefined>; text: string};
 
 export class HttpClient {
 	readonly baseUrl: string;
@@ -255,211 +238,4 @@ export class HttpClient {
 			throw networkError(method, url, error, response.statusCode);
 		}
 	}
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, deadlineMs: number): Promise<string> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	const started = Date.now();
-	// Checked between chunks too: a trickle that never pauses long enough for undici's idle timeout.
-	const deadline = setTimeout(() => body.destroy(new TimeoutError(`the answer came too slowly (${formatBytes(size)} in ${Math.round(deadlineMs / 1000)} s); stopped reading`)), deadlineMs);
-	try {
-		for await (const chunk of body) {
-			size += (chunk as Buffer).length;
-			if (size > maxBytes) {
-				body.destroy();
-				throw new ApiError(`the response is larger than ${formatBytes(maxBytes)}; stopped reading`);
-			}
-			if (Date.now() - started > deadlineMs) {
-				body.destroy();
-				throw new TimeoutError(`the answer came too slowly (${formatBytes(size)} in ${Math.round(deadlineMs / 1000)} s); stopped reading`);
-			}
-			chunks.push(chunk as Buffer);
-		}
-	} finally {
-		clearTimeout(deadline);
-	}
-	// Invalid UTF-8 becomes U+FFFD rather than an exception.
-	return Buffer.concat(chunks).toString('utf8');
-}
-
-function formatBytes(bytes: number): string {
-	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-	if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
-	return `${bytes} bytes`;
-}
-
-/**
- * The longest Retry-After a request waits out on its own. A longer one (an hour-long block) is
- * handed to the caller as the RateLimitedError, which says when to retry, instead of a request
- * that silently hangs.
- */
-const maxRetryAfterWaitMs = 60_000;
-
-function retryDelay(error: unknown, attempt: number): number | undefined {
-	if (error instanceof RateLimitedError) {
-		if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterWaitMs) return undefined;
-		// The pause itself is kept by pace(): every request to the origin waits it out.
-		return error.retryAfterMs ?? Math.max(1000, fullJitterDelay(attempt, {baseMs: 1000}));
-	}
-	if (error instanceof ServerError && [502, 503, 504].includes(error.status ?? 0) && !wrapsRefusal(error)) {
-		const retryAfterMs = (error as ServerError & {retryAfterMs?: number}).retryAfterMs;
-		if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterWaitMs) return undefined;
-		return retryAfterMs ?? fullJitterDelay(attempt);
-	}
-	if (error instanceof NetworkError || error instanceof TimeoutError) return fullJitterDelay(attempt);
-	return undefined;
-}
-
-function notApi(url: URL): NotApiError {
-	return new NotApiError(
-		`${url.origin} answered with a web page instead of JSON: ${notApiWords} (check the base URL)`,
-		200,
-		url.pathname,
-	);
-}
-
-/** The server's own words from a FastAPI `{detail}` or SaaS `{error}` body, shortened, credentials cut out. */
-function serverWords(body: unknown, text: string, credentials: readonly string[]): string {
-	let words = text.trim();
-	if (body && typeof body === 'object') {
-		const record = body as Record<string, unknown>;
-		const value = ['detail', 'error', 'message'].map((key) => record[key]).find((entry) => typeof entry === 'string');
-		if (typeof value === 'string') words = value;
-	}
-	return scrub(words, credentials).slice(0, 300);
-}
-
-function scrub(text: string, credentials: readonly string[]): string {
-	// Longest first, so `Bearer <key>` goes whole before the key alone is looked for.
-	for (const credential of [...credentials].sort((a, b) => b.length - a.length)) text = text.replaceAll(credential, '[redacted]');
-	return text;
-}
-
-function interpret(method: string, url: URL, response: RawResponse, credentials: readonly string[] = []): unknown {
-	const {status, headers, text} = response;
-	const where = `${method} ${url.pathname}`;
-	const contentType = String(headers['content-type'] ?? '');
-	const looksHtml = contentType.includes('text/html') || /^\s*<(!doctype|html)/i.test(text);
-	let body: unknown;
-	let parsed = false;
-	if (!looksHtml && text.trim().length > 0) {
-		try {
-			body = JSON.parse(text);
-			parsed = true;
-		} catch {
-			// Reported below, depending on the status.
-		}
-	}
-	if (status >= 200 && status < 300) {
-		if (looksHtml) throw notApi(url);
-		if (text.trim().length === 0) return undefined;
-		if (!parsed) throw new ProtocolError(`${where}: the server sent a body that is not JSON`, status, url.pathname);
-		return body;
-	}
-	const words = serverWords(body, looksHtml ? '' : text, credentials);
-	if (status === 401 || status === 403) {
-		throw new KeyRejectedError(
-			`${where}: key rejected (${status}${words ? `: ${words}` : ''}); check the API key or session key`,
-			status,
-			url.pathname,
-		);
-	}
-	if (status === 404) {
-		const bare = !words || words === 'Not Found';
-		throw new NotFoundError(`${where}: not found${bare ? '' : ` (${words})`}`, status, url.pathname, bare);
-	}
-	if (status === 422) {
-		const detail = Array.isArray((body as {detail?: unknown})?.detail)
-			? ((body as {detail: unknown[]}).detail.flatMap((entry) => {
-					const result = validationDetail.safeParse(entry);
-					// `input` echoes what was sent (a header, for a header error): never kept.
-					return result.success ? [{loc: result.data.loc, msg: scrub(result.data.msg, credentials), type: result.data.type}] : [];
-				}))
-			: [];
-		const summary = detail.map((entry) => `${entry.loc.join('.')}: ${entry.msg}`).join('; ') || words;
-		throw new ValidationError(`${where}: the server refused the request: ${summary}`, detail, status, url.pathname);
-	}
-	if (status === 429) {
-		const {waitMs, spacingMs} = rateLimitWait(headers, words);
-		const error = new RateLimitedError(`${where}: ${rateLimitedWords} ${Math.max(1, Math.ceil(waitMs / 1000))} s`, waitMs, url.pathname);
-		const named = namedRateLimit(headers, words);
-		if (named) error.namedLimit = named;
-		throw Object.assign(error, {spacingMs});
-	}
-	if (status >= 500) {
-		const error = new ServerError(`${where}: server error ${status}${words ? `: ${words}` : ''}`, status, url.pathname);
-		const upstream = status === 502 ? /^Agent server error: (\d{3})$/.exec(words) : null;
-		if (upstream) error.upstreamStatus = Number(upstream[1]);
-		const retryAfterMs = parseRetryAfter(headers['retry-after']);
-		if (retryAfterMs !== undefined) Object.assign(error, {retryAfterMs});
-		throw error;
-	}
-	if (status >= 300 && status < 400) {
-		// Never followed: a redirect could carry the key to another host. Say where it pointed.
-		const location = headers.location;
-		const target = Array.isArray(location) ? location[0] : location;
-		const shown = target ? scrub(safeLocation(target, url), credentials) : null;
-		throw new RequestRefusedError(
-			`${where}: the server answered with a redirect (${status})${shown ? ` to ${shown}` : ''}, which was not followed; check the base URL${shown ? ' (use the address it points to if you trust it)' : ''}`,
-			status,
-			url.pathname,
-		);
-	}
-	throw new RequestRefusedError(`${where}: refused (${status}${words ? `: ${words}` : ''})`, status, url.pathname);
-}
-
-/** A Location for a message: resolved against the request, without user info or query (either may hold a credential). */
-function safeLocation(location: string, base: URL): string {
-	try {
-		const target = new URL(location, base);
-		return `${target.protocol}//${target.host}${target.pathname}`.slice(0, 200);
-	} catch {
-		return JSON.stringify(location.slice(0, 100));
-	}
-}
-
-/** The caller's own reason when it is one of ours (a closed client), else a plain cancellation. */
-function cancelled(method: string, url: URL, signal: AbortSignal | undefined): ApiError {
-	const reason: unknown = signal?.reason;
-	return reason instanceof ApiError ? reason : new ApiError(`${method} ${url.pathname}: cancelled`, undefined, url.pathname);
-}
-
-const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
-
-/**
- * `headersStatus`: the status of an answer whose headers had arrived when it failed (the failure
- * was in its body); undefined when nothing had come back yet.
- */
-function networkError(method: string, url: URL, error: unknown, headersStatus?: number): ApiError {
-	const where = `${method} ${url.pathname}`;
-	const midBody = headersStatus !== undefined;
-	if (error instanceof ApiError) return error;
-	const err = error as {name?: string; code?: string; message?: string; cause?: {code?: string}};
-	if (err?.name === 'AbortError') return new ApiError(`${where}: cancelled`, undefined, url.pathname);
-	const answerTimeout = error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError;
-	// Which part was late: the headers (no answer at all) or the body after them.
-	const late = midBody || error instanceof undiciErrors.BodyTimeoutError
-		? `${url.host} sent its headers${midBody ? ` (HTTP ${headersStatus})` : ''}, but the body stalled (no data in time)`
-		: `${url.host} did not answer in time (no response headers came)`;
-	if (answerTimeout && method !== 'GET') {
-		// The request was sent and may be acted on however late the answer is: not a plain timeout.
-		return new OutcomeUnknownError(`${where}: ${late}; the request may have gone through, check before trying again`, undefined, url.pathname);
-	}
-	if (answerTimeout) return new TimeoutError(`${where}: ${late}`, undefined, url.pathname);
-	if (err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-		return new TimeoutError(`${where}: ${url.host} did not accept the connection in time`, undefined, url.pathname);
-	}
-	const code = err?.code ?? err?.cause?.code;
-	if (method !== 'GET' && !notSentCodes.has(code ?? '')) {
-		return new OutcomeUnknownError(
-			`${where}: the connection broke${midBody ? ' while reading the answer' : ''}; the request may have gone through, check before trying again`,
-			undefined,
-			url.pathname,
-		);
-	}
-	const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : (code ?? err?.message ?? 'network error');
-	// The server was reached and began to answer: it is not unreachable.
-	if (midBody) return new NetworkError(`${where}: ${url.host} closed the connection mid-response (${reason})`, code, url.pathname);
-	return new NetworkError(`${where}: cannot reach ${url.host} (${reason})`, code, url.pathname);
 }

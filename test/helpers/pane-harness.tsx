@@ -3,7 +3,8 @@ import type {KeyContext} from '../../source/view/keymap.js';
 import type {ShownRange, TimelineState} from '../../source/state/dashboard-types.js';
 import {TimelinePane} from '../../source/view/timeline/TimelinePane.js';
 import {timelineViewProps} from '../../source/view/timeline/timeline-view-props.js';
-import {KeyRegistryContext, useKeyDispatch, useKeyRegistry} from '../../source/view/use-key-dispatch.js';
+import {KeyRegistryContext, useKeyRegistry} from '../../source/view/key-registry.js';
+import {useKeyDispatch} from '../../source/view/use-key-dispatch.js';
 import {initialViewState, keyContexts, viewReducer} from '../../source/view/view-state.js';
 
 /**
