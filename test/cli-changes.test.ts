@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {runCli, type CliRun} from './helpers/built-cli.js';
+import {cliHome} from './helpers/cli-sim.js';
 
 /**
  * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes: the
@@ -17,8 +17,7 @@ import {runCli, type CliRun} from './helpers/built-cli.js';
  * onto the original files, gives the modified files byte for byte.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-changes-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('changes');
 
 let proxied: Simulator;
 let newer: Simulator;
