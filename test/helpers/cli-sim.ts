@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {after, before} from 'node:test';
+import {after, before, type TestContext} from 'node:test';
 import {setStatus} from '../../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator, type SimulatorOptions} from '../../source/simulator/server.js';
 import type {SimConversation} from '../../source/simulator/world-types.js';
 import {closeHttpAgent} from '../../source/wire/http.js';
-import {runCli, type CliOptions, type CliRun} from './built-cli.js';
+import {runCli, startCli, type CliOptions, type CliRun, type RunningCli} from './built-cli.js';
+import {eventually} from './eventually.js';
+import {stopChild} from './run-process.js';
 
 /**
  * The built CLI against simulators on port 0, for the headless command tests: a HOME of the
@@ -84,4 +86,31 @@ export function runningLongRunner(sim: Simulator): SimConversation {
 	const conversation = longRunner(sim);
 	if (conversation.executionStatus !== 'running') setStatus(sim.world, conversation, 'running');
 	return conversation;
+}
+
+/** The built CLI left running with `args` against `sim` (`watch`, `--follow`), stopped when the test ends. */
+export function startCliAgainst(t: TestContext, sim: Simulator, home: string, args: readonly string[]): RunningCli {
+	const cli = startCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	t.after(() => stopChild(cli.child));
+	return cli;
+}
+
+/**
+ * `watch --json` (and the `args` made from its HOME) against a simulator of its own (no ticking
+ * unless `options` say so), in a HOME of its own (`agent-tui-<name>-…`): once it has read its
+ * baseline ("watching N conversations"). The CLI stops, then the simulator closes, then the HOME
+ * goes, when the test ends.
+ */
+export async function watching(t: TestContext, name: string, options: SimulatorOptions & {conversations: number}, args: (home: string) => string[] = () => [], baselineMs = 30_000) {
+	const sim = await startSimulator({port: 0, tickMs: 0, ...options});
+	const home = mkdtempSync(join(tmpdir(), `agent-tui-${name}-`));
+	const cli = startCli(['watch', '--json', ...args(home), '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	t.after(async () => {
+		await stopChild(cli.child);
+		await sim.close();
+		await closeHttpAgent();
+		rmSync(home, {recursive: true, force: true});
+	});
+	await eventually(() => cli.stderr.includes(`watching ${options.conversations} conversations`), 'the baseline', {timeoutMs: baselineMs, pollMs: 100, detail: cli.detail});
+	return {sim, home, cli};
 }
