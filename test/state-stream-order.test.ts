@@ -200,6 +200,12 @@ function supervise(server: ModelServer, options: Partial<StreamSupervisorOptions
 	return {supervisor, announced};
 }
 
+/** Lets the supervisor act on what happened, then answers every page it asked for. */
+async function settleAndAnswer(server: ModelServer): Promise<void> {
+	await settle();
+	await answerPages(server);
+}
+
 /** Opens (or fails) every page asked for, then the ones that asks for, up to five turns. */
 async function answerPages(server: ModelServer, how: 'open' | 'fail' = 'open'): Promise<void> {
 	for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
@@ -381,13 +387,9 @@ test("a socket's full_state after an older REST read: the end is not seen until 
 		},
 	});
 	supervisor.start();
-	const answer = async () => {
-		await settle();
-		await answerPages(server);
-	};
 	try {
 		// The backfill reads to the end: settled, nothing held.
-		await answer();
+		await settleAndAnswer(server);
 		assert.ok(supervisor.status.settled, 'settled by the backfill');
 		// The agent goes on and finishes; none of it has been read yet.
 		for (let n = 0; n < 4; n++) server.emit();
@@ -398,11 +400,11 @@ test("a socket's full_state after an older REST read: the end is not seen until 
 		assert.equal(supervisor.status.executionStatus, 'finished');
 		assert.deepEqual(early, [], 'never reported ended while events were missing');
 		server.drop();
-		await answer();
+		await settleAndAnswer(server);
 		// A read begun after the frame (the next connection's) brings the rest: now it has ended.
 		server.ready();
 		await settle();
-		await answer();
+		await settleAndAnswer(server);
 		assert.deepEqual(announced, server.events.map((event) => event.id));
 		assert.deepEqual(early, []);
 		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', JSON.stringify(supervisor.status));
@@ -419,14 +421,10 @@ test('while no socket holds, the status says the history is read on over REST, a
 	// Only connections that fail in a row start the REST reads here (at once after two).
 	const {supervisor} = supervise(server, {order: 'arrival', catchUpIntervalMs: 60_000, now: () => clock, onStatus: (status) => statuses.push(status)});
 	supervisor.start();
-	const answer = async () => {
-		await settle();
-		await answerPages(server);
-	};
 	try {
-		await answer();
+		await settleAndAnswer(server);
 		server.ready();
-		await answer();
+		await settleAndAnswer(server);
 		assert.equal(supervisor.status.state, 'live');
 		assert.equal(supervisor.status.overRest, false, 'a holding socket is not "over REST"');
 		// The socket drops; the next two are accepted and drop before their resync is read.
@@ -438,20 +436,20 @@ test('while no socket holds, the status says the history is read on over REST, a
 			server.drop();
 			await settle();
 		}
-		await answer();
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.overRest, 'the REST reads to begin', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.state, 'reconnecting');
 		// A read while the sockets still fail: the events arrive, and the status says when it reached the end.
 		server.emit();
 		clock = 5000;
 		server.drop();
-		await answer();
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.restReadAt === 5000, 'a read that reached the end at 5000', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.overRest, true);
 		assert.equal(supervisor.status.events, server.events.length, 'the read brought the new event');
 		// A socket holds again: live, no longer over REST.
 		server.ready();
-		await answer();
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.state === 'live', 'live again', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.overRest, false);
 		assert.equal(supervisor.status.restReadAt, undefined);
