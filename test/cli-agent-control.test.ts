@@ -7,13 +7,14 @@ import {after, before, describe, test} from 'node:test';
 import {runContinue, runInterrupt} from '../source/commands/agent-control.js';
 import {exitCodeFor, ExitCode} from '../source/commands/exit-codes.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget, type Server} from '../source/commands/server.js';
+import type {Server} from '../source/commands/server.js';
 import {runApprove, runMessage, runReject} from '../source/commands/triage.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
+import {commandServer} from './helpers/command-server.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:
@@ -38,7 +39,7 @@ function harness(simulator: Simulator = sim): {server: Server; io: Io; out: () =
 	stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	const io: Io = {stdout, stderr: new PassThrough(), secrets: [simulator.apiKey], debug: false};
 	const app = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey});
-	const server: Server = withBudget({app, baseUrl: simulator.baseUrl, label: 'test', demo: false, close: async () => app.close()});
+	const server = commandServer(simulator, app);
 	return {server, io, out: () => text};
 }
 

@@ -8,6 +8,7 @@ import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {runCli, type CliRun} from './helpers/built-cli.js';
 import {cliHome} from './helpers/cli-sim.js';
+import {commandServer} from './helpers/command-server.js';
 
 /**
  * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes: the
@@ -157,11 +158,10 @@ describe('changes: what cannot be shown', () => {
 describe('changes --patch on a terminal', () => {
 	test('every line is sanitized: the escape sequences of a file show as text, none is written', async () => {
 		const {runChanges} = await import('../source/commands/changes.js');
-		const {withBudget} = await import('../source/commands/server.js');
 		const {AppClient} = await import('../source/wire/app-client.js');
 		const {Secret} = await import('../source/wire/secret.js');
 		const app = new AppClient({baseUrl: newer.baseUrl, apiKey: new Secret(newer.apiKey)});
-		const server = withBudget({app, baseUrl: newer.baseUrl, label: 'sim', demo: false, close: async () => app.close()});
+		const server = commandServer(newer, app, {label: 'sim'});
 		let written = '';
 		let errors = '';
 		const io = {

@@ -7,10 +7,11 @@ import {after, before, test} from 'node:test';
 import {ExitCode, exitCodeFor} from '../source/commands/exit-codes.js';
 import {runExport} from '../source/commands/export.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget, type Server} from '../source/commands/server.js';
+import type {Server} from '../source/commands/server.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {commandServer} from './helpers/command-server.js';
 
 /**
  * `export` over real HTTP: the trajectory zip where the agent server has it, every event as JSON
@@ -40,7 +41,7 @@ function harness(tty = false): {server: Server; io: Io; out: () => Buffer; err: 
 	stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
 	const io: Io = {stdout, stderr, secrets: [sim.apiKey], debug: false};
 	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	return {server: withBudget({app, baseUrl: sim.baseUrl, label: 'test', demo: false, close: () => app.close()}), io, out: () => Buffer.concat(chunks), err: () => errText};
+	return {server: commandServer(sim, app), io, out: () => Buffer.concat(chunks), err: () => errText};
 }
 
 function running() {

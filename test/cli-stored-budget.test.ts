@@ -4,11 +4,11 @@ import {PassThrough} from 'node:stream';
 import {test, type TestContext} from 'node:test';
 import type {Io} from '../source/commands/io.js';
 import {checkInvocation} from '../source/commands/invocation.js';
-import {withBudget} from '../source/commands/server.js';
 import {readStoredEvents} from '../source/commands/stored-history-read.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {commandServer} from './helpers/command-server.js';
 import {maxInWindow} from './helpers/send-window.js';
 
 /**
@@ -25,7 +25,7 @@ async function onSimulator(t: TestContext) {
 		await closeHttpAgent();
 	});
 	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'test', demo: false, close: () => app.close()});
+	const server = commandServer(sim, app);
 	t.after(() => server.close());
 	const stderr = Object.assign(new PassThrough(), {isTTY: true});
 	let errText = '';
