@@ -15,6 +15,7 @@ import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
 import {commandServer} from './helpers/command-server.js';
+import {failure} from './helpers/loopback.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:
@@ -73,15 +74,6 @@ const used = new Set<string>();
 
 const route = (action: string) => `POST /runtime/:n/api/conversations/:id/${action}`;
 const count = (key: string) => sim.stats.byRoute[key] ?? 0;
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected a failure');
-}
 
 describe('interrupt and run', () => {
 	test('interrupt pauses one agent; its sandbox and neighbours are untouched; run starts it again', async () => {
