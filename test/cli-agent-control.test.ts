@@ -15,7 +15,7 @@ import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
 import {commandServer} from './helpers/command-server.js';
-import {failure} from './helpers/loopback.js';
+import {failure} from './helpers/outcomes.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {OutcomeUnknownError, TimeoutError} from '../source/wire/errors.js';
 import {HttpClient} from '../source/wire/http.js';
-import {failure, loopbackServer} from './helpers/loopback.js';
+import {loopbackServer} from './helpers/loopback.js';
+import {failure} from './helpers/outcomes.js';
 
 /**
  * Issue 43.3: "did not answer in time" was said also when the headers had come and the body

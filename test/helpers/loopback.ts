@@ -16,13 +16,3 @@ export async function loopbackServer(t: TestContext, handler: RequestListener): 
 	});
 	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
-
-/** The error `promise` fails with; throws if it does not fail. */
-export async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected a failure');
-}
