@@ -200,6 +200,18 @@ function supervise(server: ModelServer, options: Partial<StreamSupervisorOptions
 	return {supervisor, announced};
 }
 
+/** The socket drops, and the next two are accepted and drop before their resync is read. */
+async function dropThreeInARow(server: ModelServer): Promise<void> {
+	server.drop();
+	await settle();
+	for (let round = 0; round < 2; round++) {
+		server.ready();
+		await settle();
+		server.drop();
+		await settle();
+	}
+}
+
 /** Lets the supervisor act on what happened, then answers every page it asked for. */
 async function settleAndAnswer(server: ModelServer): Promise<void> {
 	await settle();
@@ -428,14 +440,7 @@ test('while no socket holds, the status says the history is read on over REST, a
 		assert.equal(supervisor.status.state, 'live');
 		assert.equal(supervisor.status.overRest, false, 'a holding socket is not "over REST"');
 		// The socket drops; the next two are accepted and drop before their resync is read.
-		server.drop();
-		await settle();
-		for (let round = 0; round < 2; round++) {
-			server.ready();
-			await settle();
-			server.drop();
-			await settle();
-		}
+		await dropThreeInARow(server);
 		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.overRest, 'the REST reads to begin', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.state, 'reconnecting');
@@ -455,14 +460,7 @@ test('while no socket holds, the status says the history is read on over REST, a
 		assert.equal(supervisor.status.restReadAt, undefined);
 		const liveAgain = statuses.length;
 		// It drops, and so do the next two; this time the REST reads fail too: nothing is being read, so not "over REST".
-		server.drop();
-		await settle();
-		for (let round = 0; round < 2; round++) {
-			server.ready();
-			await settle();
-			server.drop();
-			await settle();
-		}
+		await dropThreeInARow(server);
 		await answerPages(server, 'fail');
 		await eventually(() => supervisor.status.state === 'reconnecting' && !supervisor.status.overRest && server.pages.length === 0, 'the failed reads to end "over REST"', {
 			detail: () => JSON.stringify(supervisor.status),
