@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {PassThrough} from 'node:stream';
 import {after, before, describe, test} from 'node:test';
 import {runContinue, runInterrupt} from '../source/commands/agent-control.js';
 import {exitCodeFor, ExitCode} from '../source/commands/exit-codes.js';
@@ -11,10 +10,9 @@ import type {Server} from '../source/commands/server.js';
 import {runApprove, runMessage, runReject} from '../source/commands/triage.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
-import {commandServer} from './helpers/command-server.js';
+import {commandOn} from './helpers/command-server.js';
 import {failure} from './helpers/outcomes.js';
 
 /**
@@ -35,13 +33,8 @@ after(async () => {
 });
 
 function harness(simulator: Simulator = sim): {server: Server; io: Io; out: () => string} {
-	const stdout = new PassThrough();
-	let text = '';
-	stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-	const io: Io = {stdout, stderr: new PassThrough(), secrets: [simulator.apiKey], debug: false};
-	const app = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey});
-	const server = commandServer(simulator, app);
-	return {server, io, out: () => text};
+	const {server, io, out} = commandOn(simulator);
+	return {server, io, out: () => out().toString()};
 }
 
 /**

@@ -1,7 +1,9 @@
+import {PassThrough} from 'node:stream';
 import type {TestContext} from 'node:test';
+import type {Io} from '../../source/commands/io.js';
 import {withBudget, type Server} from '../../source/commands/server.js';
 import type {Simulator} from '../../source/simulator/server.js';
-import type {AppClient, AppClientOptions} from '../../source/wire/app-client.js';
+import {AppClient, type AppClientOptions} from '../../source/wire/app-client.js';
 import {Secret} from '../../source/wire/secret.js';
 import {Transport} from '../../source/wire/transport.js';
 
@@ -40,4 +42,20 @@ export function serverOnOwnTransport<A extends AppClient>(t: TestContext, sim: S
 		await sim.close();
 	});
 	return {app, server};
+}
+
+/**
+ * A command's Server on `sim` (a plain AppClient with the simulator's key) and its Io: stdout and
+ * stderr collected (stdout a terminal with `tty`), the key among the secrets to keep out of them.
+ */
+export function commandOn(sim: Simulator, options: {tty?: boolean} = {}): {server: Server; io: Io; out: () => Buffer; err: () => string} {
+	const stdout = Object.assign(new PassThrough(), {isTTY: options.tty ?? false});
+	const chunks: Buffer[] = [];
+	stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+	const stderr = new PassThrough();
+	let errText = '';
+	stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
+	const io: Io = {stdout, stderr, secrets: [sim.apiKey], debug: false};
+	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
+	return {server: commandServer(sim, app), io, out: () => Buffer.concat(chunks), err: () => errText};
 }
