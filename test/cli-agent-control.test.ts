@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {PassThrough} from 'node:stream';
 import {after, before, describe, test} from 'node:test';
 import {runContinue, runInterrupt} from '../source/commands/agent-control.js';
 import {exitCodeFor, ExitCode} from '../source/commands/exit-codes.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget, type Server} from '../source/commands/server.js';
+import type {Server} from '../source/commands/server.js';
 import {runApprove, runMessage, runReject} from '../source/commands/triage.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
+import {commandOn} from './helpers/command-server.js';
+import {failure} from './helpers/outcomes.js';
 
 /**
  * `interrupt`, `run`, `approve`, `reject` and `message` against the simulator over real HTTP:
@@ -33,13 +33,8 @@ after(async () => {
 });
 
 function harness(simulator: Simulator = sim): {server: Server; io: Io; out: () => string} {
-	const stdout = new PassThrough();
-	let text = '';
-	stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-	const io: Io = {stdout, stderr: new PassThrough(), secrets: [simulator.apiKey], debug: false};
-	const app = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey});
-	const server: Server = withBudget({app, baseUrl: simulator.baseUrl, label: 'test', demo: false, close: async () => app.close()});
-	return {server, io, out: () => text};
+	const {server, io, out} = commandOn(simulator);
+	return {server, io, out: () => out().toString()};
 }
 
 /**
@@ -72,15 +67,6 @@ const used = new Set<string>();
 
 const route = (action: string) => `POST /runtime/:n/api/conversations/:id/${action}`;
 const count = (key: string) => sim.stats.byRoute[key] ?? 0;
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected a failure');
-}
 
 describe('interrupt and run', () => {
 	test('interrupt pauses one agent; its sandbox and neighbours are untouched; run starts it again', async () => {

@@ -6,7 +6,6 @@ import {PassThrough} from 'node:stream';
 import {after, before, describe, test} from 'node:test';
 import {runChanges} from '../source/commands/changes.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget} from '../source/commands/server.js';
 import {workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {repoDirOf} from '../source/simulator/workspace-layout.js';
@@ -16,6 +15,7 @@ import {closeHttpAgent} from '../source/wire/http.js';
 import {statusLetter} from '../source/wire/schemas/git.js';
 import {Secret} from '../source/wire/secret.js';
 import {runCli} from './helpers/built-cli.js';
+import {commandServer} from './helpers/command-server.js';
 
 /**
  * `agent-tui changes` wherever the repository is, against the simulator's 2026 layouts
@@ -59,7 +59,7 @@ function specLie(withRepository: boolean): SimConversation {
 
 async function inProcess(id: string, json = true): Promise<{code: number; out: string; err: string}> {
 	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey)});
-	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'sim', demo: false, close: async () => app.close()});
+	const server = commandServer(sim, app, {label: 'sim'});
 	const stdout = Object.assign(new PassThrough(), {isTTY: false});
 	const stderr = new PassThrough();
 	let out = '';

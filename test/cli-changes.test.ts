@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {workspaceFor} from '../source/simulator/git-workspace.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {runCli, type CliRun} from './helpers/built-cli.js';
+import {cliHome} from './helpers/cli-sim.js';
+import {commandServer} from './helpers/command-server.js';
 
 /**
  * `agent-tui changes` as a script runs it, over real HTTP against the simulator's git routes: the
@@ -17,8 +18,7 @@ import {runCli, type CliRun} from './helpers/built-cli.js';
  * onto the original files, gives the modified files byte for byte.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-changes-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('changes');
 
 let proxied: Simulator;
 let newer: Simulator;
@@ -158,11 +158,10 @@ describe('changes: what cannot be shown', () => {
 describe('changes --patch on a terminal', () => {
 	test('every line is sanitized: the escape sequences of a file show as text, none is written', async () => {
 		const {runChanges} = await import('../source/commands/changes.js');
-		const {withBudget} = await import('../source/commands/server.js');
 		const {AppClient} = await import('../source/wire/app-client.js');
 		const {Secret} = await import('../source/wire/secret.js');
 		const app = new AppClient({baseUrl: newer.baseUrl, apiKey: new Secret(newer.apiKey)});
-		const server = withBudget({app, baseUrl: newer.baseUrl, label: 'sim', demo: false, close: async () => app.close()});
+		const server = commandServer(newer, app, {label: 'sim'});
 		let written = '';
 		let errors = '';
 		const io = {

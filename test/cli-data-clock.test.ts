@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {parseClockOffset} from '../source/simulator/clock.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {closeHttpAgent} from '../source/wire/http.js';
 import {runCli} from './helpers/built-cli.js';
+import {stillFleet} from './helpers/age-fixtures.js';
+import {cliAgainst, cliHome} from './helpers/cli-sim.js';
 
 /**
  * The headless lists against a server whose `Date` header is right while its data is written by a
@@ -17,8 +18,7 @@ import {runCli} from './helpers/built-cli.js';
  * moving, it tells them and says they are assumed (state/age-basis.ts).
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-cli-clock-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('cli-clock');
 
 let skewed: Simulator;
 let straight: Simulator;
@@ -29,15 +29,7 @@ before(async () => {
 	straight = await startSimulator(world);
 	// Both clocks right, nothing moving: every agent at work has been quiet for 20 minutes.
 	still = await startSimulator(world);
-	const now = Date.now();
-	for (const conversation of still.world.conversationList()) {
-		if (still.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING') {
-			still.world.agent(conversation);
-			conversation.executionStatus = 'running';
-		}
-		conversation.updatedAt = Math.min(conversation.updatedAt, now - 20 * 60_000);
-		conversation.createdAt = Math.min(conversation.createdAt, conversation.updatedAt);
-	}
+	stillFleet(still);
 });
 after(async () => {
 	await skewed.close();
@@ -46,7 +38,7 @@ after(async () => {
 	await closeHttpAgent();
 });
 
-const cli = (sim: Simulator, args: string[]) => runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 30_000});
+const cli = (sim: Simulator, args: string[]) => cliAgainst(sim, home, args, {timeoutMs: 30_000});
 
 /** The AGE column's cells of a table: the last but one word of each row (COST is last). */
 function ages(table: string): string[] {

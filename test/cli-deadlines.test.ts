@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import {mkdtempSync, rmSync} from 'node:fs';
-import {createServer} from 'node:http';
-import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, test} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
 import {runCli, type CliRun} from './helpers/built-cli.js';
+import {loopbackServer} from './helpers/loopback.js';
 
 /**
  * A server that trickles its answer one byte a second used to cost 602 s before exit 5 (a
@@ -27,17 +26,12 @@ function cli(args: string[], key = 'k-123456', onStdout?: (stdout: string) => vo
 
 test('a server that accepts and never answers: --timeout 3s ends a one-shot read with exit 5 after one try', async (t) => {
 	let requests = 0;
-	const server = createServer(() => {
+	const base = await loopbackServer(t, () => {
 		// Never answers.
 		requests++;
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => {
-		server.closeAllConnections();
-		server.close();
-	});
 	const started = Date.now();
-	const run = await cli(['conversations', '--timeout', '3s', '--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`]);
+	const run = await cli(['conversations', '--timeout', '3s', '--base-url', base]);
 	const seconds = (run.exitedAt - started) / 1000;
 	t.diagnostic(`exit ${run.code} after ${seconds.toFixed(1)} s, ${requests} requests`);
 	assert.equal(run.code, 5, run.stderr);
@@ -78,19 +72,13 @@ test('a dead server ends --follow with exit 5 inside its deadline, saying what i
 // By design it runs towards a minute (the body deadline), 41 s beside two busy loops: a timeout of its own.
 test('a server trickling 1 byte/s ends a one-shot read with exit 5 after at most two tries of 20 s', {timeout: 120_000}, async (t) => {
 	let requests = 0;
-	const server = createServer((_request, response) => {
+	const base = await loopbackServer(t, (_request, response) => {
 		requests++;
 		response.writeHead(200, {'content-type': 'application/json'});
 		response.write('{');
 		const timer = setInterval(() => response.write(' '), 1000);
 		response.on('close', () => clearInterval(timer));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => {
-		server.closeAllConnections();
-		server.close();
-	});
-	const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	const started = Date.now();
 	const run = await cli(['conversations', '--base-url', base]);
 	const seconds = (Date.now() - started) / 1000;

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, before, test} from 'node:test';
+import {test} from 'node:test';
 import {setStatus} from '../source/simulator/agent-runtime.js';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
-import {closeHttpAgent} from '../source/wire/http.js';
-import {runCli, startCli} from './helpers/built-cli.js';
+import {startCli} from './helpers/built-cli.js';
+import {liveOf, simulatedCli} from './helpers/cli-sim.js';
 import {stopChild} from './helpers/run-process.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -17,29 +13,20 @@ import {eventually} from './helpers/eventually.js';
  * `watch --json` reports a change into error with its cause. Fields are added, none renamed.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-causes-'));
-let sim: Simulator;
-before(async () => {
-	sim = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 30});
-});
-after(async () => {
-	await sim.close();
-	await closeHttpAgent();
-	rmSync(home, {recursive: true, force: true});
-});
-
-const live = (scenario: string) => sim.world.conversationList().find((row) => row.scenario === scenario && sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING')!;
+const fx = simulatedCli('causes', {seed: 7, conversations: 30});
+const {home} = fx;
+const live = (scenario: string) => liveOf(fx.sim, scenario);
 
 function errOut(conversation: SimConversation, code: string, detail: string, classification: Record<string, unknown>): void {
-	sim.world.appendEvent(conversation, {kind: 'ConversationErrorEvent', source: 'environment', code, detail, classification} as never);
-	setStatus(sim.world, conversation, 'error');
+	fx.sim.world.appendEvent(conversation, {kind: 'ConversationErrorEvent', source: 'environment', code, detail, classification} as never);
+	setStatus(fx.sim.world, conversation, 'error');
 }
 
 type Row = {id: string; title: string; execution_status: string | null; error_cause: null | {event_kind: string; code: string; detail: string; classification: {kind: string; retryable: boolean; user_action: string} | null}};
 
 test('conversations --json: every row gains error_cause; errored ones carry the classification', {timeout: 60_000}, async () => {
 	errOut(live('coding'), 'LLMAuthenticationError', 'litellm.AuthenticationError: invalid x-api-key', {kind: 'auth', retryable: false, user_action: 'settings'});
-	const run = await runCli(['conversations', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	const run = await fx.cli(['conversations', '--json']);
 	assert.equal(run.code, 0, run.stderr);
 	const rows = JSON.parse(run.stdout) as Row[];
 	assert.ok(rows.every((row) => 'error_cause' in row), 'the field on every row');
@@ -54,13 +41,13 @@ test('conversations --json: every row gains error_cause; errored ones carry the 
 	// The existing fields are all still there, unrenamed.
 	for (const field of ['id', 'title', 'sandbox_status', 'execution_status', 'selected_repository', 'created_at', 'updated_at']) assert.ok(field in auth, field);
 
-	const text = await runCli(['conversations', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	const text = await fx.cli(['conversations']);
 	assert.match(text.stdout, /✗ error · auth: check the LLM key/);
 });
 
 test('conversations --causes N reads the causes of the N most recently updated errored conversations only', {timeout: 60_000}, async () => {
 	errOut(live('coding'), 'LLMRateLimitError', 'litellm.RateLimitError: slow down', {kind: 'rate_limit', retryable: true, user_action: 'retry'});
-	const run = await runCli(['conversations', '--json', '--causes', '1', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	const run = await fx.cli(['conversations', '--json', '--causes', '1']);
 	assert.equal(run.code, 0, run.stderr);
 	const rows = JSON.parse(run.stdout) as Array<Row & {updated_at: string; cause: {key: string} | null}>;
 	const errored = rows.filter((row) => row.execution_status === 'error');
@@ -73,13 +60,13 @@ test('conversations --causes N reads the causes of the N most recently updated e
 	assert.ok(errored.filter((row) => row.id !== newest.id).every((row) => row.cause?.key === 'error:unread'), JSON.stringify(errored.map((row) => row.cause)));
 	assert.match(run.stderr, new RegExp(`the cause of ${errored.length - 1} older errored conversations? (was|were) not read`));
 
-	const wrong = await runCli(['conversations', '--causes', 'some', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+	const wrong = await fx.cli(['conversations', '--causes', 'some']);
 	assert.equal(wrong.code, 2, wrong.stderr);
 	assert.match(wrong.stderr, /--causes takes a count or all/);
 });
 
 test('watch --json: a change into error carries its cause', {timeout: 90_000}, async (t) => {
-	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	const cli = startCli(['watch', '--json', '--base-url', fx.sim.baseUrl], {home, env: {OPENHANDS_API_KEY: fx.sim.apiKey}});
 	t.after(() => stopChild(cli.child));
 	const until = (predicate: () => boolean, what: string) => eventually(predicate, what, {timeoutMs: 40_000, pollMs: 100, detail: cli.detail});
 	await until(() => cli.stderr.includes('watching'), 'the baseline');

@@ -2,15 +2,12 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {PassThrough} from 'node:stream';
 import {after, before, test} from 'node:test';
 import {ExitCode, exitCodeFor} from '../source/commands/exit-codes.js';
 import {runExport} from '../source/commands/export.js';
-import type {Io} from '../source/commands/io.js';
-import {withBudget, type Server} from '../source/commands/server.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {AppClient} from '../source/wire/app-client.js';
 import {closeHttpAgent} from '../source/wire/http.js';
+import {commandOn} from './helpers/command-server.js';
 
 /**
  * `export` over real HTTP: the trajectory zip where the agent server has it, every event as JSON
@@ -31,17 +28,7 @@ after(async () => {
 	rmSync(dir, {recursive: true, force: true});
 });
 
-function harness(tty = false): {server: Server; io: Io; out: () => Buffer; err: () => string} {
-	const stdout = Object.assign(new PassThrough(), {isTTY: tty});
-	const chunks: Buffer[] = [];
-	stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-	const stderr = new PassThrough();
-	let errText = '';
-	stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
-	const io: Io = {stdout, stderr, secrets: [sim.apiKey], debug: false};
-	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	return {server: withBudget({app, baseUrl: sim.baseUrl, label: 'test', demo: false, close: () => app.close()}), io, out: () => Buffer.concat(chunks), err: () => errText};
-}
+const harness = (tty = false) => commandOn(sim, {tty});
 
 function running() {
 	const live = sim.world.conversationList().filter((row) => sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING');

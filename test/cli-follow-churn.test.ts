@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, test} from 'node:test';
+import {test} from 'node:test';
 import {setStatus, stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator} from '../source/simulator/server.js';
-import {runCli} from './helpers/built-cli.js';
+import {cliAgainst, cliHome, runningLongRunner} from './helpers/cli-sim.js';
 
 /**
  * `events <id> --follow --json` is what pipelines read: oldest first, each event once. Here the
@@ -14,21 +11,16 @@ import {runCli} from './helpers/built-cli.js';
  * after the conversation finishes (within 15 s).
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-churn-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('churn');
 
 type Run = {code: number | null; stdout: string; stderr: string; exitedAt: number};
 
 test('--follow --json under socket drops every 50 ms at ~200 events/s: two runs print every event once, in order, and exit 0 soon after the end', async (t) => {
 	const sim = await startSimulator({port: 0, tickMs: 0, seed: 11, conversations: 6});
 	t.after(() => sim.close());
-	const conversation = sim.world
-		.conversationList()
-		.find((candidate) => sim.world.findSandbox(candidate.sandboxId)?.status === 'RUNNING' && candidate.scenario === 'long-runner' && sim.world.events(candidate).length > 0);
-	assert.ok(conversation, 'the seed has a running long-runner');
-	if (conversation.executionStatus !== 'running') setStatus(sim.world, conversation, 'running');
+	const conversation = runningLongRunner(sim);
 
-	const follow = (): Promise<Run> => runCli(['events', conversation.id, '--follow', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 90_000});
+	const follow = (): Promise<Run> => cliAgainst(sim, home, ['events', conversation.id, '--follow', '--json'], {timeoutMs: 90_000});
 
 	const runs = Promise.all([follow(), follow()]);
 	// 200 events a second, however late the timer fires: steps until the count is where it should be.

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, test} from 'node:test';
+import {test} from 'node:test';
 import {setStatus, stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {startCli} from './helpers/built-cli.js';
+import {cliHome, runningLongRunner} from './helpers/cli-sim.js';
 import {eventually} from './helpers/eventually.js';
 import {stopChild} from './helpers/run-process.js';
 
@@ -17,8 +15,7 @@ import {stopChild} from './helpers/run-process.js';
  * went out, then the server recovers; the printed ids must be the server's list, in its order.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-follow-order-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('follow-order');
 
 const ids = (stdout: string) =>
 	stdout
@@ -29,11 +26,7 @@ const ids = (stdout: string) =>
 test('--follow --json: a lost frame whose recovery read fails still prints in server order, not by arrival', {timeout: 60_000}, async (t) => {
 	const sim = await startSimulator({port: 0, tickMs: 0, seed: 11, conversations: 6});
 	t.after(() => sim.close());
-	const conversation = sim.world
-		.conversationList()
-		.find((candidate) => sim.world.findSandbox(candidate.sandboxId)?.status === 'RUNNING' && candidate.scenario === 'long-runner' && sim.world.events(candidate).length > 0);
-	assert.ok(conversation, 'the seed has a running long-runner');
-	if (conversation.executionStatus !== 'running') setStatus(sim.world, conversation, 'running');
+	const conversation = runningLongRunner(sim);
 	const serverIds = () => sim.world.events(conversation).map((event) => event.id);
 	const step = () => assert.ok(stepConversation(sim.world, conversation), 'the long-runner steps');
 

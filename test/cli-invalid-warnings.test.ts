@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, before, test} from 'node:test';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {closeHttpAgent} from '../source/wire/http.js';
-import {runCli} from './helpers/built-cli.js';
+import {test} from 'node:test';
+import {liveOf, simulatedCli} from './helpers/cli-sim.js';
 
 /**
  * Issue 23.7: `events --follow` printed 322 warnings to stderr for invalid tool calls. Those now
@@ -13,25 +8,10 @@ import {runCli} from './helpers/built-cli.js';
  * that really do not match the API are warned about once per kind, with a count at the end.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-warn-'));
-let sim: Simulator;
-before(async () => {
-	sim = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 30});
-});
-after(async () => {
-	await sim.close();
-	await closeHttpAgent();
-	rmSync(home, {recursive: true, force: true});
-});
-
-const cli = (args: string[]) => runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 40_000});
+const fx = simulatedCli('warn', {seed: 7, conversations: 30});
+const cli = fx.cli;
+const live = (scenario: string) => liveOf(fx.sim, scenario);
 const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.includes('warning'));
-
-function live(scenario: string) {
-	const conversation = sim.world.conversationList().find((row) => row.scenario === scenario && sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING');
-	assert.ok(conversation, `a live ${scenario} conversation`);
-	return conversation;
-}
 
 test('following an agent that loops on an invalid call: its calls read as invalid calls, and no warning', async () => {
 	const stuck = live('stuck');
@@ -45,8 +25,8 @@ test('following an agent that loops on an invalid call: its calls read as invali
 test('events that do not match the API: one warning per kind, then how many more', async () => {
 	const crash = live('crash');
 	// 60 broken ActionEvents (no tool_name) and 2 broken observations, in an ended conversation.
-	for (let index = 0; index < 60; index++) sim.world.appendEvent(crash, {kind: 'ActionEvent', source: 'agent', tool_call_id: `c${index}`, thought: []} as never);
-	for (let index = 0; index < 2; index++) sim.world.appendEvent(crash, {kind: 'ObservationEvent', source: 'environment'} as never);
+	for (let index = 0; index < 60; index++) fx.sim.world.appendEvent(crash, {kind: 'ActionEvent', source: 'agent', tool_call_id: `c${index}`, thought: []} as never);
+	for (let index = 0; index < 2; index++) fx.sim.world.appendEvent(crash, {kind: 'ObservationEvent', source: 'environment'} as never);
 	for (const args of [['events', crash.id], ['events', crash.id, '--follow']]) {
 		const run = await cli(args);
 		assert.equal(run.code, 0, run.stderr);

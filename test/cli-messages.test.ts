@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
-import {createServer, type RequestListener} from 'node:http';
-import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {after, describe, test, type TestContext} from 'node:test';
+import {after, describe, test} from 'node:test';
 import {startSimulator} from '../source/simulator/server.js';
 import {runCli} from './helpers/built-cli.js';
+import {loopbackServer} from './helpers/loopback.js';
 
 /**
  * The words a script's author reads when something is wrong: each says what happened and what to
@@ -26,16 +25,6 @@ function freshHome(): string {
 	return home;
 }
 
-async function loopback(t: TestContext, handler: RequestListener): Promise<string> {
-	const server = createServer(handler);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => {
-		server.closeAllConnections();
-		server.close();
-	});
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 const homes: string[] = [];
 after(() => {
 	for (const home of homes) rmSync(home, {recursive: true, force: true});
@@ -52,7 +41,7 @@ function homeWithConfig(config: unknown): string {
 
 describe('messages', {concurrency: true}, () => {
 	test('a redirect: not followed, and where it pointed', async (t) => {
-		const base = await loopback(t, (_request, response) => {
+		const base = await loopbackServer(t, (_request, response) => {
 			response.writeHead(302, {location: 'https://login.example.test/signin?token=abc'});
 			response.end();
 		});
@@ -77,7 +66,7 @@ describe('messages', {concurrency: true}, () => {
 	});
 
 	test('a connection closed mid-body: the server closed it mid-response, not "cannot reach"', async (t) => {
-		const base = await loopback(t, (_request, response) => {
+		const base = await loopbackServer(t, (_request, response) => {
 			response.writeHead(200, {'content-type': 'application/json', 'content-length': '5000'});
 			response.write('{"items": [');
 			setTimeout(() => response.socket?.destroy(), 20);

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, test} from 'node:test';
+import {test} from 'node:test';
 import {stepConversation} from '../source/simulator/agent-runtime.js';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {rateLimitWait} from '../source/wire/http.js';
-import {runCli} from './helpers/built-cli.js';
+import {cliAgainst, cliHome, longRunner} from './helpers/cli-sim.js';
 
 /**
  * The hosted service rounds its per-second window down, so its 429 says `Retry-After: 0`. That
@@ -15,14 +12,13 @@ import {runCli} from './helpers/built-cli.js';
  * out the window and then paces its pages to the limit.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-rate-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('rate');
 
 type Run = {code: number | null; stdout: string; stderr: string; ms: number};
 
 async function cli(sim: Simulator, args: string[]): Promise<Run> {
 	const started = Date.now();
-	const run = await runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 90_000});
+	const run = await cliAgainst(sim, home, args, {timeoutMs: 90_000});
 	return {...run, ms: run.exitedAt - started};
 }
 
@@ -39,10 +35,7 @@ test('Retry-After: 0 waits for the window (X-RateLimit-Reset, at least 1 s); a l
 test('against 2 requests/s answered with Retry-After: 0, conversations --json (3 pages) and events --json (25 pages) succeed', {timeout: 120_000}, async (t) => {
 	const sim = await startSimulator({port: 0, tickMs: 0, seed: 21, conversations: 250});
 	t.after(() => sim.close());
-	const conversation = sim.world
-		.conversationList()
-		.find((candidate) => sim.world.findSandbox(candidate.sandboxId)?.status === 'RUNNING' && candidate.scenario === 'long-runner' && sim.world.events(candidate).length > 0);
-	assert.ok(conversation, 'a running long-runner');
+	const conversation = longRunner(sim);
 	while (sim.world.events(conversation).length <= 2400) stepConversation(sim.world, conversation);
 	const total = sim.world.conversationList().length;
 	assert.ok(total > 200 && total <= 300, `${total} conversations: three pages of 100`);

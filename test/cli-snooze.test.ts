@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync, statSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, test} from 'node:test';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {statSync} from 'node:fs';
+import {test} from 'node:test';
 import {snoozeFilePath} from '../source/state/snooze-store.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {runCli} from './helpers/built-cli.js';
+import {snoozeWorld, waitingOf} from './helpers/snooze-world.js';
 
 /**
  * Headless snooze against the built CLI and a simulator on port 0: `snooze` shows in
@@ -15,22 +13,7 @@ import {runCli} from './helpers/built-cli.js';
  * (In its own file: seven runs of the CLI take most of a minute on a loaded machine.)
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-cli-snooze-'));
-const stateHome = join(home, 'state');
-const simulators: Simulator[] = [];
-after(async () => {
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-	rmSync(home, {recursive: true, force: true, maxRetries: 5});
-});
-
-async function simulator(apiKey: string): Promise<Simulator> {
-	// No ticking: a conversation changes only when the test changes it.
-	const started = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 12, apiKey});
-	simulators.push(started);
-	return started;
-}
-
-const waitingOf = (sim: Simulator) => sim.world.conversationList().find((conversation) => conversation.scenario === 'confirmation')!;
+const {home, stateHome, simulator} = snoozeWorld('cli-snooze');
 
 test('headless: snooze, then conversations --json says snoozed_until; unsnooze clears it', {timeout: 60_000}, async () => {
 	const sim = await simulator('headless-key');

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {after, before, test} from 'node:test';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {test} from 'node:test';
 import {runCli, startCli} from './helpers/built-cli.js';
+import {simulatedCli} from './helpers/cli-sim.js';
 import {eventually} from './helpers/eventually.js';
 import {stopChild} from './helpers/run-process.js';
 
@@ -16,25 +13,16 @@ import {stopChild} from './helpers/run-process.js';
  * stderr, and the command exits 5 (a bad answer, exit-codes.ts).
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-unreadable-'));
-let sim: Simulator;
-before(async () => {
-	sim = await startSimulator({port: 0, seed: 7, tickMs: 0, conversations: 5});
-});
-after(async () => {
-	await sim.close();
-	rmSync(home, {recursive: true, force: true});
-});
-
-const cli = (args: string[]) => runCli([...args, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}, timeoutMs: 60_000});
+const fx = simulatedCli('unreadable', {seed: 7, conversations: 5}, 60_000);
+const {home, cli} = fx;
 
 test('every row unreadable: --json prints [] but says how many could not be read, each by id, and exits 5', async () => {
-	sim.faults.unreadableRows(100);
+	fx.sim.faults.unreadableRows(100);
 	const run = await cli(['conversations', '--json']);
 	assert.equal(run.code, 5, run.stderr);
 	assert.deepEqual(JSON.parse(run.stdout), []);
 	assert.match(run.stderr, /error: 5 conversation rows the server sent could not be read/);
-	for (const row of sim.world.conversationList()) assert.match(run.stderr, new RegExp(`unreadable {2}${row.id} {2}.*pr_number`));
+	for (const row of fx.sim.world.conversationList()) assert.match(run.stderr, new RegExp(`unreadable {2}${row.id} {2}.*pr_number`));
 	// One warning for the path, not one per row.
 	assert.equal(run.stderr.split('\n').filter((line) => line.includes('warning: skipped an item')).length, 1, run.stderr);
 	// The table says the same, and never "no conversations".
@@ -44,13 +32,13 @@ test('every row unreadable: --json prints [] but says how many could not be read
 });
 
 test('some rows unreadable: the others are listed, and the command still fails (exit 5)', async () => {
-	sim.faults.unreadableRows(2);
+	fx.sim.faults.unreadableRows(2);
 	const run = await cli(['conversations', '--json']);
 	assert.equal(run.code, 5, run.stderr);
 	assert.equal((JSON.parse(run.stdout) as unknown[]).length, 3);
 	assert.match(run.stderr, /error: 2 conversation rows the server sent could not be read/);
 	// All readable again: exit 0 and nothing said.
-	sim.faults.unreadableRows(0);
+	fx.sim.faults.unreadableRows(0);
 	const clean = await cli(['conversations', '--json']);
 	assert.equal(clean.code, 0, clean.stderr);
 	assert.equal((JSON.parse(clean.stdout) as unknown[]).length, 5);
@@ -80,9 +68,9 @@ test('sandboxes and specs: a row that cannot be read is named, and the command e
 });
 
 test('watch: rows that cannot be read are said on stderr, not silently left out', async (t) => {
-	sim.faults.unreadableRows(2);
-	t.after(() => sim.faults.unreadableRows(0));
-	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
+	fx.sim.faults.unreadableRows(2);
+	t.after(() => fx.sim.faults.unreadableRows(0));
+	const cli = startCli(['watch', '--json', '--base-url', fx.sim.baseUrl], {home, env: {OPENHANDS_API_KEY: fx.sim.apiKey}});
 	t.after(() => stopChild(cli.child));
 	await eventually(() => cli.stderr.includes('watching 3 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail: cli.detail});
 	await eventually(() => cli.stderr.includes('warning: 2 conversation rows the server sent could not be read'), 'the warning', {timeoutMs: 30_000, pollMs: 100, detail: cli.detail});

@@ -3,13 +3,11 @@ import {test} from 'node:test';
 import {runWatch} from '../source/commands/watch.js';
 import type {CommandFlags} from '../source/commands/flags.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget} from '../source/commands/server.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {KeyRejectedError} from '../source/wire/errors.js';
 import type {Sandbox} from '../source/wire/schemas/app.js';
-import {Secret} from '../source/wire/secret.js';
-import {Transport} from '../source/wire/transport.js';
+import {serverOnOwnTransport} from './helpers/command-server.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -47,16 +45,7 @@ class LaggingApp extends AppClient {
 
 test('watch ends while a sandbox transition waits for its reason: the transition is printed, not dropped', {timeout: 60_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 6});
-	const transport = new Transport();
-	const app = new LaggingApp({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), transport, maxRetries: 0});
-	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'sim', demo: false, transport, close: async () => {
-		await app.close();
-		await transport.close();
-	}});
-	t.after(async () => {
-		await server.close();
-		await sim.close();
-	});
+	const {app, server} = serverOnOwnTransport(t, sim, LaggingApp);
 	let stdout = '';
 	let stderr = '';
 	const io: Io = {

@@ -50,25 +50,21 @@ async function resolveWith(flags: ConfigFlags, ctx: ReturnType<typeof setup>, re
 describe('precedence: flags > env > config file', () => {
 	const fileConfig = {baseUrl: 'https://file.example', apiKey: 'file-key-123'};
 
-	test('the config file alone', async () => {
-		const ctx = setup(fileConfig);
-		const config = server(await resolveWith({}, ctx));
-		assert.equal(config.baseUrl, 'https://file.example');
-		assert.equal(config.apiKey?.reveal(), 'file-key-123');
-		assert.equal(config.baseUrlFrom, 'config');
-		assert.equal(config.apiKeyFrom, 'config');
-	});
-
-	test('env beats the config file', async () => {
-		const ctx = setup(fileConfig);
-		ctx.env.OPENHANDS_BASE_URL = 'https://env.example/';
-		ctx.env.OPENHANDS_API_KEY = 'env-key-456';
-		const config = server(await resolveWith({}, ctx));
-		assert.equal(config.baseUrl, 'https://env.example');
-		assert.equal(config.apiKey?.reveal(), 'env-key-456');
-		assert.equal(config.baseUrlFrom, 'env');
-		assert.equal(config.apiKeyFrom, 'env');
-	});
+	const cases = [
+		{name: 'the config file alone', env: {}, baseUrl: 'https://file.example', apiKey: 'file-key-123', from: 'config'},
+		{name: 'env beats the config file', env: {OPENHANDS_BASE_URL: 'https://env.example/', OPENHANDS_API_KEY: 'env-key-456'}, baseUrl: 'https://env.example', apiKey: 'env-key-456', from: 'env'},
+	] as const;
+	for (const c of cases) {
+		test(c.name, async () => {
+			const ctx = setup(fileConfig);
+			Object.assign(ctx.env, c.env);
+			const config = server(await resolveWith({}, ctx));
+			assert.equal(config.baseUrl, c.baseUrl);
+			assert.equal(config.apiKey?.reveal(), c.apiKey);
+			assert.equal(config.baseUrlFrom, c.from);
+			assert.equal(config.apiKeyFrom, c.from);
+		});
+	}
 
 	test('flags beat env', async () => {
 		const ctx = setup(fileConfig);

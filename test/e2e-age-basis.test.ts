@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {after, describe, test} from 'node:test';
-import type {Simulator} from '../source/simulator/server.js';
-import {runCli} from './helpers/built-cli.js';
+import {describe, test} from 'node:test';
+import {stillFleet} from './helpers/age-fixtures.js';
+import {cliAgainst, cliHome} from './helpers/cli-sim.js';
 import {dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
 
 /**
@@ -14,22 +11,9 @@ import {dashboardLauncher, screenLines, tmuxSkip} from './helpers/e2e-dashboard.
  * the headless `conversations` tells the same ages for the same rows.
  */
 
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-ages-'));
-after(() => rmSync(home, {recursive: true, force: true}));
+const home = cliHome('e2e-ages');
 
 const launch = dashboardLauncher({seed: 7, tickMs: 0, conversations: 24});
-
-function stillFleet(sim: Simulator): void {
-	const now = Date.now();
-	for (const conversation of sim.world.conversationList()) {
-		if (sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING') {
-			sim.world.agent(conversation);
-			conversation.executionStatus = 'running';
-		}
-		conversation.updatedAt = Math.min(conversation.updatedAt, now - 20 * 60_000);
-		conversation.createdAt = Math.min(conversation.createdAt, conversation.updatedAt);
-	}
-}
 
 /** A list row's AGE: the first of the two ages side by side (AGE, LAST). */
 function ageColumn(line: string): string | null {
@@ -51,7 +35,7 @@ describe('ages on a right clock with nothing moving, in a real terminal', {skip:
 		// No spend anywhere: every $/h cell is —.
 		assert.ok(rows.every((line) => line.split('│')[0]!.trimEnd().endsWith('—')), `no rate:\n${screen}`);
 
-		const run = await runCli(['conversations', '--base-url', simulator.baseUrl], {home, env: {OPENHANDS_API_KEY: simulator.apiKey}, timeoutMs: 30_000});
+		const run = await cliAgainst(simulator, home, ['conversations'], {timeoutMs: 30_000});
 		assert.equal(run.code, 0, run.stderr);
 		assert.match(run.stderr, /ages assume the server's Date header/);
 		// The same ages on both: every row's AGE, in hours (minutes may tick over between the two reads).

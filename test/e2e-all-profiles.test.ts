@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {normalizeId} from '../source/wire/ids.js';
-import {cliCommand} from './helpers/built-cli.js';
 import {assertFits, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
-import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
+import {profilesInTmux} from './helpers/e2e-profiles.js';
 
 /**
  * Every server at once, as a new user would try it: two simulators on port 0 configured as
@@ -18,35 +13,14 @@ import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
  * updating.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-all-'));
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-	rmSync(home, {recursive: true, force: true});
-});
+const {configure, launch} = profilesInTmux('e2e-all');
 
 async function twoProfiles(): Promise<{work: Simulator; lab: Simulator}> {
 	// The same seed: the same conversation ids on both, told apart only by their server.
 	const work = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 12, apiKey: 'work-key'});
 	const lab = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 8, apiKey: 'lab-key'});
-	simulators.push(work, lab);
-	mkdirSync(join(home, 'agent-tui'), {recursive: true});
-	writeFileSync(
-		join(home, 'agent-tui', 'config.json'),
-		JSON.stringify({defaultProfile: 'work', profiles: {work: {baseUrl: work.baseUrl, apiKey: work.apiKey}, lab: {baseUrl: lab.baseUrl, apiKey: lab.apiKey}}}),
-		{mode: 0o600},
-	);
+	configure({work, lab}, 'work');
 	return {work, lab};
-}
-
-function launch(columns: number, rows: number, args: string): TmuxSession {
-	const app = ['env -u CI -u OPENHANDS_BASE_URL -u OPENHANDS_API_KEY', `XDG_CONFIG_HOME=${shellQuote(home)}`, 'NODE_ENV=production', cliCommand(), args].join(' ');
-	const tmux = startTmux({columns, rows, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
-	sessions.push(tmux);
-	return tmux;
 }
 
 /** List rows (after the two-cell selection marker) whose SERVER cell matches. */

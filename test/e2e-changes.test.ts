@@ -7,6 +7,7 @@ import {hostileFilePath, largeFilePath, workspaceFor} from '../source/simulator/
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
 import {shellQuote, startTmux, tmuxSkip, type TmuxSession} from './helpers/tmux.js';
 import {cliCommand} from './helpers/built-cli.js';
+import {specFolderMismatch} from './helpers/folder-mismatch.js';
 
 /**
  * Issue 14's "done when" for the Changes view, in a real terminal: open the selected
@@ -106,11 +107,7 @@ test('Changes at 100x30 where the spec names /home/openhands/workspace and the a
 	const sim: Simulator = await startSimulator({port: 0, seed: 2, tickMs: 0, fleetShapes: true});
 	cleanups.push(() => sim.close());
 	sim.faults.gitMissingFolder('error');
-	const lie = sim.world.conversationList().find((row) => {
-		const sandbox = sim.world.findSandbox(row.sandboxId)!;
-		return row.repository !== null && sandbox.status === 'RUNNING' && !sandbox.grouped && sandbox.agentWorkingDir === '/workspace/project' && sim.world.findSpec(sandbox.specId)?.workingDir === '/home/openhands/workspace';
-	});
-	assert.ok(lie);
+	const lie = specFolderMismatch(sim);
 	const app = ['env -u CI', `OPENHANDS_API_KEY=${shellQuote(sim.apiKey)}`, cliCommand(), `--base-url ${shellQuote(sim.baseUrl)}`].join(' ');
 	const tmux = startTmux({columns: 100, rows: 30, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
 	cleanups.push(() => tmux.kill());

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {after, describe, test} from 'node:test';
+import {describe, test} from 'node:test';
 import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {cliCommand} from './helpers/built-cli.js';
 import {assertFits, screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
-import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
+import {profilesInTmux} from './helpers/e2e-profiles.js';
 
 /**
  * The dead group over three servers at once: three simulators with history, configured as three
@@ -16,15 +11,7 @@ import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
  * its own server, one server at a time; nothing else is touched.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-dead-'));
-const simulators: Simulator[] = [];
-const sessions: TmuxSession[] = [];
-after(async () => {
-	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-	rmSync(home, {recursive: true, force: true});
-});
+const {configure, launch} = profilesInTmux('e2e-dead');
 
 const weekMs = 7 * 86_400_000;
 const names = ['work', 'lab', 'home'] as const;
@@ -41,18 +28,13 @@ describe('the dead group over three profiles in tmux', {skip: tmuxSkip}, () => {
 	test('120x32: one dead line for three servers, counted per server; D deletes exactly those on each', {timeout: 120_000}, async () => {
 		// Different seeds and histories: each server holds its own number of dead.
 		const servers = await Promise.all(names.map((name, index) => startSimulator({port: 0, tickMs: 0, seed: 11 + index, conversations: 8, historyDays: 9 + index * 2, apiKey: `${name}-key`})));
-		simulators.push(...servers);
-		mkdirSync(join(home, 'agent-tui'), {recursive: true});
-		const profiles = Object.fromEntries(names.map((name, index) => [name, {baseUrl: servers[index]!.baseUrl, apiKey: servers[index]!.apiKey}]));
-		writeFileSync(join(home, 'agent-tui', 'config.json'), JSON.stringify({defaultProfile: 'work', profiles}), {mode: 0o600});
+		configure(Object.fromEntries(names.map((name, index) => [name, servers[index]!])), 'work');
 		const dead = servers.map(oldDead);
 		const total = dead.reduce((sum, ids) => sum + ids.length, 0);
 		assert.ok(dead.every((ids) => ids.length > 0) && new Set(dead.map((ids) => ids.length)).size > 1, `dead per server: ${dead.map((ids) => ids.length).join(', ')}`);
 		const before = servers.map((server) => server.world.conversationList().length);
 
-		const app = ['env -u CI -u OPENHANDS_BASE_URL -u OPENHANDS_API_KEY', `XDG_CONFIG_HOME=${shellQuote(home)}`, 'NODE_ENV=production', cliCommand(), '--all-profiles'].join(' ');
-		const tmux = startTmux({columns: 120, rows: 32, command: `sh -c ${shellQuote(`${app}; printf 'EXIT=%s\\n' $?; sleep 60`)}`, cwd: root});
-		sessions.push(tmux);
+		const tmux = launch(120, 32, '--all-profiles');
 		await tmux.waitFor((text) => /3 servers │/.test(text) && text.includes('Conversations ('), 'three servers in one list', 30_000);
 		tmux.send('!');
 		// Said per server, by name.

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {after, describe, test} from 'node:test';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
+import {describe, test} from 'node:test';
 import {cliCommand} from './helpers/built-cli.js';
 import {screenLines, tmuxSkip} from './helpers/e2e-dashboard.js';
+import {snoozeWorld, waitingOf} from './helpers/snooze-world.js';
 import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
 
 /**
@@ -18,24 +17,10 @@ import {shellQuote, startTmux, type TmuxSession} from './helpers/tmux.js';
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const home = mkdtempSync(join(tmpdir(), 'agent-tui-e2e-snooze-'));
-const stateHome = join(home, 'state');
-const simulators: Simulator[] = [];
 const sessions: TmuxSession[] = [];
-after(async () => {
+const {home, stateHome, simulator} = snoozeWorld('e2e-snooze', () => {
 	for (const session of sessions) session.kill();
-	await Promise.all(simulators.map((simulator) => simulator.close()));
-	rmSync(home, {recursive: true, force: true, maxRetries: 5});
 });
-
-async function simulator(apiKey: string): Promise<Simulator> {
-	// No ticking: a conversation changes only when the test changes it.
-	const started = await startSimulator({port: 0, tickMs: 0, seed: 7, conversations: 12, apiKey});
-	simulators.push(started);
-	return started;
-}
-
-const waitingOf = (sim: Simulator) => sim.world.conversationList().find((conversation) => conversation.scenario === 'confirmation')!;
 
 function launch(args: string, env: Record<string, string> = {}): TmuxSession {
 	const vars = Object.entries({XDG_CONFIG_HOME: join(home, 'xdg'), XDG_STATE_HOME: stateHome, HOME: home, AGENT_TUI_POLL: 'searchMs=500,refreshMs=300', ...env}).map(([name, value]) => `${name}=${shellQuote(value)}`);

@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {followConversation} from '../source/commands/follow.js';
 import type {Io} from '../source/commands/io.js';
-import {withBudget} from '../source/commands/server.js';
 import {startSimulator} from '../source/simulator/server.js';
 import {EventLog} from '../source/state/event-log.js';
 import {AppClient} from '../source/wire/app-client.js';
-import {Secret} from '../source/wire/secret.js';
-import {Transport} from '../source/wire/transport.js';
+import {serverOnOwnTransport} from './helpers/command-server.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -18,16 +16,7 @@ import {eventually} from './helpers/eventually.js';
 
 test('a follow keeps only its newest events, and prints each event once across a reconnect', {timeout: 90_000}, async (t) => {
 	const sim = await startSimulator({port: 0, seed: 13, tickMs: 0, conversations: 4});
-	const transport = new Transport();
-	const app = new AppClient({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), transport, maxRetries: 0});
-	const server = withBudget({app, baseUrl: sim.baseUrl, label: 'sim', demo: false, transport, close: async () => {
-		await app.close();
-		await transport.close();
-	}});
-	t.after(async () => {
-		await server.close();
-		await sim.close();
-	});
+	const {app, server} = serverOnOwnTransport(t, sim, AppClient);
 	let stderr = '';
 	const io: Io = {
 		stdout: {write: () => true} as unknown as Io['stdout'],

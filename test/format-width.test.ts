@@ -85,19 +85,22 @@ test('cellWidth matches what Ink measures', () => {
 });
 
 test('truncateToWidth: never splits a pair, cluster or wide character', () => {
-	assert.equal(truncateToWidth('hello world', 5), 'hell…');
-	assert.equal(truncateToWidth('hello', 5), 'hello');
-	assert.equal(truncateToWidth('hello', 0), '');
-	assert.equal(truncateToWidth('hello', 1), '…');
-	assert.equal(truncateToWidth('漢字漢字', 3), '漢…');
-	assert.equal(truncateToWidth('漢字漢字', 2), '…');
-	assert.equal(truncateToWidth('漢字', 1), '…');
-	assert.equal(truncateToWidth(`ab${family}cd`, 4), 'ab…');
-	assert.equal(truncateToWidth('a\uD83D\uDE00b', 2), 'a…');
-	assert.equal(truncateToWidth('abcdef', 4, '...'), 'a...');
-	// An ellipsis that does not fit is left out rather than overflowing.
-	assert.equal(truncateToWidth('abcdef', 2, '...'), 'ab');
-	assert.equal(truncateToWidth('漢字', 3, ''), '漢');
+	const cases: Array<[text: string, width: number, expected: string, ellipsis?: string]> = [
+		['hello world', 5, 'hell…'],
+		['hello', 5, 'hello'],
+		['hello', 0, ''],
+		['hello', 1, '…'],
+		['漢字漢字', 3, '漢…'],
+		['漢字漢字', 2, '…'],
+		['漢字', 1, '…'],
+		[`ab${family}cd`, 4, 'ab…'],
+		['a\uD83D\uDE00b', 2, 'a…'],
+		['abcdef', 4, 'a...', '...'],
+		// An ellipsis that does not fit is left out rather than overflowing.
+		['abcdef', 2, 'ab', '...'],
+		['漢字', 3, '漢', ''],
+	];
+	for (const [text, width, expected, ellipsis] of cases) assert.equal(truncateToWidth(text, width, ellipsis), expected, `${text} at ${width}`);
 });
 
 test('truncating a 5 MB line reads only the start of it', (t) => {

@@ -3,13 +3,13 @@ import {test} from 'node:test';
 import {createElement} from 'react';
 import {formatAgeAt} from '../source/format/time.js';
 import {parseClockOffset} from '../source/simulator/clock.js';
-import type {Simulator} from '../source/simulator/server.js';
 import type {SimConversation} from '../source/simulator/world-types.js';
 import {countConversations} from '../source/state/conversation-query.js';
 import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {attentionShort} from '../source/view/attention-text.js';
 import {Header} from '../source/view/Header.js';
+import {stillFleet, writingLongRunner} from './helpers/age-fixtures.js';
 import {renderSized, waitForFrame} from './helpers/ink.js';
 import {dashboardOnSimulator} from './helpers/sim-dashboard.js';
 import {waitForSnapshot as waitFor} from './helpers/store-wait.js';
@@ -46,15 +46,10 @@ test('data clock weeks behind the Date header: no frame tells a skewed age unmar
 	t.after(unsubscribe);
 	const listed = await waitFor(store, (snapshot) => snapshot.conversationsListed && snapshot.conversations.size === 8, 'the list');
 	assert.equal(listed.connection.agesUnverified, true, 'agents at work, nothing written in 12 h by the header: ?');
-	const conversation = sim.world.conversationList().find((entry) => entry.scenario === 'long-runner' && sim.world.findSandbox(entry.sandboxId)?.status === 'RUNNING')!;
-	const key = normalizeId(conversation.id);
-	controller.openTimeline(key);
-	await waitFor(store, (snapshot) => snapshot.timeline?.stream.state === 'live', 'the timeline live');
 	// The agent works for a while, the stream delivering each step, then stops.
-	const writer = setInterval(() => sim.step(1), 200);
-	t.after(() => clearInterval(writer));
+	const {key, stop} = await writingLongRunner(t, {sim, store, controller});
 	const learned = await waitFor(store, (snapshot) => snapshot.connection.clockSource === 'data' && (snapshot.conversations.get(key)?.lastActivityAt ?? 0) > 0, 'the data clock', 20_000);
-	clearInterval(writer);
+	stop();
 	const row = learned.conversations.get(key)!;
 	const serverNow = Date.now() + learned.connection.clockOffsetMs;
 	assert.ok(row.lastActivityAt! <= serverNow + 2000, `LAST ${row.lastActivityAt! - serverNow} ms in the data's future`);
@@ -65,19 +60,6 @@ test('data clock weeks behind the Date header: no frame tells a skewed age unmar
 	assert.ok(reason.kind === 'quiet' && reason.quietForMs < 60_000, JSON.stringify(reason));
 	assert.deepEqual(told, [], 'no unmarked age of days');
 });
-
-/** Both clocks right; every agent at work quiet for 20 minutes, nothing written in the last 2. */
-function stillFleet(sim: Simulator): void {
-	const now = Date.now();
-	for (const conversation of sim.world.conversationList()) {
-		if (sim.world.findSandbox(conversation.sandboxId)?.status === 'RUNNING') {
-			sim.world.agent(conversation);
-			conversation.executionStatus = 'running';
-		}
-		conversation.updatedAt = Math.min(conversation.updatedAt, now - 20 * 60_000);
-		conversation.createdAt = Math.min(conversation.createdAt, conversation.updatedAt);
-	}
-}
 
 test('both clocks right and nothing moving: ages told and marked assumed, quiet agents quiet, no spend; a moving cost gets a rate after its second observation, a PAUSED or ERROR one none', {timeout: 90_000}, async (t) => {
 	// The fleet is shaped before the dashboard's first poll (the helper calls this first).

@@ -7,6 +7,7 @@ import {after, test} from 'node:test';
 import {emptyLedger, learnFromRateLimit, type Ledger, type LedgerLimits, parseLedger, probeAfterMinutes, reserve, sentInMinute} from '../source/state/budget-ledger.js';
 import {budgetFileName, LedgerFile, staleLockMs} from '../source/state/budget-ledger-file.js';
 import {SharedBudget} from '../source/state/shared-budget.js';
+import {maxInWindow} from './helpers/send-window.js';
 
 /**
  * The shared budget's arithmetic (budget-ledger.ts) on plain data with time passed in, and its
@@ -17,17 +18,6 @@ const home = mkdtempSync(join(tmpdir(), 'agent-tui-ledger-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
 const limits: LedgerLimits = {perSecond: 10, perMinute: 100, minuteMs: 60_000, guardMs: 100};
-
-/** Largest number of times inside any interval of `windowMs`. */
-function maxInWindow(times: readonly number[], windowMs: number): number {
-	let best = 0;
-	let start = 0;
-	for (let end = 0; end < times.length; end++) {
-		while (times[end]! - times[start]! >= windowMs) start++;
-		best = Math.max(best, end - start + 1);
-	}
-	return best;
-}
 
 /**
  * Clients that always want to send (`demand` of them, urgent or not) against one ledger, from

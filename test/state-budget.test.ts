@@ -2,6 +2,7 @@ import {test, mock} from 'node:test';
 import assert from 'node:assert/strict';
 import {BudgetClosedError, RequestBudget} from '../source/state/request-budget.js';
 import {RateLimitedError} from '../source/wire/errors.js';
+import {maxInWindow} from './helpers/send-window.js';
 
 // Real timers never appear here: mock.timers drives setTimeout and Date, setImmediate stays real
 // so promise callbacks can run between ticks.
@@ -19,18 +20,6 @@ async function advance(ms: number, step = 50) {
 		mock.timers.tick(step);
 		await flush();
 	}
-}
-
-/** Largest number of send times inside any window of `windowMs`. */
-function maxInWindow(times: number[], windowMs: number): number {
-	let best = 0;
-	let start = 0;
-	for (let end = 0; end < times.length; end++) {
-		while (times[end]! - times[start]! >= windowMs) start++;
-		best = Math.max(best, end - start + 1);
-	}
-
-	return best;
 }
 
 test('never more than perSecond in any second nor perMinute in any minute', async (t) => {

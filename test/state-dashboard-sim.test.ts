@@ -6,6 +6,7 @@ import type {Simulator, SimulatorOptions} from '../source/simulator/server.js';
 import {dashboardOnSimulator, fastPolling} from './helpers/sim-dashboard.js';
 import {eventually} from './helpers/eventually.js';
 import {causesRead, waitForSnapshot} from './helpers/store-wait.js';
+import {maxInWindow} from './helpers/send-window.js';
 
 /**
  * The dashboard store against the real simulator over HTTP and WebSocket (port 0, no ticking:
@@ -42,17 +43,6 @@ function setup(
 		dashboard: (sim) => ({serverLabel: 'simulator', secrets: [sim.apiKey]}),
 		apiKey,
 	});
-}
-
-function maxInWindow(times: number[], windowMs: number): number {
-	let best = 0;
-	let start = 0;
-	for (let end = 0; end < times.length; end++) {
-		while (times[end]! - times[start]! >= windowMs) start++;
-		best = Math.max(best, end - start + 1);
-	}
-
-	return best;
 }
 
 test('first snapshot has every conversation (all pages), sandboxes and specs', async (t) => {

@@ -16,6 +16,7 @@ import {startSimulator} from '../source/simulator/server.js';
 import {openSession} from '../source/state/dashboard-session.js';
 import {Secret} from '../source/wire/secret.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
+import {writingLongRunner} from './helpers/age-fixtures.js';
 
 /**
  * Ages and lag on the clock that wrote the data. The case that went wrong: the `Date` header is
@@ -181,13 +182,8 @@ test('a simulator whose Date header is right and whose data is 24 days 31 s behi
 	const loaded = await waitFor(store, (snapshot) => snapshot.conversations.size === 8, 'the list');
 	assert.notEqual(loaded.connection.clockSource, 'data', 'nothing changed yet: the Date header it is');
 	assert.ok(Math.abs(loaded.connection.clockOffsetMs) < 5000, 'and the Date header is right');
-	const conversation = sim.world.conversationList().find((entry) => entry.scenario === 'long-runner' && sim.world.findSandbox(entry.sandboxId)?.status === 'RUNNING')!;
-	const key = normalizeId(conversation.id);
-	controller.openTimeline(key);
-	await waitFor(store, (snapshot) => snapshot.timeline?.stream.state === 'live', 'the timeline live');
 	// The agent works: an event every 200 ms, the list polled every 200 ms.
-	const writer = setInterval(() => sim.step(1), 200);
-	t.after(() => clearInterval(writer));
+	const {key, stop} = await writingLongRunner(t, {sim, store, controller});
 	const settled = await waitFor(
 		store,
 		(snapshot) => snapshot.connection.clockSource === 'data' && snapshot.connection.eventZone !== null && (snapshot.timeline?.lag?.lagMs ?? null) !== null,
@@ -212,7 +208,7 @@ test('a simulator whose Date header is right and whose data is 24 days 31 s behi
 	});
 	await waitFor(store, () => newEvents >= 15, 'fifteen new events on the timeline', 30_000);
 	unsubscribe();
-	clearInterval(writer);
+	stop();
 	assert.ok(worst < 2000, `the stream's lag reached ${worst} ms`);
 	// The row that just changed is seconds old on the data clock, and the view says so.
 	const now = store.getSnapshot();

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {startSimulator, type Simulator} from '../source/simulator/server.js';
-import {openSession} from '../source/state/dashboard-session.js';
+import type {Simulator} from '../source/simulator/server.js';
 import type {ResumeStepReport} from '../source/state/dashboard-types.js';
-import {createFleet} from '../source/state/fleet-store.js';
 import {planResumes} from '../source/state/resume-plan.js';
-import {Secret} from '../source/wire/secret.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
+import {twoServers} from './helpers/sim-fleet.js';
 import {watchSimulator} from './helpers/sim-watch.js';
 
 /**
@@ -19,20 +17,8 @@ const poll = {budget: {perSecond: 200, perMinute: 10_000}, intervals: {refreshMs
 const running = (sim: Simulator) => sim.world.sandboxList().filter((sandbox) => sandbox.status === 'RUNNING').length;
 
 test('every profile at once: resuming paused sandboxes on two servers at their caps re-reads each list and never leaves more running than a cap', {timeout: 90_000}, async (t) => {
-	const options = {port: 0, seed: 11, tickMs: 0, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20};
-	const work = await startSimulator(options);
-	const lab = await startSimulator(options);
-	const open = (sim: Simulator, label: string) => openSession({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), label, demo: false, runningSandboxCap: 3}, {poll}, () => undefined);
-	const sessions = [open(work, 'work.test'), open(lab, 'lab.test')];
-	const fleet = createFleet([
-		{name: 'work', label: 'work.test', store: sessions[0]!.store, controller: sessions[0]!.controller},
-		{name: 'lab', label: 'lab.test', store: sessions[1]!.store, controller: sessions[1]!.controller},
-	]);
-	t.after(async () => {
-		await fleet.controller.close();
-		await Promise.all(sessions.map((session) => session.close()));
-		await Promise.all([work.close(), lab.close()]);
-	});
+	const options = {seed: 11, conversations: 12, maxRunningSandboxes: 3, sandboxTransitionMs: 250, startTaskPhaseMs: 20};
+	const {work, lab, fleet} = await twoServers(t, options, options, poll, {runningSandboxCap: 3});
 	const loaded = await waitForSnapshot(fleet.store, (s) => s.conversations.size === 24 && s.sandboxesListed, 'both servers listed');
 	assert.equal(running(work), 3);
 	assert.equal(running(lab), 3);

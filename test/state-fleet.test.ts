@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import {test, type TestContext} from 'node:test';
 import {parseClockOffset} from '../source/simulator/clock.js';
-import {startSimulator, type Simulator, type SimulatorOptions} from '../source/simulator/server.js';
-import {openSession, type Session} from '../source/state/dashboard-session.js';
+import type {Simulator, SimulatorOptions} from '../source/simulator/server.js';
 import type {DashboardSnapshot} from '../source/state/dashboard-types.js';
-import {createFleet, type Fleet} from '../source/state/fleet-store.js';
 import {qualifyKey} from '../source/state/server-keys.js';
 import {conversationCells, conversationColumns} from '../source/view/conversation-cells.js';
 import {normalizeId} from '../source/wire/ids.js';
-import {Secret} from '../source/wire/secret.js';
+import {twoServers as twoServersPolled} from './helpers/sim-fleet.js';
 import {waitForSnapshot} from './helpers/store-wait.js';
 
 /**
@@ -20,22 +18,7 @@ import {waitForSnapshot} from './helpers/store-wait.js';
 const poll = {budget: {perSecond: 200, perMinute: 10_000}, intervals: {refreshMs: 200, sandboxesMs: 300, sandboxesPendingMs: 100, searchMs: 60_000, retryBaseMs: 100, retryCapMs: 400}};
 const day = 86_400_000;
 
-async function twoServers(t: TestContext, a: SimulatorOptions, b: SimulatorOptions): Promise<{work: Simulator; lab: Simulator; sessions: Session[]; fleet: Fleet}> {
-	const work = await startSimulator({port: 0, tickMs: 0, sandboxTransitionMs: 20, ...a});
-	const lab = await startSimulator({port: 0, tickMs: 0, sandboxTransitionMs: 20, ...b});
-	const open = (sim: Simulator, label: string) => openSession({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), label, demo: false}, {poll}, () => undefined);
-	const sessions = [open(work, 'work.test'), open(lab, 'lab.test')];
-	const fleet = createFleet([
-		{name: 'work', label: 'work.test', store: sessions[0]!.store, controller: sessions[0]!.controller},
-		{name: 'lab', label: 'lab.test', store: sessions[1]!.store, controller: sessions[1]!.controller},
-	]);
-	t.after(async () => {
-		await fleet.controller.close();
-		await Promise.all(sessions.map((session) => session.close()));
-		await Promise.all([work.close(), lab.close()]);
-	});
-	return {work, lab, sessions, fleet};
-}
+const twoServers = (t: TestContext, a: SimulatorOptions, b: SimulatorOptions) => twoServersPolled(t, a, b, poll);
 
 const rowsOf = (snapshot: DashboardSnapshot, server: string) => [...snapshot.conversations.values()].filter((row) => row.server?.name === server);
 

@@ -179,24 +179,59 @@ function isPrefix(announced: readonly string[], server: readonly WireEvent[]): b
 
 type RunResult = {ok: boolean; announced: string[]; server: string[]; phases: Phase[]; reason?: string};
 
-async function run(initial: number, actions: readonly Action[], order: StreamSupervisorOptions['order'], catchUpIntervalMs?: number): Promise<RunResult> {
-	const server = new ModelServer();
-	for (let n = 0; n < initial; n++) server.emit();
+/**
+ * The supervisor on the model server, in server order with no backoff and a fixed jitter unless
+ * `options` say otherwise; what it announces, by id, in `announced`.
+ */
+function supervise(server: ModelServer, options: Partial<StreamSupervisorOptions> = {}): {supervisor: StreamSupervisor; announced: string[]} {
 	const announced: string[] = [];
-	const phases: Phase[] = [];
 	const supervisor = new StreamSupervisor({
 		client: server.client(),
 		openSocket: server.openSocket,
-		order,
+		order: 'server',
 		backoff: {baseMs: 0, capMs: 0},
 		resyncOverlapMs: 15,
-		// Default 2 s: the REST reads while no socket holds do not run within the script's steps.
-		catchUpIntervalMs,
 		random: () => 0.5,
 		onEvents: (events) => {
 			for (const event of events) announced.push(event.id);
 		},
+		...options,
 	});
+	return {supervisor, announced};
+}
+
+/** The socket drops, and the next two are accepted and drop before their resync is read. */
+async function dropThreeInARow(server: ModelServer): Promise<void> {
+	server.drop();
+	await settle();
+	for (let round = 0; round < 2; round++) {
+		server.ready();
+		await settle();
+		server.drop();
+		await settle();
+	}
+}
+
+/** Lets the supervisor act on what happened, then answers every page it asked for. */
+async function settleAndAnswer(server: ModelServer): Promise<void> {
+	await settle();
+	await answerPages(server);
+}
+
+/** Opens (or fails) every page asked for, then the ones that asks for, up to five turns. */
+async function answerPages(server: ModelServer, how: 'open' | 'fail' = 'open'): Promise<void> {
+	for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
+		while (server.pages.length > 0) server.pages.shift()![how]();
+		await settle();
+	}
+}
+
+async function run(initial: number, actions: readonly Action[], order: StreamSupervisorOptions['order'], catchUpIntervalMs?: number): Promise<RunResult> {
+	const server = new ModelServer();
+	for (let n = 0; n < initial; n++) server.emit();
+	const phases: Phase[] = [];
+	// catchUpIntervalMs by default 2 s: the REST reads while no socket holds do not run within the script's steps.
+	const {supervisor, announced} = supervise(server, {order, catchUpIntervalMs});
 	const result = (reason?: string): RunResult => ({ok: reason === undefined, announced, server: server.events.map((event) => event.id), phases, reason});
 	supervisor.start();
 	try {
@@ -275,18 +310,7 @@ test('a drop while frames wait for the resync: server order keeps them for the n
 test('a socket that drops while its resync page is in flight: the page still lands, and nothing waits for a socket to hold', async () => {
 	const server = new ModelServer();
 	for (let n = 0; n < 2; n++) server.emit();
-	const announced: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client: server.client(),
-		openSocket: server.openSocket,
-		order: 'server',
-		backoff: {baseMs: 0, capMs: 0},
-		resyncOverlapMs: 15,
-		random: () => 0.5,
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
-	});
+	const {supervisor, announced} = supervise(server);
 	supervisor.start();
 	try {
 		await settle();
@@ -318,21 +342,8 @@ test('a socket that drops while its resync page is in flight: the page still lan
 for (const order of ['server', 'arrival'] as const) test(`sockets that drop at every first frame (${order} order, ${order === 'server' ? 'events --follow, start --wait' : 'the dashboard'}): the history is read on over REST, in server order, and the end is seen without a live connection`, async () => {
 	const server = new ModelServer();
 	for (let n = 0; n < 5; n++) server.emit();
-	const announced: string[] = [];
 	const statuses: StreamStatus[] = [];
-	const supervisor = new StreamSupervisor({
-		client: server.client(),
-		openSocket: server.openSocket,
-		order,
-		backoff: {baseMs: 0, capMs: 0},
-		resyncOverlapMs: 15,
-		catchUpIntervalMs: 0,
-		random: () => 0.5,
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
-		onStatus: (status) => statuses.push(status),
-	});
+	const {supervisor, announced} = supervise(server, {order, catchUpIntervalMs: 0, onStatus: (status) => statuses.push(status)});
 	supervisor.start();
 	const ended = () => supervisor.status.settled && supervisor.status.executionStatus === 'finished';
 	try {
@@ -343,10 +354,7 @@ for (const order of ['server', 'arrival'] as const) test(`sockets that drop at e
 			server.ready();
 			await settle();
 			server.drop();
-			for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
-				while (server.pages.length > 0) server.pages.shift()!.open();
-				await settle();
-			}
+			await answerPages(server);
 			assert.ok(isPrefix(announced, server.events), `round ${round}: announced out of server order or twice`);
 		}
 		assert.equal(statuses.some((status) => status.state === 'live'), false, 'no socket ever held');
@@ -360,27 +368,15 @@ for (const order of ['server', 'arrival'] as const) test(`sockets that drop at e
 test('a socket that is accepted and never answers: the history is read on over REST meanwhile, and the end is seen', async () => {
 	const server = new ModelServer();
 	for (let n = 0; n < 5; n++) server.emit();
-	const announced: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client: server.client(),
-		openSocket: server.openSocket,
-		order: 'server',
-		resyncOverlapMs: 15,
-		catchUpIntervalMs: 0,
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
-	});
+	// The default backoff and jitter.
+	const {supervisor, announced} = supervise(server, {backoff: undefined, random: undefined, catchUpIntervalMs: 0});
 	supervisor.start();
 	try {
 		// The socket opens and waits for a first frame that never comes (nothing here times it out).
 		for (let round = 0; round < 20; round++) {
 			if (round < 10) server.emit();
 			if (round === 10) server.emit(false, 'finished');
-			for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
-				while (server.pages.length > 0) server.pages.shift()!.open();
-				await settle();
-			}
+			await answerPages(server);
 			await settle();
 		}
 		assert.equal(supervisor.status.state, 'backfilling', 'the first connection is still waiting');
@@ -394,35 +390,18 @@ test('a socket that is accepted and never answers: the history is read on over R
 test("a socket's full_state after an older REST read: the end is not seen until a read begun after it has brought every event", async () => {
 	const server = new ModelServer();
 	for (let n = 0; n < 3; n++) server.emit();
-	const announced: string[] = [];
 	// What a follower acts on: each status as it is reported (it ends on the first settled, finished one).
 	const early: string[] = [];
-	const supervisor = new StreamSupervisor({
-		client: server.client(),
-		openSocket: server.openSocket,
-		order: 'server',
-		backoff: {baseMs: 0, capMs: 0},
-		resyncOverlapMs: 15,
+	const {supervisor, announced} = supervise(server, {
 		catchUpIntervalMs: 60_000,
-		random: () => 0.5,
-		onEvents: (events) => {
-			for (const event of events) announced.push(event.id);
-		},
 		onStatus: (status) => {
 			if (status.settled && status.executionStatus === 'finished' && announced.length < server.events.length) early.push(`${announced.length} of ${server.events.length}`);
 		},
 	});
 	supervisor.start();
-	const answerPages = async () => {
-		await settle();
-		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
-			while (server.pages.length > 0) server.pages.shift()!.open();
-			await settle();
-		}
-	};
 	try {
 		// The backfill reads to the end: settled, nothing held.
-		await answerPages();
+		await settleAndAnswer(server);
 		assert.ok(supervisor.status.settled, 'settled by the backfill');
 		// The agent goes on and finishes; none of it has been read yet.
 		for (let n = 0; n < 4; n++) server.emit();
@@ -433,11 +412,11 @@ test("a socket's full_state after an older REST read: the end is not seen until 
 		assert.equal(supervisor.status.executionStatus, 'finished');
 		assert.deepEqual(early, [], 'never reported ended while events were missing');
 		server.drop();
-		await answerPages();
+		await settleAndAnswer(server);
 		// A read begun after the frame (the next connection's) brings the rest: now it has ended.
 		server.ready();
 		await settle();
-		await answerPages();
+		await settleAndAnswer(server);
 		assert.deepEqual(announced, server.events.map((event) => event.id));
 		assert.deepEqual(early, []);
 		assert.ok(supervisor.status.settled && supervisor.status.executionStatus === 'finished', JSON.stringify(supervisor.status));
@@ -451,72 +430,38 @@ test('while no socket holds, the status says the history is read on over REST, a
 	for (let n = 0; n < 2; n++) server.emit();
 	let clock = 1000;
 	const statuses: StreamStatus[] = [];
-	const supervisor = new StreamSupervisor({
-		client: server.client(),
-		openSocket: server.openSocket,
-		order: 'arrival',
-		backoff: {baseMs: 0, capMs: 0},
-		resyncOverlapMs: 15,
-		// Only connections that fail in a row start the REST reads here (at once after two).
-		catchUpIntervalMs: 60_000,
-		random: () => 0.5,
-		now: () => clock,
-		onStatus: (status) => statuses.push(status),
-	});
+	// Only connections that fail in a row start the REST reads here (at once after two).
+	const {supervisor} = supervise(server, {order: 'arrival', catchUpIntervalMs: 60_000, now: () => clock, onStatus: (status) => statuses.push(status)});
 	supervisor.start();
-	const answerPages = async () => {
-		await settle();
-		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
-			while (server.pages.length > 0) server.pages.shift()!.open();
-			await settle();
-		}
-	};
 	try {
-		await answerPages();
+		await settleAndAnswer(server);
 		server.ready();
-		await answerPages();
+		await settleAndAnswer(server);
 		assert.equal(supervisor.status.state, 'live');
 		assert.equal(supervisor.status.overRest, false, 'a holding socket is not "over REST"');
 		// The socket drops; the next two are accepted and drop before their resync is read.
-		server.drop();
-		await settle();
-		for (let round = 0; round < 2; round++) {
-			server.ready();
-			await settle();
-			server.drop();
-			await settle();
-		}
-		await answerPages();
+		await dropThreeInARow(server);
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.overRest, 'the REST reads to begin', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.state, 'reconnecting');
 		// A read while the sockets still fail: the events arrive, and the status says when it reached the end.
 		server.emit();
 		clock = 5000;
 		server.drop();
-		await answerPages();
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.restReadAt === 5000, 'a read that reached the end at 5000', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.overRest, true);
 		assert.equal(supervisor.status.events, server.events.length, 'the read brought the new event');
 		// A socket holds again: live, no longer over REST.
 		server.ready();
-		await answerPages();
+		await settleAndAnswer(server);
 		await eventually(() => supervisor.status.state === 'live', 'live again', {detail: () => JSON.stringify(supervisor.status)});
 		assert.equal(supervisor.status.overRest, false);
 		assert.equal(supervisor.status.restReadAt, undefined);
 		const liveAgain = statuses.length;
 		// It drops, and so do the next two; this time the REST reads fail too: nothing is being read, so not "over REST".
-		server.drop();
-		await settle();
-		for (let round = 0; round < 2; round++) {
-			server.ready();
-			await settle();
-			server.drop();
-			await settle();
-		}
-		for (let turn = 0; turn < 5 && server.pages.length > 0; turn++) {
-			while (server.pages.length > 0) server.pages.shift()!.fail();
-			await settle();
-		}
+		await dropThreeInARow(server);
+		await answerPages(server, 'fail');
 		await eventually(() => supervisor.status.state === 'reconnecting' && !supervisor.status.overRest && server.pages.length === 0, 'the failed reads to end "over REST"', {
 			detail: () => JSON.stringify(supervisor.status),
 		});

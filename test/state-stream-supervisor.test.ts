@@ -40,17 +40,16 @@ async function assertInSync(sim: Simulator, conversation: SimConversation, watch
 	assert.equal(watched.announced.length, expected.length, 'every event announced once');
 }
 
-test('1,000+ live events with sockets dropped every 100 ms and a server restart: the log equals the server list', async (t) => {
-	const sim = await startSim(t);
-	const {conversation, client} = await clientFor(t, sim, 'long-runner');
-	const watched = watch(t, client);
-	await waitUntil(() => watched.supervisor.status.state === 'live', 3000, 'live');
-	const target = sim.world.events(conversation).length + 1000;
-
-	let restarted = false;
+/**
+ * The agent writes `count` events (one every 4 ms) while the sockets are dropped every
+ * `dropEveryMs`, and the server restarts once when `restartBefore` events are left to write;
+ * resolves when all are written and the restart is over.
+ */
+async function writeThroughDropsAndARestart(t: TestContext, sim: Simulator, conversation: SimConversation, count: number, dropEveryMs: number, restartBefore: number, timeoutMs: number): Promise<void> {
+	const target = sim.world.events(conversation).length + count;
 	let restarting: Promise<void> | null = null;
 	const stepper = setInterval(() => sim.step(1), 4);
-	const dropper = setInterval(() => sim.faults.dropSockets(), 100);
+	const dropper = setInterval(() => sim.faults.dropSockets(), dropEveryMs);
 	t.after(() => {
 		clearInterval(stepper);
 		clearInterval(dropper);
@@ -58,18 +57,23 @@ test('1,000+ live events with sockets dropped every 100 ms and a server restart:
 	await waitUntil(
 		() => {
 			const length = sim.world.events(conversation).length;
-			if (!restarted && length > target - 500) {
-				restarted = true;
-				restarting = sim.restart();
-			}
+			if (!restarting && length > target - restartBefore) restarting = sim.restart();
 			return length >= target;
 		},
-		20_000,
-		'1,000 new server events',
+		timeoutMs,
+		`${count} new server events`,
 	);
 	clearInterval(stepper);
 	clearInterval(dropper);
 	await restarting;
+}
+
+test('1,000+ live events with sockets dropped every 100 ms and a server restart: the log equals the server list', async (t) => {
+	const sim = await startSim(t);
+	const {conversation, client} = await clientFor(t, sim, 'long-runner');
+	const watched = watch(t, client);
+	await waitUntil(() => watched.supervisor.status.state === 'live', 3000, 'live');
+	await writeThroughDropsAndARestart(t, sim, conversation, 1000, 100, 500, 20_000);
 
 	await assertInSync(sim, conversation, watched);
 	assert.ok(watched.supervisor.log.size >= 1000);
@@ -89,26 +93,7 @@ test('without socket replay, the REST resync alone closes every gap from drops a
 	const {conversation, client} = await clientFor(t, sim, 'long-runner');
 	const watched = watch(t, client, {replay: false});
 	await waitUntil(() => watched.supervisor.status.state === 'live', 3000, 'live');
-	const target = sim.world.events(conversation).length + 300;
-	const stepper = setInterval(() => sim.step(1), 4);
-	const dropper = setInterval(() => sim.faults.dropSockets(), 60);
-	t.after(() => {
-		clearInterval(stepper);
-		clearInterval(dropper);
-	});
-	let restarting: Promise<void> | null = null;
-	await waitUntil(
-		() => {
-			const length = sim.world.events(conversation).length;
-			if (!restarting && length > target - 150) restarting = sim.restart();
-			return length >= target;
-		},
-		10_000,
-		'300 new server events',
-	);
-	clearInterval(stepper);
-	clearInterval(dropper);
-	await restarting;
+	await writeThroughDropsAndARestart(t, sim, conversation, 300, 60, 150, 10_000);
 	await assertInSync(sim, conversation, watched);
 	assert.ok(watched.reconnects() >= 3, `reconnected ${watched.reconnects()} times`);
 });

@@ -6,6 +6,7 @@ import {normalizeId} from '../source/wire/ids.js';
 import {AppClient} from '../source/wire/app-client.js';
 import type {AppConversation} from '../source/wire/schemas/app.js';
 import {RequestBudget} from '../source/state/request-budget.js';
+import type {Simulator} from '../source/simulator/server.js';
 import {startTestSimulator} from './helpers/sim-harness.js';
 
 /** Approve, reject, nudge and search across conversations, over real HTTP to the simulator's agent servers. */
@@ -63,10 +64,10 @@ test('approve runs the agent on; pendingActions reads what it waits for first', 
 	assert.notEqual(after.get(normalizeId(waiting.id))?.execution_status, 'waiting_for_confirmation');
 });
 
-test('search across: hits from every running conversation, stopped ones counted as skipped, cancel stops it', async (t) => {
-	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
-	const rows = await loaded(simulator);
-	const conversations = [...rows].map(([key, conversation]) => ({key, conversation}));
+type SearchOptions = Parameters<typeof searchAcross>[0];
+
+/** Every agent action across `conversations` (the stored copies too, with `stored`): the hits, and the last progress said. */
+async function agentActions(simulator: Simulator, conversations: SearchOptions['conversations'], stored?: SearchOptions['stored']): Promise<{hits: SearchHit[]; final: SearchProgress | null}> {
 	const hits: SearchHit[] = [];
 	let last: SearchProgress | null = null;
 	await searchAcross({
@@ -77,8 +78,16 @@ test('search across: hits from every running conversation, stopped ones counted 
 		signal: new AbortController().signal,
 		onHit: (hit) => hits.push(hit),
 		onProgress: (progress) => (last = progress),
+		...(stored === undefined ? {} : {stored}),
 	});
-	const final = last as SearchProgress | null;
+	return {hits, final: last as SearchProgress | null};
+}
+
+test('search across: hits from every running conversation, stopped ones counted as skipped, cancel stops it', async (t) => {
+	const simulator = await startTestSimulator(t, {seed: 7, conversations: 30});
+	const rows = await loaded(simulator);
+	const conversations = [...rows].map(([key, conversation]) => ({key, conversation}));
+	const {hits, final} = await agentActions(simulator, conversations);
 	assert.ok(final?.done);
 	assert.equal(final.total, conversations.length);
 	assert.equal(final.searched + final.skipped + final.failed, conversations.length);
@@ -117,26 +126,14 @@ test('search across with the stored copy: stopped conversations are searched too
 	const budget = new RequestBudget({perSecond: 50, perMinute: 5000});
 	t.after(() => budget.close());
 	let paced = 0;
-	const hits: SearchHit[] = [];
-	let last: SearchProgress | null = null;
 	simulator.stats.reset();
-	await searchAcross({
-		conversations,
-		query: 'kind:ActionEvent source:agent',
-		appBaseUrl: simulator.baseUrl,
-		secrets: [simulator.apiKey],
-		signal: new AbortController().signal,
-		onHit: (hit) => hits.push(hit),
-		onProgress: (progress) => (last = progress),
-		stored: {
-			client: client.storedEvents,
-			pace: (key) => (task) => {
-				paced++;
-				return budget.schedule(`search-stored:${key}`, task, 'visible');
-			},
+	const {hits, final} = await agentActions(simulator, conversations, {
+		client: client.storedEvents,
+		pace: (key) => (task) => {
+			paced++;
+			return budget.schedule(`search-stored:${key}`, task, 'visible');
 		},
 	});
-	const final = last as SearchProgress | null;
 	assert.ok(final?.done);
 	assert.equal(final.skipped, 0, 'nothing skipped');
 	assert.equal(final.failed, 0, final.lastError ?? '');

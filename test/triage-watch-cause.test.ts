@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
 import {test} from 'node:test';
-import {startSimulator} from '../source/simulator/server.js';
-import {startCli} from './helpers/built-cli.js';
-import {stopChild} from './helpers/run-process.js';
+import {watching} from './helpers/cli-sim.js';
 import {setStatus} from '../source/simulator/agent-runtime.js';
 import {eventually} from './helpers/eventually.js';
 
@@ -16,16 +11,8 @@ import {eventually} from './helpers/eventually.js';
  */
 
 test('watch --json: an agent that hits a rate limit is printed with cause error:rate_limit, retryable', {timeout: 90_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 20, startTaskPhaseMs: 20});
-	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-cause-'));
-	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
-	t.after(async () => {
-		await stopChild(cli.child);
-		await sim.close();
-		rmSync(home, {recursive: true, force: true});
-	});
+	const {sim, cli} = await watching(t, 'watch-cause', {seed: 5, conversations: 20, startTaskPhaseMs: 20});
 	const {detail} = cli;
-	await eventually(() => cli.stderr.includes('watching 20 conversations'), 'the baseline', {timeoutMs: 30_000, pollMs: 100, detail});
 
 	// A running agent hits the provider's rate limit: the error event as the SDK sends it, then the status.
 	const conversation = sim.world.liveConversations().find((entry) => entry.executionStatus === 'running')!;

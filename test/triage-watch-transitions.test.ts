@@ -11,6 +11,7 @@ import {shellQuote} from './helpers/tmux.js';
 import {runCli, startCli} from './helpers/built-cli.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {stopChild} from './helpers/run-process.js';
+import {watching} from './helpers/cli-sim.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -54,17 +55,10 @@ test('cause transitions: the first look is the baseline; each change once, clear
 });
 
 test('watch --json prints a line per change of cause the simulator makes, and --alert-command gets the same objects', {timeout: 120_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
-	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-causes-'));
-	const received = join(home, 'alerts.ndjson');
-	const cli = startCli(['watch', '--json', '--alert-command', `cat >> ${shellQuote(received)}; echo >> ${shellQuote(received)}`, '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
-	t.after(async () => {
-		await stopChild(cli.child);
-		await sim.close();
-		rmSync(home, {recursive: true, force: true});
-	});
+	const alertsIn = (home: string) => join(home, 'alerts.ndjson');
+	const {sim, home, cli} = await watching(t, 'watch-causes', {seed: 5, conversations: 30, sandboxTransitionMs: 50}, (folder) => ['--alert-command', `cat >> ${shellQuote(alertsIn(folder))}; echo >> ${shellQuote(alertsIn(folder))}`], 60_000);
+	const received = alertsIn(home);
 	const until = (predicate: () => boolean, what: string, timeoutMs = 60_000) => eventually(predicate, what, {timeoutMs, pollMs: 100, detail: cli.detail});
-	await until(() => cli.stderr.includes('watching 30 conversations'), 'the baseline');
 	type Line = {which: string; id: string; from: string | null; to: string | null; kind: string; server: string; server_time: string};
 	const causeLines = () => cli.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line).filter((line) => line.which === 'cause');
 	const alerts = () => {

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {join} from 'node:path';
 import {test} from 'node:test';
 import {TransitionDetector} from '../source/state/status-transitions.js';
-import {startSimulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {conversationRow, hexId} from './helpers/dashboard-fixture.js';
-import {startCli} from './helpers/built-cli.js';
-import {stopChild} from './helpers/run-process.js';
+import {watching} from './helpers/cli-sim.js';
 import {eventually} from './helpers/eventually.js';
 
 /**
@@ -47,16 +42,8 @@ test('transitions: the first list is the baseline; a change is reported once; a 
 });
 
 test('agent-tui watch --json: one NDJSON line per transition, exactly once across re-polls and a server restart', {timeout: 90_000}, async (t) => {
-	const sim = await startSimulator({port: 0, seed: 5, tickMs: 0, conversations: 30, sandboxTransitionMs: 50});
-	const home = mkdtempSync(join(tmpdir(), 'agent-tui-watch-'));
-	const cli = startCli(['watch', '--json', '--base-url', sim.baseUrl], {home, env: {OPENHANDS_API_KEY: sim.apiKey}});
-	t.after(async () => {
-		await stopChild(cli.child);
-		await sim.close();
-		rmSync(home, {recursive: true, force: true});
-	});
+	const {sim, cli} = await watching(t, 'watch', {seed: 5, conversations: 30, sandboxTransitionMs: 50});
 	const until = (predicate: () => boolean, what: string, timeoutMs = 30_000) => eventually(predicate, what, {timeoutMs, pollMs: 100, detail: cli.detail});
-	await until(() => cli.stderr.includes('watching 30 conversations'), 'the baseline');
 	assert.equal(cli.stdout, '', 'nothing printed for how things already were');
 
 	// Pause two running sandboxes: each of their conversations goes running → paused, once.

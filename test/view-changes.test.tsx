@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {after, before, test} from 'node:test';
+import {after, before, test, type TestContext} from 'node:test';
 import stringWidth from 'string-width';
 import {computeFileDiff} from '../source/format/file-diff.js';
 import {createChangesOpener} from '../source/state/changes-session.js';
@@ -11,6 +11,7 @@ import {closeHttpAgent} from '../source/wire/http.js';
 import {normalizeId} from '../source/wire/ids.js';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {fixtureSnapshot, fixtureStore, fleetSeeds, hexId, recordingController} from './helpers/dashboard-fixture.js';
+import {specFolderMismatch} from './helpers/folder-mismatch.js';
 import {keys, press, renderSized, waitForFrame} from './helpers/ink.js';
 
 /**
@@ -37,12 +38,44 @@ function gitRequests() {
 	return {list: sum('changes', 'changes/:path'), files: sum('diff', 'diff/:path')};
 }
 
-test('d lists the changed files; enter, ]/[, pgdn, G, }/{ page through the diffs; requests: 1 + 1 per file opened', async (t) => {
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
+/** The real store against `simulator`, drawn at `columns`x24, the list filtered to `conversationFilter` if given. */
+function dashboardOn(t: TestContext, simulator: Simulator, conversationFilter?: string, columns = 80) {
+	const appClient = new AppClient({baseUrl: simulator.baseUrl, apiKey: simulator.apiKey, maxRetries: 0});
+	const {store, controller} = createDashboard({appClient, appBaseUrl: simulator.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
 	t.after(() => controller.close());
-	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} />, {columns: 80, rows: 24});
+	const initialView = conversationFilter === undefined ? undefined : {conversationFilter};
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={initialView} />, {columns, rows: 24});
 	t.after(() => rendered.unmount());
+	return {store, controller, rendered};
+}
+
+/**
+ * The fixture fleet (`seeds`) drawn at `columns`x24 on "Refactor the CLI flags", whose sandbox is
+ * not running: a Changes opener whose every request is recorded in `requested` and refused.
+ */
+async function notRunning(t: TestContext, seeds: ReturnType<typeof fleetSeeds>, columns: number, refusal: string) {
+	const store = fixtureStore(fixtureSnapshot({}, seeds));
+	const requested: string[] = [];
+	const controller = Object.assign(
+		recordingController(),
+		createChangesOpener({
+			appBaseUrl: 'http://127.0.0.1:9',
+			secrets: [],
+			conversation: (key) => store.getSnapshot().conversations.get(key)?.conversation,
+			client: () => {
+				requested.push('client');
+				throw new Error(refusal);
+			},
+		}),
+	);
+	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: 'Refactor the CLI'}} />, {columns, rows: 24});
+	t.after(() => rendered.unmount());
+	await waitForFrame(rendered.lastFrame, (frame) => /› .*Refactor the CLI flags/.test(frame));
+	return {controller, rendered, requested};
+}
+
+test('d lists the changed files; enter, ]/[, pgdn, G, }/{ page through the diffs; requests: 1 + 1 per file opened', async (t) => {
+	const {rendered} = dashboardOn(t, sim);
 	// The attention order puts a running conversation with a repository first (waiting for you).
 	const first = await waitForFrame(rendered.lastFrame, (frame) => /› /.test(frame) && frame.includes('waiting'), {timeoutMs: 20_000});
 	assert.ok(first);
@@ -107,11 +140,7 @@ test('d lists the changed files; enter, ]/[, pgdn, G, }/{ page through the diffs
 test('the conversation without a repository says "no git repository in /workspace/project"', async (t) => {
 	const quiet = sim.world.conversationList().find((row) => row.repository === null && sim.world.findSandbox(row.sandboxId)?.status === 'RUNNING');
 	assert.ok(quiet);
-	const appClient = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({appClient, appBaseUrl: sim.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
-	t.after(() => controller.close());
-	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: quiet.title}} />, {columns: 80, rows: 24});
-	t.after(() => rendered.unmount());
+	const {store, rendered} = dashboardOn(t, sim, quiet.title);
 	await waitForFrame(rendered.lastFrame, (frame) => frame.includes('1 of 24') && /› .*Profile|› /.test(frame), {timeoutMs: 20_000});
 	assert.ok(store.getSnapshot().conversations.has(normalizeId(quiet.id)));
 	const frame = await press(rendered, 'd', (text) => text.includes('no git repository in /workspace/project'));
@@ -119,23 +148,7 @@ test('the conversation without a repository says "no git repository in /workspac
 });
 
 test('a paused sandbox: said so, r asks to resume it, and nothing is requested or resumed', async (t) => {
-	const store = fixtureStore(fixtureSnapshot());
-	const requested: string[] = [];
-	const controller = Object.assign(
-		recordingController(),
-		createChangesOpener({
-			appBaseUrl: 'http://127.0.0.1:9',
-			secrets: [],
-			conversation: (key) => store.getSnapshot().conversations.get(key)?.conversation,
-			client: () => {
-				requested.push('client');
-				throw new Error('no request may be sent for a paused sandbox');
-			},
-		}),
-	);
-	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: 'Refactor the CLI'}} />, {columns: 80, rows: 24});
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (frame) => /› .*Refactor the CLI flags/.test(frame));
+	const {controller, rendered, requested} = await notRunning(t, fleetSeeds(), 80, 'no request may be sent for a paused sandbox');
 	let frame = await press(rendered, 'd', (text) => text.includes('The sandbox is PAUSED'));
 	assert.match(frame, /r resumes it \(asks first\); nothing is resumed on its own/);
 	assert.deepEqual(requested, []);
@@ -149,23 +162,7 @@ test('a paused sandbox: said so, r asks to resume it, and nothing is requested o
 
 test('an ERROR sandbox: the Changes view says it cannot be resumed, as r then does; no resume hint, nothing requested', async (t) => {
 	const seeds = fleetSeeds().map((seed) => (seed.id === hexId(6) ? {...seed, sandbox: 'ERROR'} : seed));
-	const store = fixtureStore(fixtureSnapshot({}, seeds));
-	const requested: string[] = [];
-	const controller = Object.assign(
-		recordingController(),
-		createChangesOpener({
-			appBaseUrl: 'http://127.0.0.1:9',
-			secrets: [],
-			conversation: (key) => store.getSnapshot().conversations.get(key)?.conversation,
-			client: () => {
-				requested.push('client');
-				throw new Error('no request may be sent for a sandbox that is not running');
-			},
-		}),
-	);
-	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: 'Refactor the CLI'}} />, {columns: 100, rows: 24});
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (frame) => /› .*Refactor the CLI flags/.test(frame));
+	const {controller, rendered, requested} = await notRunning(t, seeds, 100, 'no request may be sent for a sandbox that is not running');
 	let frame = await press(rendered, 'd', (text) => text.includes('The sandbox is ERROR'));
 	assert.match(frame, /It is failed \(ERROR\): it cannot be resumed/);
 	assert.doesNotMatch(frame, /r resumes it/);
@@ -179,16 +176,8 @@ test('d on a conversation whose spec names /home/openhands/workspace while its a
 	const fleet = await startSimulator({port: 0, seed: 2, tickMs: 0, fleetShapes: true});
 	t.after(() => fleet.close());
 	fleet.faults.gitMissingFolder('error');
-	const lie = fleet.world.conversationList().find((row) => {
-		const sandbox = fleet.world.findSandbox(row.sandboxId)!;
-		return row.repository !== null && sandbox.status === 'RUNNING' && !sandbox.grouped && sandbox.agentWorkingDir === '/workspace/project' && fleet.world.findSpec(sandbox.specId)?.workingDir === '/home/openhands/workspace';
-	});
-	assert.ok(lie);
-	const appClient = new AppClient({baseUrl: fleet.baseUrl, apiKey: fleet.apiKey, maxRetries: 0});
-	const {store, controller} = createDashboard({appClient, appBaseUrl: fleet.baseUrl, serverLabel: 'sim', demo: false, flushMs: 20, budget: {perSecond: 200, perMinute: 10_000}});
-	t.after(() => controller.close());
-	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => undefined} initialView={{conversationFilter: lie.title}} />, {columns: 100, rows: 24});
-	t.after(() => rendered.unmount());
+	const lie = specFolderMismatch(fleet);
+	const {store, rendered} = dashboardOn(t, fleet, lie.title, 100);
 	await waitForFrame(rendered.lastFrame, (frame) => /› /.test(frame) && frame.includes(lie.title.slice(0, 20)) && store.getSnapshot().sandboxesListed, {timeoutMs: 20_000});
 	const name = lie.repository!.split('/').at(-1)!;
 	const frame = await press(rendered, 'd', (text) => text.includes(`Changes · /workspace/project/${name}`) && text.includes(hostileFilePath), 'the changed files');

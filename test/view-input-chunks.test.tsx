@@ -1,4 +1,4 @@
-import {test} from 'node:test';
+import {test, type TestContext} from 'node:test';
 import assert from 'node:assert/strict';
 import {Dashboard} from '../source/view/Dashboard.js';
 import {fixtureSnapshot, fixtureStore, recordingController, type RecordingController} from './helpers/dashboard-fixture.js';
@@ -15,11 +15,17 @@ const backspace = '\u007F';
 const ctrl = (letter: string) => String.fromCharCode(letter.charCodeAt(0) - 96);
 const paste = (text: string) => `\u001B[200~${text}\u001B[201~`;
 
-function mount(controller: RecordingController = recordingController()) {
+/**
+ * The dashboard on the fixture fleet at 80x24, unmounted when the test ends, once a frame is
+ * `ready` (the list drawn, by default): that frame, and how many times it asked to quit.
+ */
+async function mount(t: TestContext, controller: RecordingController = recordingController(), ready = (text: string) => text.includes('Upgrade React')) {
 	const store = fixtureStore(fixtureSnapshot());
 	let quits = 0;
 	const rendered = renderSized(<Dashboard store={store} controller={controller} onQuit={() => quits++} />, {columns: 80, rows: 24});
-	return {rendered, controller, quits: () => quits};
+	t.after(() => rendered.unmount());
+	const frame = await waitForFrame(rendered.lastFrame, ready);
+	return {rendered, controller, quits: () => quits, frame};
 }
 
 /** The selected row (marked ›) and where it is on screen. */
@@ -30,9 +36,7 @@ const rowIndex = (frame: string, row: string) => frame.split('\n').findIndex((li
 const filterLine = (frame: string) => frame.split('\n').find((line) => line.startsWith('/ ')) ?? '';
 
 test('two backspaces in one read delete two characters', async (t) => {
-	const {rendered} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered} = await mount(t);
 	await press(rendered, '/', (text) => text.includes('8 of 8'));
 	await press(rendered, 'status:stuckxx', (text) => filterLine(text).includes('status:stuckxx'));
 	const frame = await press(rendered, backspace + backspace, (text) => text.includes('1 of 8'));
@@ -41,9 +45,7 @@ test('two backspaces in one read delete two characters', async (t) => {
 });
 
 test('/status:stuck and Enter in one read open the filter, type it and apply it', async (t) => {
-	const {rendered, quits, controller} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered, quits, controller} = await mount(t);
 	const frame = await press(rendered, '/status:stuck\r', (text) => text.includes('esc clears'), 'the filter applied');
 	assert.match(filterLine(frame), /status:stuck/);
 	assert.match(frame, /Upgrade React/);
@@ -67,9 +69,7 @@ test('/status:stuck and Enter in one read open the filter, type it and apply it'
 });
 
 test('ctrl-w, ctrl-a, ctrl-e and ctrl-u edit the filter line; they type no letters', async (t) => {
-	const {rendered} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered} = await mount(t);
 	await press(rendered, '/', (text) => text.includes('8 of 8'));
 	await press(rendered, 'react stuck', (text) => filterLine(text).includes('react stuck'));
 	let frame = await press(rendered, ctrl('w'), (text) => !filterLine(text).includes('stuck'));
@@ -84,9 +84,7 @@ test('ctrl-w, ctrl-a, ctrl-e and ctrl-u edit the filter line; they type no lette
 });
 
 test('a bracketed paste is text for the field, and nothing at all in the list', async (t) => {
-	const {rendered, quits} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered, quits} = await mount(t);
 	// Pasted into the list: `q` would quit and `/` would open the filter if they were keys.
 	rendered.stdin.write(paste('q/status'));
 	// The / typed after it (keys are read in order) opens an empty filter: the paste was read, and opened nothing.
@@ -114,9 +112,7 @@ test('the message box edits like every field, and a message that fails to send s
 			if (fail) throw new Error('the sandbox is paused');
 		},
 	});
-	const {rendered} = mount(controller);
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => /› .*Add retries/.test(text));
+	const {rendered} = await mount(t, controller, (text) => /› .*Add retries/.test(text));
 	await press(rendered, 'm', (text) => text.includes('message:'));
 	await press(rendered, 'please rerun the tests', (text) => text.includes('please rerun the tests'));
 	let frame = await press(rendered, `${ctrl('w')}${ctrl('w')}${ctrl('a')}${ctrl('k')}`, (text) => !text.includes('please'));
@@ -133,9 +129,7 @@ test('the message box edits like every field, and a message that fails to send s
 });
 
 test('the start form fields take ctrl-u and ctrl-w, and keys typed together', async (t) => {
-	const {rendered} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered} = await mount(t);
 	await press(rendered, '+', (text) => text.includes('Start a conversation'));
 	await press(rendered, 'Fix the failing tests', (text) => text.includes('Fix the failing tests'));
 	let frame = await press(rendered, `${ctrl('w')}${backspace}${backspace}`, (text) => !text.includes('failing'));
@@ -147,9 +141,7 @@ test('the start form fields take ctrl-u and ctrl-w, and keys typed together', as
 
 
 test('/text, Enter and Enter in one read: the filter applied, then the row opened; a pasted line\'s rest after Enter is not keys', async (t) => {
-	const {rendered, controller, quits} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered, controller, quits} = await mount(t);
 	const opened = () => controller.calls.filter((call) => call.method === 'openTimeline').length;
 	// Typed fast, or read together on a loaded machine: the second Enter opens the row, as two
 	// Enters typed apart do. (It was dropped as meant for the field the first Enter closed.)
@@ -166,9 +158,7 @@ test('/text, Enter and Enter in one read: the filter applied, then the row opene
 });
 
 test('Esc and q read together in a field: Esc closes the field, q quits', async (t) => {
-	const {rendered, quits} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered, quits} = await mount(t);
 	await press(rendered, '/', (text) => text.includes('8 of 8'));
 	await press(rendered, 'status:stuck', (text) => text.includes('1 of 8'));
 	rendered.stdin.write('\u001Bq');
@@ -176,9 +166,7 @@ test('Esc and q read together in a field: Esc closes the field, q quits', async 
 });
 
 test('keys in the kitty keyboard protocol: Esc, and ctrl keys in a field', async (t) => {
-	const {rendered} = mount();
-	t.after(() => rendered.unmount());
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Upgrade React'));
+	const {rendered} = await mount(t);
 	await press(rendered, '/', (text) => text.includes('8 of 8'));
 	await press(rendered, 'react stuck', (text) => filterLine(text).includes('react stuck'));
 	// ctrl-w as kitty sends it: the codepoint of w, modifiers 1 + ctrl (4).
@@ -189,9 +177,7 @@ test('keys in the kitty keyboard protocol: Esc, and ctrl keys in a field', async
 });
 
 test('Down Down Down in one read moves three rows in the list', async (t) => {
-	const {rendered} = mount();
-	t.after(() => rendered.unmount());
-	const frame = await waitForFrame(rendered.lastFrame, (text) => selectedRow(text) !== '');
+	const {rendered, frame} = await mount(t, undefined, (text) => selectedRow(text) !== '');
 	const start = rowIndex(frame, selectedRow(frame));
 	await press(rendered, keys.down.repeat(3), (text) => rowIndex(text, selectedRow(text)) === start + 3, 'three rows down');
 });

@@ -63,10 +63,15 @@ function controller() {
 
 const lineWith = (frame: string, text: string) => frame.split('\n').find((line) => line.includes(text)) ?? '';
 
+/** The dashboard on the triage fixture (`snapshot`) at `columns`x`rows`, once its list is drawn. */
+async function listed(columns: number, rows: number, recording: ReturnType<typeof controller> = controller()) {
+	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={recording} onQuit={() => undefined} />, {columns, rows});
+	const frame = await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	return {recording, rendered, frame};
+}
+
 test('! groups what needs you by cause, with counts and the oldest age; a group without a safe remedy says what to change and does nothing', async () => {
-	const recording = controller();
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={recording} onQuit={() => undefined} />, {columns: 120, rows: 30});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {recording, rendered} = await listed(120, 30);
 	const frame = await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	assertFits(frame, 120);
 	assert.match(frame, /What needs you, by cause: 6 conversations in 4 groups · 1 more paused mid-run/);
@@ -84,9 +89,7 @@ test('! groups what needs you by cause, with counts and the oldest age; a group 
 });
 
 test('c on the retryable group: the conversations it runs and the ones it skips, y/n, then POST run on each, one at a time', async () => {
-	const recording = controller();
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={recording} onQuit={() => undefined} />, {columns: 100, rows: 30});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {recording, rendered} = await listed(100, 30);
 	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	await press(rendered, 'j', (text) => /› error · rate limit/.test(text));
 	let frame = await press(rendered, 'c', (text) => text.includes('[y/n]'));
@@ -109,9 +112,7 @@ test('c on the retryable group: the conversations it runs and the ones it skips,
 });
 
 test('C runs every retryable error of the fleet behind one question; n cancels and nothing is sent', async () => {
-	const recording = controller();
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={recording} onQuit={() => undefined} />, {columns: 80, rows: 24});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {recording, rendered} = await listed(80, 24);
 	const frame = await press(rendered, 'C', (text) => text.includes('[y/n]'));
 	assertFits(frame, 80);
 	assert.match(frame, /Run 2 conversations again \(every retryable error\)\?/);
@@ -121,9 +122,7 @@ test('C runs every retryable error of the fleet behind one question; n cancels a
 });
 
 test('r on the paused group: which running sandbox the cap pauses, then y resumes', async () => {
-	const recording = controller();
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={recording} onQuit={() => undefined} />, {columns: 140, rows: 30});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {recording, rendered} = await listed(140, 30);
 	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	await press(rendered, 'G', (text) => /› paused mid-run/.test(text));
 	const frame = await press(rendered, 'r', (text) => text.includes('[y/n]'));
@@ -138,8 +137,7 @@ test('r on the paused group: which running sandbox the cap pauses, then y resume
 });
 
 test('enter on a group shows its conversations in the list, under the filter cause:…', async () => {
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 100, rows: 30});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {rendered} = await listed(100, 30);
 	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	await press(rendered, 'j', (text) => /› error · rate limit/.test(text));
 	const frame = await press(rendered, keys.enter, (text) => text.includes('cause:error:rate_limit') && text.includes('3 of 8'));
@@ -149,8 +147,7 @@ test('enter on a group shows its conversations in the list, under the filter cau
 });
 
 test('the queue counts what needs you as the header does; conversations paused mid-run are counted apart', async () => {
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 120, rows: 30});
-	const list = await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {rendered, frame: list} = await listed(120, 30);
 	const needYou = Number(/! (\d+) need you/.exec(list)?.[1]);
 	assert.equal(needYou, 6, 'the header: approval, three rate limits, quota, auth');
 	const frame = await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
@@ -160,8 +157,7 @@ test('the queue counts what needs you as the header does; conversations paused m
 });
 
 test('at 80 columns the selected group\'s advice is on screen whole, however narrow its column', async () => {
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={controller()} onQuit={() => undefined} />, {columns: 80, rows: 24});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {rendered} = await listed(80, 24);
 	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	const quota = await press(rendered, 'jj', (text) => /› error · quota/.test(text));
 	assertFits(quota, 80);
@@ -223,8 +219,7 @@ test('a remedy under way can be stopped: esc closes the panel at once, the ones 
 			});
 		},
 	});
-	const rendered = renderSized(<Dashboard store={fixtureStore(snapshot())} controller={slow} onQuit={() => undefined} />, {columns: 100, rows: 30});
-	await waitForFrame(rendered.lastFrame, (text) => text.includes('Healthy one'));
+	const {rendered} = await listed(100, 30, slow);
 	await press(rendered, '!', (text) => text.includes('What needs you, by cause'));
 	await press(rendered, 'j', (text) => /› error · rate limit/.test(text));
 	await press(rendered, 'c', (text) => text.includes('[y/n]'));

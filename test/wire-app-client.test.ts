@@ -22,6 +22,7 @@ import {createRequestFor} from '../source/wire/schemas/create-request.js';
 import {Secret} from '../source/wire/secret.js';
 import {Transport} from '../source/wire/transport.js';
 import {eventually} from './helpers/eventually.js';
+import {drain, failure} from './helpers/outcomes.js';
 
 /** The app client against the embedded simulator, over loopback, endpoint by endpoint. */
 
@@ -35,20 +36,6 @@ async function startSim(t: TestContext, options: SimulatorOptions = {}): Promise
 
 function clientFor(sim: Simulator, options: Partial<AppClientOptions> = {}): AppClient {
 	return new AppClient({baseUrl: sim.baseUrl, apiKey: new Secret(sim.apiKey), ...options});
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	assert.fail('expected a rejection');
-}
-
-async function drain<T>(iterable: AsyncIterable<T>, seen: T[] = []): Promise<T[]> {
-	for await (const item of iterable) seen.push(item);
-	return seen;
 }
 
 function eventuallyRead<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 3000): Promise<T> {

@@ -21,6 +21,7 @@ import {dashedId} from '../source/wire/ids.js';
 import {createRequestFor, type CreateRequest} from '../source/wire/schemas/create-request.js';
 import {Secret} from '../source/wire/secret.js';
 import {eventually} from './helpers/eventually.js';
+import {drain, failure} from './helpers/outcomes.js';
 import {hexId} from './helpers/fixtures.js';
 
 /**
@@ -67,20 +68,6 @@ const key = 'sk-test-7f3a9c1e5b2d4f6a8c0e';
 
 function client(baseUrl: string, options: Partial<AppClientOptions> = {}): AppClient {
 	return new AppClient({baseUrl, apiKey: new Secret(key), ...options});
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	assert.fail('expected a rejection');
-}
-
-async function drain<T>(iterable: AsyncIterable<T>, seen: T[] = []): Promise<T[]> {
-	for await (const item of iterable) seen.push(item);
-	return seen;
 }
 
 const task = (status: string, extra: Record<string, unknown> = {}) => ({id: hexId(1), status, created_at: '2026-01-01T00:00:00Z', ...extra});

@@ -1,36 +1,17 @@
 import assert from 'node:assert/strict';
-import {createServer, type RequestListener} from 'node:http';
-import type {AddressInfo} from 'node:net';
-import {test, type TestContext} from 'node:test';
+import {test} from 'node:test';
 import {OutcomeUnknownError, TimeoutError} from '../source/wire/errors.js';
 import {HttpClient} from '../source/wire/http.js';
+import {loopbackServer} from './helpers/loopback.js';
+import {failure} from './helpers/outcomes.js';
 
 /**
  * Issue 43.3: "did not answer in time" was said also when the headers had come and the body
  * stalled. Each late answer now says which part was late.
  */
 
-async function serve(t: TestContext, handler: RequestListener): Promise<string> {
-	const server = createServer(handler);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	t.after(() => {
-		server.closeAllConnections();
-		server.close();
-	});
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected a failure');
-}
-
 test('no headers in time: "did not answer in time (no response headers came)"', async (t) => {
-	const baseUrl = await serve(t, () => {
+	const baseUrl = await loopbackServer(t, () => {
 		// Never answers.
 	});
 	const http = new HttpClient({baseUrl, headers: () => ({}), maxRetries: 0});
@@ -40,7 +21,7 @@ test('no headers in time: "did not answer in time (no response headers came)"', 
 });
 
 test('headers, then a body that stalls: the body is named as late, for a GET and a POST', async (t) => {
-	const baseUrl = await serve(t, (_request, response) => {
+	const baseUrl = await loopbackServer(t, (_request, response) => {
 		response.writeHead(200, {'content-type': 'application/json'});
 		response.write('{"items": [');
 	});

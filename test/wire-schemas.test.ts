@@ -8,6 +8,8 @@ import {createRequestSchema, parsePluginFlag} from '../source/wire/schemas/creat
 import {compareEvents, parseEvent, parseEvents} from '../source/wire/schemas/events.js';
 
 const base = {id: 'e1', timestamp: '2026-11-22T10:00:00.000001', source: 'agent'};
+/** An event of `kind` for tool call `c` (an ActionEvent or ObservationEvent), parsed, with `fields`. */
+const toolEvent = (kind: 'ActionEvent' | 'ObservationEvent', fields: Record<string, unknown>) => parseEvent({...base, kind, tool_call_id: 'c', ...fields});
 
 test('an ActionEvent parses with its action, and a missing security_risk defaults to UNKNOWN', () => {
 	const event = parseEvent({
@@ -48,33 +50,17 @@ test('a known kind with a bad field becomes an unknown event flagged invalid, an
 });
 
 test('unknown action and observation kinds are kept raw; old `output` observations are read', () => {
-	const event = parseEvent({
-		...base,
-		kind: 'ObservationEvent',
-		tool_name: 'execute_bash',
-		tool_call_id: 'c',
-		action_id: 'a',
-		observation: {kind: 'ExecuteBashObservation', output: 'ok\n', exit_code: 0},
-	});
+	const event = toolEvent('ObservationEvent', {tool_name: 'execute_bash', action_id: 'a', observation: {kind: 'ExecuteBashObservation', output: 'ok\n', exit_code: 0}});
 	assert.equal(event.kind, 'ObservationEvent');
 	if (event.kind === 'ObservationEvent') assert.equal(observationText(event.observation), 'ok\n');
-	const odd = parseEvent({
-		...base,
-		kind: 'ActionEvent',
-		tool_name: 'teleport',
-		tool_call_id: 'c',
-		action: {kind: 'TeleportAction', where: 'mars'},
-	});
+	const odd = toolEvent('ActionEvent', {tool_name: 'teleport', action: {kind: 'TeleportAction', where: 'mars'}});
 	if (odd.kind === 'ActionEvent') assert.equal(odd.action?.kind, 'UnknownAction');
 	else assert.fail('expected an ActionEvent');
 });
 
 test('encrypted_content is scrubbed at any depth before anything can render it', () => {
-	const event = parseEvent({
-		...base,
-		kind: 'ActionEvent',
+	const event = toolEvent('ActionEvent', {
 		tool_name: 'think',
-		tool_call_id: 'c',
 		responses_reasoning_item: {id: 'r', summary: ['s'], encrypted_content: 'SECRET-BLOB'},
 		extra: {deep: [{encrypted_content: 'SECRET-BLOB'}]},
 	});
@@ -87,7 +73,7 @@ test('hook source, legacy ExecuteBashAction and HookExecutionEvent parse', () =>
 	const hook = parseEvent({...base, kind: 'HookExecutionEvent', source: 'hook', hook_event_type: 'PreToolUse', blocked: true});
 	assert.equal(hook.kind, 'HookExecutionEvent');
 	assert.equal(hook.source, 'hook');
-	const legacy = parseEvent({...base, kind: 'ActionEvent', tool_name: 'execute_bash', tool_call_id: 'c', action: {kind: 'ExecuteBashAction', command: 'ls'}});
+	const legacy = toolEvent('ActionEvent', {tool_name: 'execute_bash', action: {kind: 'ExecuteBashAction', command: 'ls'}});
 	if (legacy.kind === 'ActionEvent') assert.equal(legacy.action?.kind, 'ExecuteBashAction');
 });
 

@@ -1,28 +1,41 @@
 import assert from 'node:assert/strict';
-import {test} from 'node:test';
+import {test, type TestContext} from 'node:test';
+import type {Simulator} from '../source/simulator/server.js';
 import {AppClient} from '../source/wire/app-client.js';
 import {NotFoundError} from '../source/wire/errors.js';
 import {seeded, startTestSimulator} from './helpers/sim-harness.js';
 
 /** The stored-event client over real HTTP against the simulator: both routes and the choice between them. */
 
-function routeCount(sim: Awaited<ReturnType<typeof startTestSimulator>>, route: 'new' | 'old'): number {
+function routeCount(sim: Simulator, route: 'new' | 'old'): number {
 	const key = route === 'new' ? 'GET /api/v1/conversation/:id/events/search' : 'GET /api/v1/events/search';
 	return sim.stats.byRoute[key] ?? 0;
+}
+
+/** An app client on `sim`, closed with the test. */
+function clientOn(t: TestContext, sim: Simulator): AppClient {
+	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
+	t.after(() => client.close());
+	return client;
+}
+
+/** Every stored event of `conversationId`, by id, read page by page, and how many pages that took. */
+async function readAllPages(client: AppClient, conversationId: string, limit: number): Promise<{ids: string[]; pages: number}> {
+	const ids: string[] = [];
+	let pages = 0;
+	for await (const page of client.storedEvents.pages(conversationId, {limit})) {
+		pages++;
+		ids.push(...page.events.map((event) => event.id));
+	}
+	return {ids, pages};
 }
 
 test('a paused conversation: every stored event, in pages, through the newer route', async (t) => {
 	const sim = await startTestSimulator(t);
 	const {conversation} = await seeded(sim, 'condensing', 'PAUSED');
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	t.after(() => client.close());
+	const client = clientOn(t, sim);
 	const expected = sim.world.events(conversation).map((event) => event.id);
-	const ids: string[] = [];
-	let pages = 0;
-	for await (const page of client.storedEvents.pages(conversation.id, {limit: 7})) {
-		pages++;
-		ids.push(...page.events.map((event) => event.id));
-	}
+	const {ids, pages} = await readAllPages(client, conversation.id, 7);
 	assert.deepEqual(ids, expected);
 	assert.equal(pages, Math.ceil(expected.length / 7));
 	assert.equal(client.storedEvents.route, 'conversation');
@@ -34,8 +47,7 @@ test('a paused conversation: every stored event, in pages, through the newer rou
 test('kind__eq takes the short name; a qualified kind is sent short; newest first on request', async (t) => {
 	const sim = await startTestSimulator(t);
 	const {conversation} = await seeded(sim, 'coding', 'MISSING').catch(() => seeded(sim, 'legacy', 'MISSING'));
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	t.after(() => client.close());
+	const client = clientOn(t, sim);
 	const actions = sim.world.events(conversation).filter((event) => event.kind === 'ActionEvent');
 	assert.ok(actions.length > 0);
 	const page = await client.storedEvents.searchPage(conversation.id, {kind: 'openhands.sdk.event.llm_convertible.action.ActionEvent', sortOrder: 'TIMESTAMP_DESC'});
@@ -58,15 +70,9 @@ for (const mode of ['not-found', 'spa-page'] as const) {
 			assert.equal(((await (await fetch(`${sim.baseUrl}/_sim/faults`)).json()) as {newEventRoutes: string}).newEventRoutes, mode);
 		}
 		const {conversation} = await seeded(sim, 'condensing', 'PAUSED');
-		const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-		t.after(() => client.close());
+		const client = clientOn(t, sim);
 		const expected = sim.world.events(conversation).map((event) => event.id);
-		const ids: string[] = [];
-		let pages = 0;
-		for await (const page of client.storedEvents.pages(conversation.id, {limit: 10})) {
-			pages++;
-			ids.push(...page.events.map((event) => event.id));
-		}
+		const {ids, pages} = await readAllPages(client, conversation.id, 10);
 		assert.deepEqual(ids, expected);
 		assert.equal(client.storedEvents.route, 'events');
 		assert.equal(routeCount(sim, 'old'), pages, 'every page through the older route');
@@ -86,8 +92,7 @@ for (const mode of ['not-found', 'spa-page'] as const) {
 test('an unknown conversation is a NotFoundError, and the newer route stays the one in use', async (t) => {
 	const sim = await startTestSimulator(t);
 	const {conversation} = await seeded(sim, 'condensing', 'PAUSED');
-	const client = new AppClient({baseUrl: sim.baseUrl, apiKey: sim.apiKey});
-	t.after(() => client.close());
+	const client = clientOn(t, sim);
 	await client.storedEvents.searchPage(conversation.id, {limit: 1});
 	await assert.rejects(client.storedEvents.searchPage('0123456789abcdef0123456789abcdef'), NotFoundError);
 	assert.equal(client.storedEvents.route, 'conversation');
