@@ -1,7 +1,7 @@
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawnSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {builtinModules, createRequire} from 'node:module';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -9,7 +9,6 @@ import {Script} from 'node:vm';
 import {build} from 'esbuild';
 import {asciiSource} from './ascii-output.mjs';
 import {buildInputsHash} from './build-inputs.mjs';
-import {loadedOnFirstUse, snapshotEntry, snapshotPatches, yogaAtLaunch} from './sea-snapshot.mjs';
 import {sharedBundleOptions} from './bundle-options.mjs';
 import {thirdPartyNotices} from './third-party-notices.mjs';
 
@@ -28,10 +27,9 @@ import {thirdPartyNotices} from './third-party-notices.mjs';
  *   function (the bundle awaits at its top level: yoga, Ink), Node's built-in modules reached
  *   through the require it is given, and loaded only when the code needing them first runs, as
  *   the package's chunks are;
- * - x64 (PROTOTYPE, docs/performance-startup.md): instead of both, a V8 startup snapshot
- *   (`useSnapshot`) of source/executable-snapshot.ts having evaluated snapshot-app.js
- *   (scripts/sea-snapshot.mjs). The arm64 executable, which cannot run here, keeps the script and
- *   compiles the app on every start.
+ * - the asset `app.cache`: V8's code cache for app.js, made by the same Node binary running the
+ *   demo to its first frame at build time (codeCache). A binary of another architecture cannot run here: the arm64
+ *   executable goes without it, and compiles the app on every start.
  * Beside them: agent-tui-linux-THIRD-PARTY-NOTICES.md, the licences of the libraries and of Node
  * inside. Beside each: `.sha256` (sha256sum's format) and `.build-inputs` (the hash of the sources it was
  * built from). The npm package never holds these files (package.json `files`), and `npm run build`
@@ -51,35 +49,21 @@ const nodeBin = (arch) => join(execFileSync('bash', [join(root, '.ci/node'), nod
  * app is given: esbuild would otherwise leave `import … from "node:fs"` at the top of the file,
  * which a script cannot hold and which would load every built-in module on every start.
  */
-const builtins = (snapshot) => ({
+const builtins = {
 	name: 'agent-tui-sea-builtins',
 	setup(context) {
 		const names = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 		// `require()` calls stay as they are: they get the require given to the app.
 		context.onResolve({filter: /^[\w:/]+$/}, ({path, kind}) => (names.has(path) && kind !== 'require-call' ? {path, namespace: 'node-builtin'} : undefined));
 		context.onLoad({filter: /.*/, namespace: 'node-builtin'}, ({path}) => {
-			const module = createRequire(import.meta.url)(path);
-			const exported = Object.keys(module).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
-			if (snapshot && loadedOnFirstUse.has(path.replace(/^node:/, ''))) {
-				// Not loaded in the snapshot: its functions (the app imports no other value of it) load it when first called.
-				const call = (name) => `export function ${name}(...args) { return new.target ? Reflect.construct(load().${name}, args, new.target) : load().${name}.apply(this, args); }`;
-				const contents = `let m;\nconst load = () => (m ??= require(${JSON.stringify(path)}));\n${exported.filter((name) => typeof module[name] === 'function').map(call).join('\n')}\n`;
-				return {contents, loader: 'js'};
-			}
+			const exported = Object.keys(createRequire(import.meta.url)(path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
 			const contents = `const m = require(${JSON.stringify(path)});\nexport default m;\n${exported.map((name) => `export const ${name} = m.${name};`).join('\n')}\n`;
 			return {contents, loader: 'js'};
 		});
 	},
-});
+};
 
-/**
- * The app as one script wrapped in an async function: `app.js`, source/cli.tsx and everything it
- * imports, which runs the CLI as it is evaluated (source/executable.ts); or, with `snapshot`,
- * `snapshot-app.js`, which evaluates the app's modules and leaves the CLI to `agentTuiRun()`
- * (scripts/sea-snapshot.mjs, source/executable-snapshot.ts).
- */
-async function bundleApp(work, snapshot = false) {
-	const name = snapshot ? 'snapshot-app' : 'app';
+async function bundleApp(work) {
 	// Without the package's banner (an import of node:module): the app is given its require.
 	const options = {...sharedBundleOptions};
 	delete options.banner;
@@ -87,21 +71,21 @@ async function bundleApp(work, snapshot = false) {
 		...options,
 		metafile: true,
 		absWorkingDir: root,
-		...(snapshot ? {stdin: snapshotEntry()} : {entryPoints: [join(root, 'source/cli.tsx')]}),
-		outfile: join(work, `${name}.mjs`),
+		entryPoints: [join(root, 'source/cli.tsx')],
+		outfile: join(work, 'app.mjs'),
 		splitting: false,
-		plugins: snapshot ? [snapshotPatches, ...options.plugins, yogaAtLaunch, builtins(true)] : [...options.plugins, builtins(false)],
+		plugins: [...options.plugins, builtins],
 		define: {...options.define, 'import.meta': 'agentTuiImportMeta', AGENT_TUI_EMBEDDED_PACKAGE: embeddedPackage},
 	});
-	const text = readFileSync(join(work, `${name}.mjs`), 'utf8');
+	const text = readFileSync(join(work, 'app.mjs'), 'utf8');
 	// A dynamic import would look for a file (outside comments: JSDoc types spell `import('…')`).
 	const dynamicImport = /^(?!\s*(?:\*|\/\/)).*\bimport\(/m.exec(text);
 	if (dynamicImport) throw new Error(`package: the app bundle still imports at run time: ${JSON.stringify(dynamicImport[0].slice(0, 200))}`);
 	// A one-byte string for V8, as the package's chunks are (scripts/ascii-output.mjs).
-	const app = asciiSource(`(async function (require, agentTuiImportMeta) {\n${text}\n})`, `${name}.js`);
+	const app = asciiSource(`(async function (require, agentTuiImportMeta) {\n${text}\n})`, 'app.js');
 	// Compiled as the executable will: a static import or export left would be a SyntaxError here.
-	new Script(app, {filename: `${name}.js`});
-	writeFileSync(join(work, `${name}.js`), app);
+	new Script(app, {filename: 'app.js'});
+	writeFileSync(join(work, 'app.js'), app);
 	return metafile;
 }
 
@@ -115,10 +99,10 @@ function notices(metafile) {
 	writeFileSync(join(dist, 'agent-tui-linux-THIRD-PARTY-NOTICES.md'), text);
 }
 
-async function bundleMain(work, snapshot = false) {
+async function bundleMain(work) {
 	await build({
-		entryPoints: [join(root, snapshot ? 'source/executable-snapshot.ts' : 'source/executable.ts')],
-		outfile: join(work, snapshot ? 'main-snapshot.cjs' : 'main.cjs'),
+		entryPoints: [join(root, 'source/executable.ts')],
+		outfile: join(work, 'main.cjs'),
 		bundle: true,
 		platform: 'node',
 		format: 'cjs',
@@ -129,24 +113,67 @@ async function bundleMain(work, snapshot = false) {
 	});
 }
 
+/**
+ * V8's code cache for app.js, made by the very Node binary the executable is made from, as the
+ * app exits after a run: it holds every function that run compiled, not only the top level that
+ * `useCodeCache` would. The run: the demo dashboard to its first frame in tmux (then `q`), else,
+ * without tmux, a headless listing of the demo.
+ */
+async function codeCache(work, node) {
+	const cache = join(work, 'app.cache');
+	const env = {...process.env, AGENT_TUI_SEA_APP: join(work, 'app.js'), AGENT_TUI_SEA_CODE_CACHE: cache, NODE_OPTIONS: ''};
+	// The dashboard as a person meets it: in CI, Ink (and view/terminal-screen.ts) would draw non-interactively.
+	delete env.CI;
+	delete env.CONTINUOUS_INTEGRATION;
+	const main = join(work, 'main.cjs');
+	if (spawnSync('tmux', ['-V']).status !== 0) {
+		execFileSync(node, [main, 'conversations', '--demo', '--json'], {env, stdio: 'ignore'});
+		return accepted(cache, work, node);
+	}
+	const socket = `agent-tui-package-${process.pid}`;
+	const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8', env});
+	const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+	tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'app', '-x', '80', '-y', '24', `${quote(node)} ${quote(main)} --demo`);
+	try {
+		await until(() => /Conversations \(\d+\)/.test(tmux('capture-pane', '-p', '-t', 'app')), 'the demo dashboard drawn');
+		tmux('send-keys', '-t', 'app', 'q');
+		await until(() => existsSync(cache), 'the code cache written');
+	} finally {
+		spawnSync('tmux', ['-L', socket, 'kill-server']);
+	}
+	return accepted(cache, work, node);
+}
+
+/** The cache as a fresh start of that binary takes it: V8 ignores a cache it refuses, silently and slowly. */
+function accepted(cache, work, node) {
+	const check = `const s = new (require('node:vm').Script)(require('node:fs').readFileSync(${JSON.stringify(join(work, 'app.js'))}, 'utf8'), {filename: 'agent-tui-app.js', cachedData: require('node:fs').readFileSync(${JSON.stringify(cache)})}); process.stdout.write(String(s.cachedDataRejected));`;
+	const rejected = execFileSync(node, ['-e', check], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}});
+	if (rejected !== 'false') throw new Error(`package: V8 refuses the code cache made for the app (cachedDataRejected: ${rejected})`);
+	return cache;
+}
+
+async function until(check, what, timeoutMs = 60_000) {
+	const started = Date.now();
+	while (!check()) {
+		if (Date.now() - started > timeoutMs) throw new Error(`package: ${what}: not within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
 async function executable(work, arch) {
 	const node = nodeBin(arch);
 	const native = arch === 'x64' && process.arch === 'x64';
 	const output = join(dist, `agent-tui-linux-${arch}`);
 	const config = join(work, `sea-${arch}.json`);
-	// The snapshot is made by running its main under the very binary it goes into: x64 here.
-	const sea = native
-		? {main: join(work, 'main-snapshot.cjs'), useSnapshot: true, assets: {}}
-		: {main: join(work, 'main.cjs'), useCodeCache: false, assets: {'app.js': join(work, 'app.js')}};
-	writeFileSync(config, JSON.stringify({...sea, output, executable: node, mainFormat: 'commonjs', disableExperimentalSEAWarning: true}, null, '\t'));
-	// --build-sea with the x64 binary of the same version (for arm64: it cannot run here).
-	const env = {...process.env, NODE_OPTIONS: '', AGENT_TUI_SEA_APP: join(work, 'snapshot-app.js')};
-	execFileSync(native ? node : nodeBin('x64'), ['--build-sea', config], {env, stdio: ['ignore', 'ignore', 'inherit']});
+	const assets = {'app.js': join(work, 'app.js'), ...(native ? {'app.cache': await codeCache(work, node)} : {})};
+	writeFileSync(config, JSON.stringify({main: join(work, 'main.cjs'), output, executable: node, mainFormat: 'commonjs', useCodeCache: native, disableExperimentalSEAWarning: true, assets}, null, '\t'));
+	// --build-sea with the x64 binary of the same version: its code cache must come from that V8.
+	execFileSync(native ? node : nodeBin('x64'), ['--build-sea', config], {stdio: ['ignore', 'ignore', 'inherit']});
 	const hash = createHash('sha256').update(readFileSync(output)).digest('hex');
 	writeFileSync(`${output}.sha256`, `${hash}  ${basename(output)}\n`);
 	// What it was built from (scripts/build-inputs.mjs), for the test that runs it.
 	writeFileSync(`${output}.build-inputs`, `${inputs}\n`);
-	process.stdout.write(`package: ${output} (${native ? 'with its startup snapshot' : 'without a snapshot or code cache: built on another architecture'})\n`);
+	process.stdout.write(`package: ${output} (${native ? 'with its code cache' : 'without a code cache: built on another architecture'})\n`);
 }
 
 const inputs = buildInputsHash();
@@ -154,9 +181,7 @@ const work = mkdtempSync(join(tmpdir(), 'agent-tui-package-'));
 try {
 	mkdirSync(dist, {recursive: true});
 	await bundleMain(work);
-	await bundleMain(work, true);
 	notices(await bundleApp(work));
-	await bundleApp(work, true);
 	await executable(work, 'x64');
 	await executable(work, 'arm64');
 } finally {
