@@ -1,6 +1,7 @@
 import {fullJitterDelay} from '../wire/backoff.js';
 import {RateLimitedError} from '../wire/errors.js';
 import type {SharedBudget, SharedBudgetView} from './shared-budget.js';
+import {firstInside} from './sorted-times.js';
 
 /**
  * The one gate every app-server request of the dashboard goes through. The hosted service allows
@@ -359,17 +360,4 @@ export class RequestBudget {
 		this.#timer = undefined;
 		this.#timerAt = Number.POSITIVE_INFINITY;
 	}
-}
-
-/** Index of the first time in the sorted `times` that is after `boundary` (binary search). */
-function firstInside(times: readonly number[], boundary: number): number {
-	let low = 0;
-	let high = times.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (times[middle]! <= boundary) low = middle + 1;
-		else high = middle;
-	}
-
-	return low;
 }
