@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import {sanitizeText} from '../../format/sanitize.js';
 import {wrapToWidth} from '../../format/wrap.js';
 import {PromptField} from './PromptField.js';
+import {TitleRow} from './panel-parts.js';
 import {askEffect} from '../../format/ask-effect.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -106,9 +107,7 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 							: 'Type a question, then enter asks it · esc closes';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(`Ask ${title} (${askEffect(executionStatus)})`, width)}
-			</Text>
+			<TitleRow text={`Ask ${title} (${askEffect(executionStatus)})`} width={width} />
 			<PromptField label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} />
 			<Text dimColor wrap="truncate">
 				{line('─'.repeat(width), width)}

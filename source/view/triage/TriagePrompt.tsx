@@ -1,7 +1,7 @@
 import {useEffect, useRef, useState} from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import {PromptField} from './PromptField.js';
-import {line} from '../cells.js';
+import {TitleRow} from './panel-parts.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 
 type Props = {
@@ -61,9 +61,7 @@ export function TriagePrompt({purpose, title, width, height, onSend, onSent, onC
 					: 'enter sends · esc cancels';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(`${label.ask} ${title}`, width)}
-			</Text>
+			<TitleRow text={`${label.ask} ${title}`} width={width} />
 			<PromptField label={label.field} value={text} placeholder={label.placeholder} onChange={setText} hint={hint} width={width} />
 		</Box>
 	);
