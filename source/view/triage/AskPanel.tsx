@@ -2,8 +2,7 @@ import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeText} from '../../format/sanitize.js';
 import {wrapToWidth} from '../../format/wrap.js';
-import {PromptField} from './PromptField.js';
-import {TitleRow} from './panel-parts.js';
+import {PromptPanel} from './PromptField.js';
 import {askEffect} from '../../format/ask-effect.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -106,9 +105,7 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 							? 'Nothing typed yet: the example is not sent. Type a question, then enter asks it · esc closes'
 							: 'Type a question, then enter asks it · esc closes';
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<TitleRow text={`Ask ${title} (${askEffect(executionStatus)})`} width={width} />
-			<PromptField label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} />
+		<PromptPanel title={`Ask ${title} (${askEffect(executionStatus)})`} label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} height={height}>
 			<Text dimColor wrap="truncate">
 				{line('─'.repeat(width), width)}
 			</Text>
@@ -119,6 +116,6 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 					</Text>
 				))}
 			</Box>
-		</Box>
+		</PromptPanel>
 	);
 }
