@@ -1,5 +1,6 @@
 import {apiKeyFlagRefusal} from '../config/api-key.js';
 import {ConfigError} from '../config/errors.js';
+import type {ConfigFlags} from '../config/resolve.js';
 import {UsageError} from './exit-codes.js';
 import {flagGiven, flagSpelling, type CommandFlagName, type CommandFlags} from './flags.js';
 import {commandNames, findCommand, simulatorFlags, type HeadlessCommand} from './registry.js';
@@ -13,13 +14,7 @@ import {commandNames, findCommand, simulatorFlags, type HeadlessCommand} from '.
 /** What meow parsed; booleans may be absent, lists too. */
 export type ParsedFlags = {
 	[K in CommandFlagName]?: CommandFlags[K] | null;
-} & {
-	baseUrl?: string | undefined;
-	profile?: string | undefined;
-	demo?: boolean | undefined;
-	apiKey?: string | undefined;
-	apiKeyFile?: string | undefined;
-	apiKeyStdin?: boolean | undefined;
+} & ConfigFlags & {
 	alerts?: boolean | undefined;
 };
 

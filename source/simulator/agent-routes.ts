@@ -5,7 +5,7 @@ import {countEvents, searchEvents} from './event-query.js';
 import {enumQuery, HttpError, intQuery, isRecord, notFound, offsetPage, offsetPageId, readJson, requireObjectBody, validationError} from './http-util.js';
 import type {RouteContext, Router} from './router.js';
 import {conversationInfoJson} from './serialize.js';
-import {storedZip} from './trajectory-zip.js';
+import {sendZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
 import {spaPage} from './spa-page.js';
 import {storedForm} from './stored-form.js';
@@ -162,13 +162,7 @@ export function registerAgentRoutes(router: Router, startedAt: number): void {
 			{name: 'meta.json', data: Buffer.from(JSON.stringify(conversationInfoJson(context.world, conversation)))},
 			...events.map((event, index) => ({name: `events/event-${String(index).padStart(5, '0')}-${event.id}.json`, data: Buffer.from(JSON.stringify(event))})),
 		];
-		const zip = storedZip(files);
-		context.response.writeHead(200, {
-			'content-type': 'application/zip',
-			'content-length': String(zip.length),
-			'content-disposition': `attachment; filename="trajectory-${conversation.id}.zip"`,
-		});
-		context.response.end(zip);
+		sendZip(context.response, `trajectory-${conversation.id}.zip`, files);
 		return undefined;
 	});
 

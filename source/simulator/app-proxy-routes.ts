@@ -4,7 +4,7 @@ import {HttpError, notFound, validationError} from './http-util.js';
 import type {RouteContext, Router} from './router.js';
 import {storedForm} from './stored-form.js';
 import {appConversationJson} from './serialize.js';
-import {storedZip} from './trajectory-zip.js';
+import {sendZip} from './trajectory-zip.js';
 import type {SimConversation} from './world-types.js';
 
 /**
@@ -80,16 +80,10 @@ export function registerAppProxyRoutes(router: Router): void {
 		const conversation = conversationOf(context);
 		if (!conversation) throw new HttpError(404, {detail: `Conversation ${context.params.id} not found`});
 		const events = context.world.storedEvents(conversation);
-		const zip = storedZip([
+		sendZip(context.response, `conversation_${conversation.id}.zip`, [
 			{name: 'meta.json', data: Buffer.from(JSON.stringify(appConversationJson(context.world, conversation)))},
 			...events.map((event, index) => ({name: `event_${String(index).padStart(6, '0')}_${event.id}.json`, data: Buffer.from(JSON.stringify(storedForm(event)))})),
 		]);
-		context.response.writeHead(200, {
-			'content-type': 'application/zip',
-			'content-length': String(zip.length),
-			'content-disposition': `attachment; filename="conversation_${conversation.id}.zip"`,
-		});
-		context.response.end(zip);
 		return undefined;
 	});
 }

@@ -2,6 +2,7 @@ import {specNamesAnotherFolder} from './workspace-layout.js';
 import {scenarios} from './agent-scripts.js';
 import type {BuildPlan, ScenarioName, SimConversation, SimSandbox} from './world-types.js';
 import type {WorldAccess} from './world-access.js';
+import {seedConversation} from './seed-conversation.js';
 
 /**
  * The 2026 fleet's shapes, seeded on top of the usual population when `fleetShapes` is on (the
@@ -88,31 +89,6 @@ function troubled(
 ): SimConversation {
 	const definition = scenarios[init.scenario];
 	const template = world.ids.int(0, definition.templates.length - 1);
-	const chosen = definition.templates[template]!;
-	const sandbox = world.addSandbox({specId: world.specs[0]!.id, status: init.status, statusDetail: init.detail, createdAt: init.createdAt - 20_000});
-	return world.addConversation({
-		id: world.ids.uuidHex(),
-		parentId: null,
-		sandboxId: sandbox.id,
-		createdByUserId: world.userId,
-		title: init.title,
-		repository: chosen.repository,
-		branch: chosen.branch,
-		gitProvider: 'github',
-		trigger: 'gui',
-		prNumber: [],
-		llmModel: 'litellm_proxy/claude-sonnet-4-5-20250929',
-		publicShare: false,
-		tags: {},
-		createdAt: init.createdAt,
-		updatedAt: init.status === 'RUNNING' ? world.epoch - 15_000 : init.createdAt + 4 * 60_000,
-		scenario: init.scenario,
-		template,
-		initialMessage: null,
-		plan: init.plan ?? {until: 'checkpoint'},
-		executionStatus: 'idle',
-		confirmationPolicy: {kind: 'NeverConfirm'},
-		agent: null,
-		usage: null,
-	});
+	const updatedAt = init.status === 'RUNNING' ? world.epoch - 15_000 : init.createdAt + 4 * 60_000;
+	return seedConversation(world, {...init, template, statusDetail: init.detail, updatedAt, plan: init.plan ?? {until: 'checkpoint'}});
 }

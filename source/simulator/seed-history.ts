@@ -1,6 +1,7 @@
 import {scenarios} from './agent-scripts.js';
 import type {ScenarioName} from './world-types.js';
 import type {WorldAccess} from './world-access.js';
+import {seedConversation} from './seed-conversation.js';
 
 /**
  * A month of history (`agent-tui simulator --history 30d`, SimulatorOptions `historyDays`): on top
@@ -24,35 +25,10 @@ export function seedHistory(world: WorldAccess, days: number): void {
 			const scenario = endedScenarios[rng.int(0, endedScenarios.length - 1)]!;
 			const definition = scenarios[scenario];
 			const template = rng.int(0, definition.templates.length - 1);
-			const chosen = definition.templates[template]!;
 			const updatedAt = world.epoch - day * 86_400_000 - rng.int(1, 20) * 3_600_000;
 			const createdAt = updatedAt - rng.int(5, 90) * 60_000;
-			const sandbox = world.addSandbox({specId: world.specs[0]!.id, status, statusDetail: status === 'ERROR' ? historyErrorDetail : null, createdAt: createdAt - 20_000});
-			world.addConversation({
-				id: world.ids.uuidHex(),
-				parentId: null,
-				sandboxId: sandbox.id,
-				createdByUserId: world.userId,
-				title: `${chosen.title} (day -${day})`,
-				repository: chosen.repository,
-				branch: chosen.branch,
-				gitProvider: 'github',
-				trigger: 'gui',
-				prNumber: [],
-				llmModel: 'litellm_proxy/claude-sonnet-4-5-20250929',
-				publicShare: false,
-				tags: {},
-				createdAt,
-				updatedAt,
-				scenario,
-				template,
-				initialMessage: null,
-				plan: {until: 'complete'},
-				executionStatus: 'idle',
-				confirmationPolicy: {kind: 'NeverConfirm'},
-				agent: null,
-				usage: null,
-			});
+			const title = `${definition.templates[template]!.title} (day -${day})`;
+			seedConversation(world, {scenario, template, title, status, statusDetail: status === 'ERROR' ? historyErrorDetail : null, createdAt, updatedAt, plan: {until: 'complete'}});
 		}
 	}
 }

@@ -1,4 +1,5 @@
 import {isUuidLike, normalizeId} from '../wire/ids.js';
+import {startTaskStatuses} from '../wire/statuses.js';
 import {scenarioFromMessage, scenarios} from './agent-scripts.js';
 import {startAgent} from './agent-runtime.js';
 import {deleteSandbox, enforceCap, markRunning} from './sandbox-lifecycle.js';
@@ -11,16 +12,8 @@ import type {World} from './world.js';
  * FAIL_START ends in ERROR, TRUNCATE_START makes stream-start cut its array short.
  */
 
-const phases: StartTaskStatus[] = [
-	'WORKING',
-	'WAITING_FOR_SANDBOX',
-	'PREPARING_REPOSITORY',
-	'RUNNING_SETUP_SCRIPT',
-	'SETTING_UP_GIT_HOOKS',
-	'SETTING_UP_SKILLS',
-	'STARTING_CONVERSATION',
-	'READY',
-];
+/** The protocol's phases in their real order, up to READY (ERROR is where a failed one ends instead). */
+const phases: readonly StartTaskStatus[] = startTaskStatuses.filter((status) => status !== 'ERROR');
 
 export const defaultModel = 'litellm_proxy/claude-sonnet-4-5-20250929';
 

@@ -1,3 +1,4 @@
+import type {ServerResponse} from 'node:http';
 import {crc32} from 'node:zlib';
 
 /**
@@ -43,4 +44,15 @@ export function storedZip(files: ReadonlyArray<{name: string; data: Buffer}>): B
 	end.writeUInt32LE(directory.length, 12);
 	end.writeUInt32LE(offset, 16);
 	return Buffer.concat([...locals, directory, end]);
+}
+
+/** Answers 200 with the stored zip of `files`, as a download named `filename` (both servers' trajectory routes). */
+export function sendZip(response: ServerResponse, filename: string, files: ReadonlyArray<{name: string; data: Buffer}>): void {
+	const zip = storedZip(files);
+	response.writeHead(200, {
+		'content-type': 'application/zip',
+		'content-length': String(zip.length),
+		'content-disposition': `attachment; filename="${filename}"`,
+	});
+	response.end(zip);
 }

@@ -1,3 +1,4 @@
+import type {StartTaskStatus} from '../wire/statuses.js';
 import type {Rng} from './rng.js';
 import type {EventDraft, EventFactory, SimEvent} from './event-factory.js';
 import type {EventLog} from './event-log.js';
@@ -123,16 +124,8 @@ export type AgentState = {
 	liveSteps: number;
 };
 
-export type StartTaskStatus =
-	| 'WORKING'
-	| 'WAITING_FOR_SANDBOX'
-	| 'PREPARING_REPOSITORY'
-	| 'RUNNING_SETUP_SCRIPT'
-	| 'SETTING_UP_GIT_HOOKS'
-	| 'SETTING_UP_SKILLS'
-	| 'STARTING_CONVERSATION'
-	| 'READY'
-	| 'ERROR';
+/** The start-task phases of the protocol (wire/statuses.ts), as the simulator walks them. */
+export type {StartTaskStatus};
 
 export type SimStartTask = {
 	id: string;

@@ -3,6 +3,7 @@ import type {AppConversation} from '../wire/schemas/app.js';
 import {type LoggedEvent, peekIf, type WireEvent} from '../wire/schemas/events.js';
 import {isKnown, sandboxStatuses} from '../wire/statuses.js';
 import type {AttentionReason, OwnAttentionReason} from './dashboard-types.js';
+import {sameFields} from './same-fields.js';
 
 /**
  * Why a conversation needs a person, most urgent first. Pure: the store calls it whenever a row's
@@ -251,55 +252,40 @@ function safeJson(value: unknown): string {
 export function sameAttention(a: readonly AttentionReason[], b: readonly AttentionReason[]): boolean {
 	if (a === b) return true;
 	if (a.length !== b.length) return false;
-	for (let index = 0; index < a.length; index++) {
-		const x = a[index]!;
-		const y = b[index]!;
-		if (x.kind !== y.kind) return false;
-		switch (x.kind) {
-			case 'quiet': {
-				if (x.quietForMs !== (y as typeof x).quietForMs || x.atLeast !== (y as typeof x).atLeast) return false;
-				break;
-			}
+	for (let index = 0; index < a.length; index++) if (!sameReason(a[index]!, b[index]!)) return false;
+	return true;
+}
 
-			case 'repeating': {
-				const other = y as typeof x;
-				if (x.count !== other.count || x.tool !== other.tool) return false;
-				break;
-			}
+/** The fields that tell two reasons of these kinds apart; the other kinds are compared in sameReason. */
+const reasonFields: Partial<Record<AttentionReason['kind'], readonly string[]>> = {
+	quiet: ['quietForMs', 'atLeast'],
+	repeating: ['count', 'tool'],
+	sandbox_error: ['status', 'since', 'detail'],
+	spending: ['since', 'spent'],
+};
 
-			case 'sandbox_error': {
-				const other = y as typeof x;
-				if (x.status !== other.status || x.since !== other.since || x.detail !== other.detail) return false;
-				break;
-			}
+function sameReason(x: AttentionReason, y: AttentionReason): boolean {
+	if (x.kind !== y.kind) return false;
+	const fields = reasonFields[x.kind];
+	if (fields) return sameFields(x as Record<string, unknown>, y as Record<string, unknown>, fields);
+	switch (x.kind) {
+		case 'sub_agent': {
+			const other = y as typeof x;
+			return x.child.key === other.child.key && x.child.title === other.child.title && x.count === other.count && sameAttention([x.reason], [other.reason]);
+		}
 
-			case 'sub_agent': {
-				const other = y as typeof x;
-				if (x.child.key !== other.child.key || x.child.title !== other.child.title || x.count !== other.count) return false;
-				if (!sameAttention([x.reason], [other.reason])) return false;
-				break;
-			}
+		case 'error': {
+			const other = y as typeof x;
+			if (x.since !== other.since || Boolean(x.lastKnown) !== Boolean(other.lastKnown)) return false;
+			// The same error event is the same cause (undefined: not known yet, null: none).
+			return (x.cause === undefined ? undefined : (x.cause?.eventId ?? null)) === (other.cause === undefined ? undefined : (other.cause?.eventId ?? null));
+		}
 
-			case 'spending': {
-				const other = y as typeof x;
-				if (x.since !== other.since || x.spent !== other.spent) return false;
-				break;
-			}
-
-			case 'error': {
-				const other = y as typeof x;
-				if (x.since !== other.since || Boolean(x.lastKnown) !== Boolean(other.lastKnown)) return false;
-				// The same error event is the same cause (undefined: not known yet, null: none).
-				if ((x.cause === undefined ? undefined : (x.cause?.eventId ?? null)) !== (other.cause === undefined ? undefined : (other.cause?.eventId ?? null))) return false;
-				break;
-			}
-
-			default: {
-				const other = y as typeof x;
-				if (x.since !== other.since || Boolean(x.lastKnown) !== Boolean(other.lastKnown)) return false;
-			}
+		default: {
+			// The kinds with fields of their own were compared above: what is left is when and whether last known.
+			const own = x as Extract<AttentionReason, {lastKnown?: boolean}>;
+			const other = y as typeof own;
+			return own.since === other.since && Boolean(own.lastKnown) === Boolean(other.lastKnown);
 		}
 	}
-
-	return true;
 }

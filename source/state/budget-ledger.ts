@@ -22,6 +22,8 @@
  * - `clients`: each live client's pid and last heartbeat (the header's "shared ×3").
  */
 
+import {firstInside, insertSorted} from './sorted-times.js';
+
 export type LedgerClient = {pid: number; beat: number};
 
 export type LearnedLimit = {
@@ -247,21 +249,4 @@ function pacingOf(windows: readonly Window[], guardMs: number): {spacing: number
 	for (const window of windows) if (window.windowMs / window.limit > tightest.windowMs / tightest.limit) tightest = window;
 	const burst = Math.max(1, Math.min(Math.ceil(tightest.limit / 2), Math.max(2, Math.ceil(tightest.limit / 10))));
 	return {spacing: (tightest.windowMs + guardMs) / Math.max(1, tightest.limit - burst), burst};
-}
-
-function insertSorted(times: number[], time: number): void {
-	times.splice(firstInside(times, time), 0, time);
-}
-
-/** Index of the first time in the sorted `times` that is after `boundary` (binary search). */
-function firstInside(times: readonly number[], boundary: number): number {
-	let low = 0;
-	let high = times.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (times[middle]! <= boundary) low = middle + 1;
-		else high = middle;
-	}
-
-	return low;
 }

@@ -8,6 +8,7 @@ import {defaultPollerIntervals, type AnswerTiming, type PollerClient, type Polle
 import {LookupRounds} from './lookup-round.js';
 import {nextOperation, type Operation} from './poller-schedule.js';
 import {healthAfterSuccess, healthKeyRejected, healthStopped, retryAt} from './poller-health.js';
+import {WakeTimer} from './wake-timer.js';
 
 /**
  * Keeps conversations, sandboxes and specs current with few requests (the service allows
@@ -50,8 +51,10 @@ export class ConversationPoller {
 	/** Operations that have sent at least one request (those are spaced from then on). */
 	#ranOnce = new Set<Operation>();
 	#busy = false;
-	#timer: ReturnType<typeof setTimeout> | undefined;
-	#timerAt = Number.POSITIVE_INFINITY;
+	readonly #timer = new WakeTimer(
+		() => this.#now(),
+		() => this.#pump(),
+	);
 	#started = false;
 	#closed = false;
 	/** Sandbox ids whose status an action waits for. */
@@ -159,21 +162,21 @@ export class ConversationPoller {
 	close(): void {
 		if (this.#closed) return;
 		this.#closed = true;
-		this.#clearTimer();
+		this.#timer.clear();
 		this.#abort.abort();
 	}
 
 	/** Chooses and runs the next due operation, or arms the one timer for when it is due. */
 	#pump(): void {
 		if (!this.#started || this.#closed || this.#busy || this.#health.keyRejected) {
-			if (this.#health.keyRejected || this.#closed) this.#clearTimer();
+			if (this.#health.keyRejected || this.#closed) this.#timer.clear();
 			return;
 		}
 
 		const now = this.#now();
 		const next = nextOperation(this.#due);
 		if (!next) {
-			this.#clearTimer();
+			this.#timer.clear();
 			return;
 		}
 
@@ -187,7 +190,7 @@ export class ConversationPoller {
 			return;
 		}
 
-		this.#clearTimer();
+		this.#timer.clear();
 		this.#busy = true;
 		this.#ranOnce.add(next.operation);
 		void this.#run(next.operation).finally(() => {
@@ -361,7 +364,7 @@ export class ConversationPoller {
 
 		if (error instanceof KeyRejectedError) {
 			this.#health = healthKeyRejected(this.#health);
-			this.#clearTimer();
+			this.#timer.clear();
 			this.#sink.health(this.#health);
 			return;
 		}
@@ -380,22 +383,7 @@ export class ConversationPoller {
 	}
 
 	#arm(at: number): void {
-		if (this.#timer !== undefined && this.#timerAt === at) return;
-		this.#clearTimer();
-		this.#timerAt = at;
-		this.#timer = setTimeout(
-			() => {
-				this.#timer = undefined;
-				this.#timerAt = Number.POSITIVE_INFINITY;
-				this.#pump();
-			},
-			Math.max(0, at - this.#now()),
-		);
-	}
-
-	#clearTimer(): void {
-		if (this.#timer !== undefined) clearTimeout(this.#timer);
-		this.#timer = undefined;
-		this.#timerAt = Number.POSITIVE_INFINITY;
+		if (this.#timer.armed && this.#timer.at === at) return;
+		this.#timer.set(at);
 	}
 }

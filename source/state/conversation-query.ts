@@ -4,6 +4,7 @@ import {attentionRank, needsAttentionItself} from './attention.js';
 import {causeMatches, causeOf} from './causes.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
 import {contextFraction} from './usage-metrics.js';
+import {RowsMemo} from './rows-memo.js';
 
 /**
  * View-model selectors for the conversations pane and `conversations --json`: parse the filter
@@ -167,7 +168,7 @@ export function compareRows(sort: ConversationSortKey): (a: ConversationRow, b: 
 type Rows = DashboardSnapshot['conversations'];
 
 // Keyed weakly by the conversations Map: a snapshot that is dropped takes its results with it.
-const keysMemo = new WeakMap<Rows, Map<string, readonly string[]>>();
+const keysMemo = new RowsMemo<Rows, readonly string[]>();
 
 /**
  * The keys of the rows that pass `filter`, in `sort` order. Returns the same array (identity) for
@@ -181,22 +182,13 @@ export function selectConversationKeys(
 	const rows = snapshot.conversations;
 	const parsed = typeof filter === 'string' ? parseConversationFilter(filter) : filter;
 	const memoKey = `${sort}\u0000${parsed.text}`;
-	let entries = keysMemo.get(rows);
-	const cached = entries?.get(memoKey);
-	if (cached) return cached;
-	const matching: ConversationRow[] = [];
-	const empty = isEmptyFilter(parsed);
-	for (const row of rows.values()) if (empty || rowMatches(row, parsed)) matching.push(row);
-	matching.sort(compareRows(sort));
-	const keys = matching.map((row) => row.key);
-	if (!entries) {
-		entries = new Map();
-		keysMemo.set(rows, entries);
-	}
-
-	if (entries.size > 20) entries.clear();
-	entries.set(memoKey, keys);
-	return keys;
+	return keysMemo.get(rows, memoKey, () => {
+		const matching: ConversationRow[] = [];
+		const empty = isEmptyFilter(parsed);
+		for (const row of rows.values()) if (empty || rowMatches(row, parsed)) matching.push(row);
+		matching.sort(compareRows(sort));
+		return matching.map((row) => row.key);
+	});
 }
 
 export type ConversationCounts = {

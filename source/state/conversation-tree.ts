@@ -2,6 +2,7 @@ import {parentKeyOf} from './conversation-rows.js';
 import {sortInPlace} from './sort-in-place.js';
 import {compareRows, type ConversationFilter, isEmptyFilter, parseConversationFilter, rowMatches} from './conversation-query.js';
 import type {ConversationRow, ConversationSortKey, DashboardSnapshot} from './dashboard-types.js';
+import {RowsMemo} from './rows-memo.js';
 
 /**
  * The conversations list as a tree: each sub-conversation (a `task` sub-agent, a planning agent)
@@ -39,7 +40,7 @@ export type ConversationTree = {
 
 type Rows = DashboardSnapshot['conversations'];
 
-const memo = new WeakMap<Rows, Map<string, ConversationTree>>();
+const memo = new RowsMemo<Rows, ConversationTree>();
 
 export function selectConversationTree(
 	snapshot: Pick<DashboardSnapshot, 'conversations'>,
@@ -50,18 +51,7 @@ export function selectConversationTree(
 	const rows = snapshot.conversations;
 	const parsed = typeof filter === 'string' ? parseConversationFilter(filter) : filter;
 	const memoKey = `${sort}\u0000${parsed.text}\u0000${[...collapsed].sort().join(',')}`;
-	let entries = memo.get(rows);
-	const cached = entries?.get(memoKey);
-	if (cached) return cached;
-	const tree = buildTree(rows, parsed, sort, collapsed);
-	if (!entries) {
-		entries = new Map();
-		memo.set(rows, entries);
-	}
-
-	if (entries.size > 20) entries.clear();
-	entries.set(memoKey, tree);
-	return tree;
+	return memo.get(rows, memoKey, () => buildTree(rows, parsed, sort, collapsed));
 }
 
 const noneCollapsed: ReadonlySet<string> = new Set();

@@ -40,6 +40,13 @@ export type DashboardActionsOptions = {
 
 export function createDashboardActions(options: DashboardActionsOptions) {
 	const {client, budget, secrets, sandboxes} = options;
+	/** How the conversation actions and the search reach a conversation's agent server. */
+	const agentReach = {
+		appBaseUrl: options.appBaseUrl,
+		client: options.agentClient,
+		secrets,
+		conversation: (key: string) => options.conversation(key),
+	};
 	return {
 		...createSandboxActions({
 			client,
@@ -56,18 +63,9 @@ export function createDashboardActions(options: DashboardActionsOptions) {
 			notice: (text, level) => options.notice(text, level),
 			closed: () => options.closed(),
 		}),
-		...createConversationActions({
-			appBaseUrl: options.appBaseUrl,
-			client: options.agentClient,
-			secrets,
-			conversation: (key) => options.conversation(key),
-			onAccepted: () => options.refresh(),
-		}),
+		...createConversationActions({...agentReach, onAccepted: () => options.refresh()}),
 		...createSearchAcross({
-			appBaseUrl: options.appBaseUrl,
-			client: options.agentClient,
-			secrets,
-			conversation: (key) => options.conversation(key),
+			...agentReach,
 			// Stopped conversations through the stored copy, one request at a time each, under the shared budget.
 			...(client.storedEvents
 				? {stored: {client: client.storedEvents, pace: (key: string): Pace => (task) => budget.schedule(`search-stored:${key}`, task, 'visible')}}

@@ -1,5 +1,6 @@
 import type {ConnectionHealth, ConnectionState, DashboardSnapshot, ServerState} from './dashboard-types.js';
 import type {SearchProgress} from './event-search.js';
+import {sameFields} from './same-fields.js';
 
 /**
  * The pure pieces of the all-servers merge (fleet-store.ts): whether a server's rows are stale,
@@ -26,6 +27,9 @@ export function sumProgress(all: readonly SearchProgress[], server: string, late
 		lastError: latest.lastError ? `${server}: ${latest.lastError}` : (all.find((progress) => progress.lastError)?.lastError ?? null),
 	};
 }
+
+/** What the header shows of the fleet's connection: while none changed, the previous one is kept. */
+const connectionFields: ReadonlyArray<keyof ConnectionState> = ['health', 'lastSuccessAt', 'lastError', 'keyRejected', 'requestsLastMinute', 'budgetPerMinute'];
 
 /**
  * The header's connection for the whole view: the best health any server has (one server down is
@@ -57,18 +61,7 @@ export function fleetConnection(servers: readonly ServerState[], previous: Conne
 		...budget,
 		clockOffsetMs: 0,
 	};
-	if (
-		previous &&
-		previous.health === next.health &&
-		previous.lastSuccessAt === next.lastSuccessAt &&
-		previous.lastError === next.lastError &&
-		previous.keyRejected === next.keyRejected &&
-		previous.requestsLastMinute === next.requestsLastMinute &&
-		previous.budgetPerMinute === next.budgetPerMinute
-	) {
-		return previous;
-	}
-	return next;
+	return previous && sameFields(previous, next, connectionFields) ? previous : next;
 }
 
 export function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {

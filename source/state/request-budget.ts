@@ -1,6 +1,8 @@
 import {fullJitterDelay} from '../wire/backoff.js';
 import {RateLimitedError} from '../wire/errors.js';
 import type {SharedBudget, SharedBudgetView} from './shared-budget.js';
+import {firstInside} from './sorted-times.js';
+import {WakeTimer} from './wake-timer.js';
 
 /**
  * The one gate every app-server request of the dashboard goes through. The hosted service allows
@@ -85,8 +87,10 @@ export class RequestBudget {
 	#queue: Job[] = [];
 	#inFlight = new Map<string, AbortController>();
 	#sequence = 0;
-	#timer: ReturnType<typeof setTimeout> | undefined;
-	#timerAt = Number.POSITIVE_INFINITY;
+	readonly #timer = new WakeTimer(
+		() => this.#now(),
+		() => this.#wake(),
+	);
 	#backoffUntil = 0;
 	#rateLimitStreak = 0;
 	#closed = false;
@@ -207,7 +211,7 @@ export class RequestBudget {
 	close(): void {
 		if (this.#closed) return;
 		this.#closed = true;
-		this.#clearTimer();
+		this.#timer.clear();
 		const queued = this.#queue;
 		this.#queue = [];
 		for (const job of queued) job.reject(new BudgetClosedError());
@@ -278,7 +282,7 @@ export class RequestBudget {
 			this.#start(job, now);
 		}
 
-		this.#clearTimer();
+		this.#timer.clear();
 	}
 
 	#start(job: Job, now: number): void {
@@ -336,40 +340,16 @@ export class RequestBudget {
 
 	#arm(at: number): void {
 		// One timer, for the earliest moment anything could go; re-armed only when that moves.
-		if (this.#timer !== undefined && this.#timerAt <= at) return;
-		this.#clearTimer();
-		this.#timerAt = at;
-		this.#timer = setTimeout(
-			() => {
-				this.#timer = undefined;
-				this.#timerAt = Number.POSITIVE_INFINITY;
-				if (this.#backoffUntil !== 0 && this.#backoffUntil <= this.#now()) {
-					this.#backoffUntil = 0;
-					this.#onChange?.();
-				}
-
-				this.#pump();
-			},
-			Math.max(0, at - this.#now()),
-		);
+		if (this.#timer.armed && this.#timer.at <= at) return;
+		this.#timer.set(at);
 	}
 
-	#clearTimer(): void {
-		if (this.#timer !== undefined) clearTimeout(this.#timer);
-		this.#timer = undefined;
-		this.#timerAt = Number.POSITIVE_INFINITY;
-	}
-}
+	#wake(): void {
+		if (this.#backoffUntil !== 0 && this.#backoffUntil <= this.#now()) {
+			this.#backoffUntil = 0;
+			this.#onChange?.();
+		}
 
-/** Index of the first time in the sorted `times` that is after `boundary` (binary search). */
-function firstInside(times: readonly number[], boundary: number): number {
-	let low = 0;
-	let high = times.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (times[middle]! <= boundary) low = middle + 1;
-		else high = middle;
+		this.#pump();
 	}
-
-	return low;
 }

@@ -4,6 +4,7 @@ import {compareEvents, type LoggedEvent} from '../wire/schemas/events.js';
 import type {Connection} from './stream-connection.js';
 import {executionStatusOf} from './stream-events.js';
 import type {StreamProblem, StreamStatus} from './stream-types.js';
+import {sameFields} from './same-fields.js';
 
 /** What a status patch is derived with: the supervisor's state at the time. */
 export type StatusContext = {
@@ -63,21 +64,10 @@ export function invalidItemProblems(items: readonly InvalidItem[]): StreamProble
 	return items.map((item) => ({kind: 'invalid-item', message: `an event in a history page is invalid (kept as unknown): ${item.message}`, eventKind: claimedKind(item.raw), ...idOf(item.raw)}));
 }
 
+const statusFields: ReadonlyArray<keyof StreamStatus> = ['state', 'attempt', 'nextRetryInMs', 'lastError', 'lastEventAt', 'lastEventTimestamp', 'executionStatus', 'gap', 'settled', 'overRest', 'restReadAt', 'events'];
+
 function sameStatus(a: StreamStatus, b: StreamStatus): boolean {
-	return (
-		a.state === b.state &&
-		a.attempt === b.attempt &&
-		a.nextRetryInMs === b.nextRetryInMs &&
-		a.lastError === b.lastError &&
-		a.lastEventAt === b.lastEventAt &&
-		a.lastEventTimestamp === b.lastEventTimestamp &&
-		a.executionStatus === b.executionStatus &&
-		a.gap === b.gap &&
-		a.settled === b.settled &&
-		a.overRest === b.overRest &&
-		a.restReadAt === b.restReadAt &&
-		a.events === b.events
-	);
+	return sameFields(a, b, statusFields);
 }
 
 function idOf(raw: unknown): {eventId?: string} {

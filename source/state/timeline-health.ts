@@ -1,6 +1,7 @@
 import type {StreamHealth} from './dashboard-types.js';
 import {redact} from './redact.js';
 import type {StreamLag} from './stream-lag.js';
+import {sameFields} from './same-fields.js';
 
 /** A timeline stream's health as the session publishes it (timeline-session.ts): what changed, and how far behind it is. */
 
@@ -14,15 +15,10 @@ export function shownHealth(incoming: StreamHealth, secrets: readonly string[]):
 	return health;
 }
 
+const healthFields: ReadonlyArray<keyof StreamHealth> = ['state', 'attempt', 'nextRetryInMs', 'lastError', 'overRest', 'restReadAt'];
+
 export function sameHealth(previous: StreamHealth, health: StreamHealth): boolean {
-	return (
-		previous.state === health.state &&
-		previous.attempt === health.attempt &&
-		previous.nextRetryInMs === health.nextRetryInMs &&
-		previous.lastError === health.lastError &&
-		previous.overRest === health.overRest &&
-		previous.restReadAt === health.restReadAt
-	);
+	return sameFields(previous, health, healthFields);
 }
 
 /** Since when the timeline is behind, after the health changed from `previous` to `health` (our clock `now`). */

@@ -7,7 +7,8 @@ import type {ConversationRow, ConversationSortKey} from '../state/dashboard-type
 import type {ExposedUrl} from '../wire/schemas/app.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {cellWidth} from '../format/width.js';
-import {cellLeft, line} from './cells.js';
+import {line} from './cells.js';
+import {PaneHeader, PaneRows} from './pane-list.js';
 import {keyOf} from './keymap.js';
 import {cachedConversationCells, columnHeader, conversationColumns} from './conversation-cells.js';
 import {ConversationPreview, previewRows} from './ConversationPreview.js';
@@ -95,34 +96,24 @@ export function ConversationsPane(props: ConversationsPaneProps) {
 					onMove={props.onMove}
 				/>
 			) : null}
-			<Text dimColor wrap="truncate">
-				{line(`${cellLeft(header, width - position.length - 1)} ${position}`, width)}
-			</Text>
-			<Box flexDirection="column" height={listHeight} overflow="hidden">
-				{visible.length === 0 ? (
-					<Text dimColor wrap="truncate">
-						{line(emptyText(props), width)}
-					</Text>
-				) : (
-					visible.map((key) => {
-						const row = rows.get(key);
-						if (!row) return null;
-						return (
-							<ConversationRowView
-								key={key}
-								cells={cachedConversationCells(row, columns, now, props.nodes?.get(key))}
-								selected={key === window.selectedKey}
-								focused={focused}
-							/>
-						);
-					})
-				)}
+			<PaneHeader header={header} position={position} width={width} />
+			<PaneRows
+				visible={visible}
+				rows={rows}
+				cellsOf={(row, key) => cachedConversationCells(row, columns, now, props.nodes?.get(key))}
+				RowView={ConversationRowView}
+				selectedKey={window.selectedKey}
+				focused={focused}
+				emptyText={emptyText(props)}
+				width={width}
+				height={listHeight}
+			>
 				{unreadable.map((row, index) => (
 					<Text key={`unreadable-${index}`} color="yellow" wrap="truncate">
 						{line(`⚠ unreadable  ${row.id === null ? '(no id)' : sanitizeLine(row.id)}  ${sanitizeLine(row.why)}`, width)}
 					</Text>
 				))}
-			</Box>
+			</PaneRows>
 			<ConversationPreview row={selectedRow} width={width} now={now} links={props.links} node={window.selectedKey ? props.nodes?.get(window.selectedKey) : undefined} parent={parentOf(rows, selectedRow)}
 				answer={window.selectedKey ? props.answers?.get(window.selectedKey) : undefined}
 			/>

@@ -5,6 +5,7 @@ import type {ExposedUrl} from '../wire/schemas/app.js';
 import {line} from './cells.js';
 import {osc52Copy, osc8Link} from './clipboard.js';
 import {useKeyHandlers} from './use-key-dispatch.js';
+import {cursorKeys} from './cursor-keys.js';
 
 type Props = {
 	title: string;
@@ -47,12 +48,7 @@ export function LinksPanel(props: Props) {
 			if (links[index]) setClickable(index);
 		},
 		back: props.onClose,
-		up: () => move(-1),
-		down: () => move(1),
-		top: () => move(-links.length),
-		bottom: () => move(links.length),
-		pageUp: () => move(-height),
-		pageDown: () => move(height),
+		...cursorKeys(move, links.length, height),
 	});
 	const listHeight = Math.max(1, height - 2);
 	const offset = Math.max(0, Math.min(index - listHeight + 1, links.length - listHeight));

@@ -1,10 +1,10 @@
 import {useMemo} from 'react';
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import type {DashboardSnapshot} from '../state/dashboard-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {AgeNow} from '../format/time.js';
 import {cellWidth} from '../format/width.js';
-import {cellLeft, line} from './cells.js';
+import {PaneHeader, PaneRows} from './pane-list.js';
 import type {ListWindow} from './list-window.js';
 import {cachedSandboxCells, sandboxColumns, sandboxHeader} from './sandbox-cells.js';
 import {SandboxRowView} from './SandboxRowView.js';
@@ -41,29 +41,18 @@ export function SandboxesPane(props: SandboxesPaneProps) {
 	const position = keys.length > 0 ? `${window.index + 1}/${keys.length}` : '0';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text dimColor wrap="truncate">
-				{line(`${cellLeft(sandboxHeader(columns), width - position.length - 1)} ${position}`, width)}
-			</Text>
-			<Box flexDirection="column" height={listHeight} overflow="hidden">
-				{visible.length === 0 ? (
-					<Text dimColor wrap="truncate">
-						{line(props.loading ? 'Loading sandboxes…' : 'No sandboxes.', width)}
-					</Text>
-				) : (
-					visible.map((key) => {
-						const row = sandboxes.get(key);
-						if (!row) return null;
-						return (
-							<SandboxRowView
-								key={key}
-								cells={cachedSandboxCells(row, columns, conversations, now)}
-								selected={key === window.selectedKey}
-								focused={focused}
-							/>
-						);
-					})
-				)}
-			</Box>
+			<PaneHeader header={sandboxHeader(columns)} position={position} width={width} />
+			<PaneRows
+				visible={visible}
+				rows={sandboxes}
+				cellsOf={(row) => cachedSandboxCells(row, columns, conversations, now)}
+				RowView={SandboxRowView}
+				selectedKey={window.selectedKey}
+				focused={focused}
+				emptyText={props.loading ? 'Loading sandboxes…' : 'No sandboxes.'}
+				width={width}
+				height={listHeight}
+			/>
 			<SpecsList specs={specs} width={width} height={specsRows(specs.length, height)} />
 		</Box>
 	);

@@ -1,15 +1,14 @@
-import type {Dispatcher} from 'undici';
 import {z} from 'zod';
 import {agentBaseUrl, eventSocketUrl} from './agent-base-url.js';
 import {ApiError, NotFoundError, ProtocolError, RequestRefusedError} from './errors.js';
 import {qualifyEventKind} from './event-kinds.js';
-import {HttpClient, type QueryValue, type RetryInfo} from './http.js';
+import type {HttpClient, QueryValue} from './http.js';
 import {walkEventPages} from './paging.js';
 import {type ConversationInfo, conversationInfoSchema, successSchema} from './schemas/app.js';
 import {describeIssues, type InvalidItem} from './schemas/common.js';
 import {eventPageSchema, type LoggedEvent, parseEventLater, parseEvents, type WireEvent} from './schemas/events.js';
 import type {Secret} from './secret.js';
-import type {Transport} from './transport.js';
+import {type SessionHttpOptions, sessionHttpClient} from './session-http.js';
 
 export {agentBaseUrl} from './agent-base-url.js';
 
@@ -20,14 +19,7 @@ export {agentBaseUrl} from './agent-base-url.js';
  * InvalidItem, never a lost page.
  */
 
-export type AgentClientOptions = {
-	/** GET retries inside one call (HttpClient default 4). A supervisor with its own backoff may want fewer. */
-	maxRetries?: number;
-	onRetry?: (info: RetryInfo) => void;
-	/** The server the conversation belongs to (transport.ts): its pool, clock estimate and pacing. */
-	transport?: Transport;
-	dispatcher?: Dispatcher;
-};
+export type AgentClientOptions = SessionHttpOptions;
 
 export type ConversationRef = {id: string; conversation_url?: string | null; session_api_key?: Secret | null};
 
@@ -83,16 +75,7 @@ export class AgentClient {
 		this.baseUrl = init.baseUrl.replace(/\/+$/, '');
 		this.conversationId = init.conversationId;
 		this.sessionApiKey = init.sessionApiKey;
-		const key = init.sessionApiKey;
-		this.#http = new HttpClient({
-			baseUrl: this.baseUrl,
-			// Revealed per request, at the last moment, and only into the header.
-			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
-			maxRetries: init.maxRetries,
-			onRetry: init.onRetry,
-			...(init.transport ? {transport: init.transport} : {}),
-			dispatcher: init.dispatcher,
-		});
+		this.#http = sessionHttpClient(this.baseUrl, init.sessionApiKey, init);
 	}
 
 	/** The client for an app-server conversation; throws if its sandbox exposes no agent server. */

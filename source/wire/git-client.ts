@@ -1,10 +1,9 @@
-import type {Dispatcher} from 'undici';
 import {NotFoundError, ProtocolError, RequestRefusedError} from './errors.js';
-import {HttpClient, type RetryInfo} from './http.js';
+import type {HttpClient} from './http.js';
 import {describeIssues, type InvalidItem, parseEach} from './schemas/common.js';
 import {type GitChange, gitChangeSchema, type GitDiff, gitDiffSchema} from './schemas/git.js';
 import type {Secret} from './secret.js';
-import type {Transport} from './transport.js';
+import {type SessionHttpOptions, sessionHttpClient} from './session-http.js';
 
 /**
  * A sandbox's git endpoints on its agent server (docs/service-behaviour.md §3.1), with the session key:
@@ -16,14 +15,9 @@ import type {Transport} from './transport.js';
 
 export type GitRouteForm = 'query' | 'path';
 
-export type GitClientOptions = {
+export type GitClientOptions = SessionHttpOptions & {
 	baseUrl: string;
 	sessionApiKey: Secret | null;
-	maxRetries?: number;
-	onRetry?: (info: RetryInfo) => void;
-	/** The server the sandbox belongs to (transport.ts): its pool, clock estimate and pacing. */
-	transport?: Transport;
-	dispatcher?: Dispatcher;
 	/** Start with this form (a caller that already learnt it); default: query, then path. */
 	routeForm?: GitRouteForm;
 };
@@ -37,16 +31,8 @@ export class GitClient {
 
 	constructor(options: GitClientOptions) {
 		this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-		const key = options.sessionApiKey;
 		this.#form = options.routeForm ?? null;
-		this.#http = new HttpClient({
-			baseUrl: this.baseUrl,
-			headers: (): Record<string, string> => (key && !key.isEmpty ? {'X-Session-API-Key': key.reveal()} : {}),
-			maxRetries: options.maxRetries,
-			onRetry: options.onRetry,
-			...(options.transport ? {transport: options.transport} : {}),
-			dispatcher: options.dispatcher,
-		});
+		this.#http = sessionHttpClient(this.baseUrl, options.sessionApiKey, options);
 	}
 
 	/** The route form that answered last (null until one has). */

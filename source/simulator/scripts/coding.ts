@@ -1,12 +1,11 @@
 import {codingTasks, type CodingTask} from '../corpus/coding-tasks.js';
-import {checkpoint, openingStep, pickTemplate} from './opening.js';
+import {checkpoint, openScenario} from './opening.js';
 import {agentText, browse, click, createFile, finish, parallelTerminal, planTasks, replaceInFile, terminal, think, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
 
 /** Explore, reproduce, fix, test, finish: the everyday run (ends `finished`). */
 export function* codingScript(context: ScriptContext): Script {
-	const task: CodingTask = pickTemplate(codingTasks, context.template);
-	yield openingStep(context, task.request, task.skills);
+	const task: CodingTask = yield* openScenario(context, codingTasks);
 	const [first, second, third] = task.plan;
 	yield* planTasks(
 		context,

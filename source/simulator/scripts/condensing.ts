@@ -1,4 +1,4 @@
-import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {condense} from './condense.js';
 import {agentText, finish, planTasks, replaceInFile, terminal, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
@@ -31,8 +31,7 @@ def run(day: str) -> int:
 
 /** A long refactor across many files, so the context fills up and gets condensed on the way. */
 export function* condensingScript(context: ScriptContext): Script {
-	const template = pickTemplate(condensingTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, condensingTemplates);
 	yield* planTasks(
 		context,
 		[

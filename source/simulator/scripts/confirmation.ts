@@ -1,4 +1,4 @@
-import {openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {type ScenarioTemplate, openScenario} from './opening.js';
 import {finish, pendingTerminal, terminal} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
 
@@ -18,8 +18,7 @@ export const confirmationTemplates: readonly ScenarioTemplate[] = [
  * someone answers respond_to_confirmation. Accepting runs it and the script goes on from here.
  */
 export function* confirmationScript(context: ScriptContext): Script {
-	const template = pickTemplate(confirmationTemplates, context.template);
-	yield openingStep(context, template.request, template.skills);
+	yield* openScenario(context, confirmationTemplates);
 	yield* terminal(context, {
 		command: 'git fetch origin && git rebase origin/main',
 		output: `From github.com:${context.repository ?? 'acme/payments-api'}

@@ -1,7 +1,8 @@
-import {openingStep, checkpoint, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {invalidCall, multipleCommandsRefusal, refusedTerminal} from './newer-tools.js';
 import {finish, replaceInFile, terminal, usesApplyPatch, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
+import {runErrorStep} from './run-error.js';
 
 /** Scenarios that go wrong: a recoverable tool error, a crash, and an agent stuck in a loop. */
 
@@ -39,8 +40,7 @@ export const agentErrorTemplates: readonly ScenarioTemplate[] = [
  * call, which the terminal refuses (is_error, no exit code), and chains them instead.
  */
 export function* agentErrorScript(context: ScriptContext): Script {
-	const template = pickTemplate(agentErrorTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, agentErrorTemplates);
 	yield* viewFile(context, 'billing/worker.py', workerPy, 'Read the worker', 'Find the print calls in the worker.');
 	yield invalidCall(context, missingPathCall(context));
 	yield checkpoint;
@@ -132,8 +132,7 @@ const crashes = [
 
 /** An unexpected exception ends the run loop: ConversationErrorEvent, status error. */
 export function* crashScript(context: ScriptContext): Script {
-	const template = pickTemplate(crashTemplates, context.template);
-	yield openingStep(context, template.request, template.skills);
+	yield* openScenario(context, crashTemplates);
 	yield* terminal(context, {
 		command: 'cat .travis.yml && ls .github/workflows 2>/dev/null || echo "no workflows yet"',
 		output: `language: python
@@ -153,10 +152,7 @@ no workflows yet`,
 		summary: 'Look for large fixtures the CI cache must skip',
 	});
 	const crash = context.rng.pick(crashes);
-	yield {
-		events: [context.ev.conversationError(crash.code, crash.detail, {...crash.classification, error_id: `err_${context.rng.hex(12)}`})],
-		status: 'error',
-	};
+	yield runErrorStep(context, crash.code, crash.detail, crash.classification);
 }
 
 export const stuckTemplates: readonly ScenarioTemplate[] = [
@@ -176,8 +172,7 @@ export const stuckTemplates: readonly ScenarioTemplate[] = [
  * default; openhands-sdk/openhands/sdk/conversation/stuck_detector.py).
  */
 export function* stuckScript(context: ScriptContext): Script {
-	const template = pickTemplate(stuckTemplates, context.template);
-	yield openingStep(context, template.request, template.skills);
+	yield* openScenario(context, stuckTemplates);
 	const loop = {
 		command: 'npm test -- --run src/cart/total.test.ts',
 		exitCode: 1,

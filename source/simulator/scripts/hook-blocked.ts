@@ -1,4 +1,4 @@
-import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {finish, replaceInFile, terminal, terminalAction, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
 
@@ -26,8 +26,7 @@ const hookMessage = 'Direct pushes to main are blocked by repository policy. Pus
 
 /** A PreToolUse hook blocks the push (HookExecutionEvent, rejection from `hook`); the agent adapts. */
 export function* hookBlockedScript(context: ScriptContext): Script {
-	const template = pickTemplate(hookBlockedTemplates, context.template);
-	yield openingStep(context, template.request, template.skills);
+	yield* openScenario(context, hookBlockedTemplates);
 	yield* viewFile(context, 'config/ratelimits.yaml', limitsYaml, 'Read the rate-limit config');
 	yield* replaceInFile(
 		context,

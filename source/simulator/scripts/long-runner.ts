@@ -1,4 +1,4 @@
-import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {condense} from './condense.js';
 import {clientTool, consultTom, delegate, goalUpdate, invokeSkill, subAgentTask, switchLlm, visionInspect} from './newer-tools.js';
 import {browse, planTasks, terminal, think} from './tools.js';
@@ -32,8 +32,7 @@ function groupedDigits(count: number): string {
  * dashboard, a client tool and a tool kind no client knows (newer-tools.ts).
  */
 export function* longRunnerScript(context: ScriptContext): Script {
-	const template = pickTemplate(longRunnerTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, longRunnerTemplates);
 	yield goalUpdate(context, {active: true, status: 'running', iteration: 0, max_iterations: maxIterations, objective});
 	yield* planTasks(
 		context,

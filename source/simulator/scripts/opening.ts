@@ -26,6 +26,13 @@ export function pickTemplate<T>(templates: readonly T[], index: number): T {
 	return templates[index % templates.length]!;
 }
 
+/** The scenario's template (`context.template` picks it) and its opening step; the rest of the script reads the template. */
+export function* openScenario<T extends ScenarioTemplate>(context: ScriptContext, templates: readonly T[]): Generator<Step, T, undefined> {
+	const template = pickTemplate(templates, context.template);
+	yield openingStep(context, template.request, template.skills);
+	return template;
+}
+
 /** Text the agent writes about the user's own words (quoted, shortened). */
 export function quote(context: ScriptContext, text: string, max = 80): string {
 	const flat = text.replace(/\s+/g, ' ').trim();

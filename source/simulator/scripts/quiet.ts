@@ -1,4 +1,4 @@
-import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {terminal, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
 
@@ -14,8 +14,7 @@ export const quietTemplates: readonly ScenarioTemplate[] = [
 
 /** Starts a long command and then says nothing: status stays running, the timeline goes silent. */
 export function* quietScript(context: ScriptContext): Script {
-	const template = pickTemplate(quietTemplates, context.template);
-	yield openingStep(context, template.request, template.skills);
+	yield* openScenario(context, quietTemplates);
 	yield* viewFile(
 		context,
 		'docker-compose.yml',

@@ -1,6 +1,7 @@
-import {checkpoint, openingStep, pickTemplate, type ScenarioTemplate} from './opening.js';
+import {checkpoint, type ScenarioTemplate, openScenario} from './opening.js';
 import {agentText, terminal, viewFile} from './tools.js';
 import type {Script, ScriptContext} from './types.js';
+import {runErrorStep} from './run-error.js';
 
 /**
  * The cases a fleet's triage groups by cause (the SDK's error classification,
@@ -58,54 +59,39 @@ export const spenderTemplates: readonly ScenarioTemplate[] = [
 
 /** A little real work, then the provider's 429s end the run. */
 export function* rateLimitScript(context: ScriptContext): Script {
-	const template = pickTemplate(rateLimitTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, rateLimitTemplates);
 	yield* terminal(context, {command: 'ls scripts/ && wc -l scripts/*.py', output: 'reindex.py\nseed.py\n  88 scripts/reindex.py\n  41 scripts/seed.py\n 129 total', summary: 'Look at the existing scripts'});
 	yield checkpoint;
-	yield {
-		events: [
-			context.ev.conversationError(
-				'LLMRateLimitError',
-				'litellm.RateLimitError: AnthropicException - {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}} (429 after 5 retries over 62s)',
-				{kind: 'rate_limit', retryable: true, user_action: 'retry', error_id: `err_${context.rng.hex(12)}`},
-			),
-		],
-		status: 'error',
-	};
+	yield runErrorStep(
+		context,
+		'LLMRateLimitError',
+		'litellm.RateLimitError: AnthropicException - {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}} (429 after 5 retries over 62s)',
+		{kind: 'rate_limit', retryable: true, user_action: 'retry'},
+	);
 }
 
 export function* quotaScript(context: ScriptContext): Script {
-	const template = pickTemplate(quotaTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, quotaTemplates);
 	yield* viewFile(context, 'payments_sdk/__init__.py', 'from .client import Client\nfrom .charges import create_charge, refund\n', 'Read the package entry point');
 	yield* terminal(context, {command: 'grep -c "^def " payments_sdk/*.py', output: 'payments_sdk/charges.py:14\npayments_sdk/client.py:22\npayments_sdk/webhooks.py:9', summary: 'Count the public functions'});
 	yield checkpoint;
-	yield {
-		events: [
-			context.ev.conversationError(
-				'MaxBudgetReached',
-				'Max budget per task reached: the conversation has spent its max_budget_per_task; raise it in the settings to continue.',
-				{kind: 'quota', retryable: false, user_action: 'settings', error_id: `err_${context.rng.hex(12)}`},
-			),
-		],
-		status: 'error',
-	};
+	yield runErrorStep(
+		context,
+		'MaxBudgetReached',
+		'Max budget per task reached: the conversation has spent its max_budget_per_task; raise it in the settings to continue.',
+		{kind: 'quota', retryable: false, user_action: 'settings'},
+	);
 }
 
 export function* authScript(context: ScriptContext): Script {
-	const template = pickTemplate(authTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, authTemplates);
 	yield checkpoint;
-	yield {
-		events: [
-			context.ev.conversationError(
-				'LLMAuthenticationError',
-				'litellm.AuthenticationError: OpenAIException - Incorrect API key provided: sk-proj-****ab12. You can find your API key at https://platform.openai.com/account/api-keys.',
-				{kind: 'auth', retryable: false, user_action: 'settings', error_id: `err_${context.rng.hex(12)}`},
-			),
-		],
-		status: 'error',
-	};
+	yield runErrorStep(
+		context,
+		'LLMAuthenticationError',
+		'litellm.AuthenticationError: OpenAIException - Incorrect API key provided: sk-proj-****ab12. You can find your API key at https://platform.openai.com/account/api-keys.',
+		{kind: 'auth', retryable: false, user_action: 'settings'},
+	);
 }
 
 const musings = [
@@ -117,8 +103,7 @@ const musings = [
 
 /** Reads two files, then only thinks aloud: model calls (cost) forever, no action, no observation. */
 export function* spenderScript(context: ScriptContext): Script {
-	const template = pickTemplate(spenderTemplates, context.template);
-	yield openingStep(context, template.request);
+	yield* openScenario(context, spenderTemplates);
 	yield* viewFile(context, 'pricing/lookup.py', 'def price_for(sku: str, region: str) -> Decimal:\n    return db.fetch_price(sku, region)\n', 'Read the lookup');
 	yield* terminal(context, {command: 'rg -n "price_for" --type py | head', output: 'pricing/api.py:12:    return price_for(sku, region)\npricing/batch.py:40:        totals += price_for(sku, region)', summary: 'Find the callers'});
 	yield checkpoint;

@@ -2,7 +2,7 @@ import {useEffect, useRef, useState} from 'react';
 import {Box, Text} from 'ink';
 import {sanitizeText} from '../../format/sanitize.js';
 import {wrapToWidth} from '../../format/wrap.js';
-import {PromptField} from './PromptField.js';
+import {PromptPanel} from './PromptField.js';
 import {askEffect} from '../../format/ask-effect.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
@@ -105,11 +105,7 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 							? 'Nothing typed yet: the example is not sent. Type a question, then enter asks it · esc closes'
 							: 'Type a question, then enter asks it · esc closes';
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(`Ask ${title} (${askEffect(executionStatus)})`, width)}
-			</Text>
-			<PromptField label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} />
+		<PromptPanel title={`Ask ${title} (${askEffect(executionStatus)})`} label="question: " value={text} placeholder="e.g. what are you blocked on?" onChange={setText} hint={status} width={width} height={height}>
 			<Text dimColor wrap="truncate">
 				{line('─'.repeat(width), width)}
 			</Text>
@@ -120,6 +116,6 @@ export function AskPanel({title, executionStatus, width, height, ask, onClose}: 
 					</Text>
 				))}
 			</Box>
-		</Box>
+		</PromptPanel>
 	);
 }

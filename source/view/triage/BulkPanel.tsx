@@ -1,11 +1,11 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
-import {TextField} from '../TextField.js';
 import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 import {type BulkAction, confirmationMatches} from '../../state/bulk-plan.js';
 import {bulkItemLine, interruptItemLine, type InterruptResult} from './bulk-lines.js';
+import {FieldRow, ItemRows, StatusRow, TitleRow, useListScroll} from './panel-parts.js';
 
 type Props = {
 	action: BulkAction;
@@ -34,12 +34,10 @@ export function BulkPanel(props: Props) {
 	const {action, keys, skipped, snapshot, width, height} = props;
 	const [typed, setTyped] = useState('');
 	const [asked, setAsked] = useState(false);
-	const [offset, setOffset] = useState(0);
 	const [results, setResults] = useState<ReadonlyMap<string, InterruptResult>>(new Map());
 	const count = keys.length;
 	const listHeight = Math.max(1, height - 3);
-	const maxOffset = Math.max(0, count - listHeight);
-	const scroll = (delta: number) => setOffset((current) => Math.min(maxOffset, Math.max(0, current + delta)));
+	const {offset, keys: scrollKeys} = useListScroll(count, listHeight);
 	const matches = confirmationMatches(typed, action, count);
 	const record = (key: string, result: InterruptResult) => setResults((current) => new Map(current).set(key, result));
 	const interruptAll = async (interruptOne: (key: string) => Promise<'interrupt' | 'pause'>) => {
@@ -64,10 +62,7 @@ export function BulkPanel(props: Props) {
 			}
 		},
 		cancel: props.onClose,
-		up: () => scroll(-1),
-		down: () => scroll(1),
-		pageUp: () => scroll(-listHeight),
-		pageDown: () => scroll(listHeight),
+		...scrollKeys,
 	});
 
 	const items = keys.map((key) => (action === 'interrupt' ? interruptItemLine(snapshot, key, results.get(key)) : bulkItemLine(snapshot, action, key, asked)));
@@ -78,29 +73,14 @@ export function BulkPanel(props: Props) {
 	const status = asked ? `${settled} of ${count} done · ${failed} failed · enter/esc closes` : count === 0 ? 'enter/esc closes' : `↑/↓ scroll${range} · enter confirms · esc cancels`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(title, width)}
-			</Text>
-			<Box flexDirection="column" height={listHeight} overflow="hidden">
-				{items.slice(offset, offset + listHeight).map((item, index) => (
-					<Text key={keys[offset + index]} color={item.color} wrap="truncate">
-						{line(`  ${item.text}`, width)}
-					</Text>
-				))}
-			</Box>
+			<TitleRow text={title} width={width} />
+			<ItemRows rows={items} item={(item, index) => ({key: keys[index], ...item})} offset={offset} height={listHeight} width={width} />
 			{asked || count === 0 ? (
 				<Text wrap="truncate"> </Text>
 			) : (
-				<Box height={1} width={width} overflow="hidden">
-					<Text color={matches ? 'green' : 'cyan'}>{line(`Type ${count} or ${action} to confirm: `, width)}</Text>
-					<Box flexGrow={1} height={1} overflow="hidden">
-						<TextField value={typed} placeholder="" onChange={setTyped} />
-					</Box>
-				</Box>
+				<FieldRow label={line(`Type ${count} or ${action} to confirm: `, width)} color={matches ? 'green' : 'cyan'} value={typed} placeholder="" onChange={setTyped} width={width} />
 			)}
-			<Text dimColor wrap="truncate">
-				{line(status, width)}
-			</Text>
+			<StatusRow text={status} width={width} />
 		</Box>
 	);
 }

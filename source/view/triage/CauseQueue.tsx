@@ -7,6 +7,7 @@ import type {DashboardSnapshot} from '../../state/dashboard-types.js';
 import {cellLeft, cellRight, line} from '../cells.js';
 import {wrapToWidth} from '../../format/wrap.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
+import {cursorKeys} from '../cursor-keys.js';
 import {causeAdvice, causeLabel} from './cause-words.js';
 import {deadGroup, deadGroupLine} from '../../state/dead-group.js';
 import {keyOf} from '../keymap.js';
@@ -73,12 +74,7 @@ export function CauseQueue(props: Props) {
 	const deadLine = deadGroupLine(dead, keyOf('clearDead')) ?? (unconfirmed ? '☠ dead (ERROR/MISSING, unchanged for days): not told until the data confirms its clock; an assumed age never decides' : null);
 	const listHeight = Math.max(1, height - 2 - advice.length - (deadLine ? 1 : 0));
 	useKeyHandlers('queue', {
-		up: () => move(-1),
-		down: () => move(1),
-		top: () => move(-groups.length),
-		bottom: () => move(groups.length),
-		pageUp: () => move(-listHeight),
-		pageDown: () => move(listHeight),
+		...cursorKeys(move, groups.length, listHeight),
 		open: () => selected && props.onShow(selected),
 		runAll: () => remedy('run'),
 		resumeAll: () => remedy('resume'),

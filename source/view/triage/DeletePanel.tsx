@@ -1,12 +1,12 @@
 import {useState} from 'react';
 import {Box, Text} from 'ink';
-import {TextField} from '../TextField.js';
-import type {DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
+import type {ConversationRow, DashboardController, DashboardSnapshot} from '../../state/dashboard-types.js';
 import type {DeleteProgress} from '../../state/delete-plan.js';
 import {formatAgeAt, type AgeNow} from '../../format/time.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {line} from '../cells.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
+import {FieldRow, ItemRows, type PanelItem, StatusRow, TitleRow, useListScroll} from './panel-parts.js';
 
 type Props = {
 	/** The dead group as it was when `D` was pressed: the preview is what is deleted, or less. */
@@ -33,11 +33,10 @@ export function DeletePanel(props: Props) {
 	const [typed, setTyped] = useState('');
 	const [phase, setPhase] = useState<'ask' | 'running' | 'done'>('ask');
 	const [states, setStates] = useState<ReadonlyMap<string, ItemState>>(new Map());
-	const [offset, setOffset] = useState(0);
 	const [sandboxes, setSandboxes] = useState(0);
 	const count = frozen.length;
 	const listHeight = Math.max(1, height - 3);
-	const scroll = (delta: number) => setOffset((current) => Math.min(Math.max(0, count - listHeight), Math.max(0, current + delta)));
+	const {offset, keys: scrollKeys} = useListScroll(count, listHeight);
 	const text = typed.trim().toLowerCase();
 	const matches = count > 0 && (text === String(count) || text === 'delete');
 	const onProgress = (progress: DeleteProgress) => {
@@ -65,10 +64,7 @@ export function DeletePanel(props: Props) {
 			} else if (matches) void run();
 		},
 		cancel: () => phase !== 'running' && props.onClose(),
-		up: () => scroll(-1),
-		down: () => scroll(1),
-		pageUp: () => scroll(-listHeight),
-		pageDown: () => scroll(listHeight),
+		...scrollKeys,
 	});
 	const tally = (state: ItemState) => [...states.values()].filter((value) => value === state).length;
 	const title =
@@ -85,36 +81,23 @@ export function DeletePanel(props: Props) {
 			: `${phase === 'running' ? 'deleting… ' : ''}${tally('deleted')} deleted (${sandboxes} sandbox${sandboxes === 1 ? '' : 'es'}) · ${tally('changed') + tally('gone')} left out · ${tally('failed')} failed${phase === 'done' ? ' · enter/esc closes' : ''}`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(title, width)}
-			</Text>
-			<Box flexDirection="column" height={listHeight} overflow="hidden">
-				{frozen.slice(offset, offset + listHeight).map(({key, row}) => {
-					const state = states.get(key);
-					const mark = state === 'deleted' ? '✓ deleted' : state === 'changed' ? '– changed, kept' : state === 'gone' ? '– gone already' : state === 'failed' ? '✗ failed' : '';
-					const server = row?.server ? `${row.server.name} · ` : '';
-					const age = formatAgeAt(props.now, row?.lastActivityAt ?? null);
-					const words = `  ${server}${String(row?.conversation.sandbox_status ?? '?')} · ${age} · ${sanitizeLine(row?.conversation.title ?? '(untitled)')} (${key.slice(0, 8)})${mark ? `  ${mark}` : ''}`;
-					return (
-						<Text key={key} color={state === 'failed' ? 'red' : state === 'deleted' ? 'green' : undefined} wrap="truncate">
-							{line(words, width)}
-						</Text>
-					);
-				})}
-			</Box>
+			<TitleRow text={title} width={width} />
+			<ItemRows rows={frozen} item={({key, row}) => itemOf(key, row, states.get(key), props.now)} offset={offset} height={listHeight} width={width} />
 			{phase === 'ask' && count > 0 && props.controller.deleteConversations ? (
-				<Box height={1} width={width} overflow="hidden">
-					<Text color={matches ? 'green' : 'cyan'}>{line(`Type ${count} or delete to confirm: `, width)}</Text>
-					<Box flexGrow={1} height={1} overflow="hidden">
-						<TextField value={typed} placeholder="" onChange={setTyped} />
-					</Box>
-				</Box>
+				<FieldRow label={line(`Type ${count} or delete to confirm: `, width)} color={matches ? 'green' : 'cyan'} value={typed} placeholder="" onChange={setTyped} width={width} />
 			) : (
 				<Text wrap="truncate"> </Text>
 			)}
-			<Text dimColor wrap="truncate">
-				{line(status, width)}
-			</Text>
+			<StatusRow text={status} width={width} />
 		</Box>
 	);
+}
+
+/** One conversation of the group, and what became of it once the deleting has begun. */
+function itemOf(key: string, row: ConversationRow | undefined, state: ItemState | undefined, now: AgeNow): PanelItem {
+	const mark = state === 'deleted' ? '✓ deleted' : state === 'changed' ? '– changed, kept' : state === 'gone' ? '– gone already' : state === 'failed' ? '✗ failed' : '';
+	const server = row?.server ? `${row.server.name} · ` : '';
+	const age = formatAgeAt(now, row?.lastActivityAt ?? null);
+	const text = `${server}${String(row?.conversation.sandbox_status ?? '?')} · ${age} · ${sanitizeLine(row?.conversation.title ?? '(untitled)')} (${key.slice(0, 8)})${mark ? `  ${mark}` : ''}`;
+	return {key, text, color: state === 'failed' ? 'red' : state === 'deleted' ? 'green' : undefined};
 }

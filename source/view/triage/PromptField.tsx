@@ -1,6 +1,6 @@
-import {Box, Text} from 'ink';
-import {line} from '../cells.js';
-import {TextField} from '../TextField.js';
+import type {ReactNode} from 'react';
+import {Box} from 'ink';
+import {FieldRow, StatusRow, TitleRow} from './panel-parts.js';
 
 /**
  * The one-line field of a prompt over the pane area (a message, a reason, a question, a search),
@@ -9,15 +9,20 @@ import {TextField} from '../TextField.js';
 export function PromptField(props: {label: string; value: string; placeholder: string; onChange(text: string): void; hint: string; width: number}) {
 	return (
 		<>
-			<Box height={1} width={props.width} overflow="hidden">
-				<Text color="cyan">{props.label}</Text>
-				<Box flexGrow={1} height={1} overflow="hidden">
-					<TextField value={props.value} placeholder={props.placeholder} onChange={props.onChange} />
-				</Box>
-			</Box>
-			<Text dimColor wrap="truncate">
-				{line(props.hint, props.width)}
-			</Text>
+			<FieldRow label={props.label} color="cyan" value={props.value} placeholder={props.placeholder} onChange={props.onChange} width={props.width} />
+			<StatusRow text={props.hint} width={props.width} />
 		</>
+	);
+}
+
+/** A prompt over the pane area: its title, the field and its hint, then whatever the prompt shows below (an answer). */
+export function PromptPanel(props: Parameters<typeof PromptField>[0] & {title: string; height: number; children?: ReactNode}) {
+	const {width} = props;
+	return (
+		<Box flexDirection="column" width={width} height={props.height} overflow="hidden">
+			<TitleRow text={props.title} width={width} />
+			<PromptField label={props.label} value={props.value} placeholder={props.placeholder} onChange={props.onChange} hint={props.hint} width={width} />
+			{props.children}
+		</Box>
 	);
 }

@@ -10,6 +10,7 @@ import {useKeyHandlers} from '../use-key-dispatch.js';
 import type {ResumeStepReport} from '../../state/fresh-plan.js';
 import {bulkItemLine} from './bulk-lines.js';
 import {resumeStepLine} from './resume-step-words.js';
+import {ItemRows, StatusRow} from './panel-parts.js';
 import {capWords, planResume, planRun, type RemedyPlan, runItemName} from '../../state/remedy-plan.js';
 
 type Props = {
@@ -210,16 +211,8 @@ export function RemedyPanel(props: Props) {
 					{line(entry.text, width)}
 				</Text>
 			))}
-			<Box flexDirection="column" height={listHeight} overflow="hidden">
-				{items.slice(offset, offset + listHeight).map((item, index) => (
-					<Text key={targets[offset + index]} color={item.color} wrap="truncate">
-						{line(`  ${item.text}`, width)}
-					</Text>
-				))}
-			</Box>
-			<Text dimColor wrap="truncate">
-				{line(status, width)}
-			</Text>
+			<ItemRows rows={items} item={(item, index) => ({key: targets[index], ...item})} offset={offset} height={listHeight} width={width} />
+			<StatusRow text={status} width={width} />
 		</Box>
 	);
 }

@@ -1,7 +1,5 @@
 import {useEffect, useRef, useState} from 'react';
-import {Box, Text} from 'ink';
-import {PromptField} from './PromptField.js';
-import {line} from '../cells.js';
+import {PromptPanel} from './PromptField.js';
 import {useKeyHandlers} from '../use-key-dispatch.js';
 
 type Props = {
@@ -60,11 +58,6 @@ export function TriagePrompt({purpose, title, width, height, onSend, onSent, onC
 					? 'Type a message, then enter sends it · esc cancels'
 					: 'enter sends · esc cancels';
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate">
-				{line(`${label.ask} ${title}`, width)}
-			</Text>
-			<PromptField label={label.field} value={text} placeholder={label.placeholder} onChange={setText} hint={hint} width={width} />
-		</Box>
+		<PromptPanel title={`${label.ask} ${title}`} label={label.field} value={text} placeholder={label.placeholder} onChange={setText} hint={hint} width={width} height={height} />
 	);
 }
