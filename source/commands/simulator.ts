@@ -21,7 +21,7 @@ export async function runSimulator(flags: CommandFlags): Promise<number> {
 	};
 	const clockOffsetMs = offset(flags.clockOffset, '--clock-offset');
 	const dataClockOffsetMs = offset(flags.dataClockOffset, '--data-clock-offset');
-	const {parseWindowLimit} = await import('../simulator/faults.js');
+	const {parseWindowLimit} = await import('../simulator/rate-limit-window.js');
 	const rateLimit = flags.rateLimit === undefined ? undefined : parseWindowLimit(flags.rateLimit);
 	if (rateLimit === null) throw new UsageError('--rate-limit takes requests per window, such as 100/min, 20/min or 20/6s');
 	const [{runSimulatorCommand}, {onStopSignal}] = await Promise.all([import('../simulator/main.js'), import('./signals.js')]);

@@ -6,7 +6,8 @@ import {registerAppEventRoutes} from './app-event-routes.js';
 import {registerAppRoutes} from './app-routes.js';
 import {registerAppProxyRoutes} from './app-proxy-routes.js';
 import {SocketHub} from './event-socket.js';
-import {FaultState, type FaultSwitches} from './faults.js';
+import type {FaultSwitches} from './fault-switches.js';
+import {FaultState} from './faults.js';
 import {createRequestHandler} from './http-handler.js';
 import {createRequestStats, type RequestStats} from './request-stats.js';
 import {Router} from './router.js';
@@ -16,7 +17,7 @@ import {registerV0Routes} from './v0-routes.js';
 import {outageAfterMs, providerOutage} from './seed-fleet.js';
 import {World} from './world.js';
 
-export type {FaultSwitches} from './faults.js';
+export type {FaultSwitches} from './fault-switches.js';
 export type {World} from './world.js';
 
 export type SimulatorOptions = {
