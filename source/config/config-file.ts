@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {dirname} from 'node:path';
 import {z} from 'zod';
+import {builtOnce} from '../wire/schemas/built-once.js';
 import {describeIssues} from '../wire/schemas/common.js';
 import {ConfigError} from './errors.js';
 import {warnIfShared, type Warn} from './file-permissions.js';
@@ -18,47 +19,54 @@ import {warnIfShared, type Warn} from './file-permissions.js';
  * silently ignored is a support ticket.
  */
 
-const profileSchema = z.strictObject({
-	baseUrl: z.string().min(1).optional(),
-	apiKey: z.string().min(1).optional(),
-	apiKeyFile: z.string().min(1).optional(),
-});
-export type Profile = z.infer<typeof profileSchema>;
+// The schemas are built when a config file is read, not at load: most runs have none (built-once.ts).
+const profileSchema = builtOnce(() =>
+	z.strictObject({
+		baseUrl: z.string().min(1).optional(),
+		apiKey: z.string().min(1).optional(),
+		apiKeyFile: z.string().min(1).optional(),
+	}),
+);
+export type Profile = z.infer<ReturnType<typeof profileSchema>>;
 
 function ascendingPair(value: z.ZodNumber) {
 	return z.tuple([value, value]).refine(([low, high]) => low <= high, 'two numbers, the yellow one first, e.g. [5, 20]');
 }
 
-const dashboardSchema = z.strictObject({
-	quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
-	repeatThreshold: z.number().int().min(2).optional(),
-	spendAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
-	/** ERROR/MISSING conversations unchanged this long are dead (`7d`). */
-	deadAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 12h or 7d').optional(),
-	/** A sandbox STARTING this long is a cause (`10m`). */
-	startingAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 10m or 1h').optional(),
-	alerts: z.boolean().optional(),
-	/** Run for each alert with the alert as JSON on stdin. */
-	alertCommand: z.string().min(1).optional(),
-	alertProtocol: z.enum(['osc9', 'osc777', 'osc99', 'bell']).optional(),
-	/** Cost in USD from which the cost cell turns yellow, then red. */
-	costWarnUsd: ascendingPair(z.number().nonnegative()).optional(),
-	/** Share of the context window used from which the context cell turns yellow, then red. */
-	contextWarn: ascendingPair(z.number().min(0).max(1)).optional(),
-});
-export type DashboardDefaults = z.infer<typeof dashboardSchema>;
+const dashboardSchema = builtOnce(() =>
+	z.strictObject({
+		quietAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
+		repeatThreshold: z.number().int().min(2).optional(),
+		spendAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h)?\s*$/, 'a duration such as 90s, 10m or 1h').optional(),
+		/** ERROR/MISSING conversations unchanged this long are dead (`7d`). */
+		deadAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 12h or 7d').optional(),
+		/** A sandbox STARTING this long is a cause (`10m`). */
+		startingAfter: z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?\s*$/, 'a duration such as 10m or 1h').optional(),
+		alerts: z.boolean().optional(),
+		/** Run for each alert with the alert as JSON on stdin. */
+		alertCommand: z.string().min(1).optional(),
+		alertProtocol: z.enum(['osc9', 'osc777', 'osc99', 'bell']).optional(),
+		/** Cost in USD from which the cost cell turns yellow, then red. */
+		costWarnUsd: ascendingPair(z.number().nonnegative()).optional(),
+		/** Share of the context window used from which the context cell turns yellow, then red. */
+		contextWarn: ascendingPair(z.number().min(0).max(1)).optional(),
+	}),
+);
+export type DashboardDefaults = z.infer<ReturnType<typeof dashboardSchema>>;
 
-const configSchema = z.strictObject({
-	...profileSchema.shape,
-	defaultProfile: z.string().min(1).optional(),
-	profiles: z.record(z.string(), profileSchema).optional(),
-	dashboard: dashboardSchema.optional(),
-	/** Your own keys: action (or `place.action`) to one key or several (config/key-config.ts). */
-	keys: z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
-});
-export type ConfigFile = z.infer<typeof configSchema> & {path: string; dir: string};
+const configSchema = builtOnce(() =>
+	z.strictObject({
+		...profileSchema().shape,
+		defaultProfile: z.string().min(1).optional(),
+		profiles: z.record(z.string(), profileSchema()).optional(),
+		dashboard: dashboardSchema().optional(),
+		/** Your own keys: action (or `place.action`) to one key or several (config/key-config.ts). */
+		keys: z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
+	}),
+);
+export type ConfigFile = z.infer<ReturnType<typeof configSchema>> & {path: string; dir: string};
 
-function holdsKey(config: z.infer<typeof configSchema>): boolean {
+function holdsKey(config: z.infer<ReturnType<typeof configSchema>>): boolean {
 	return Boolean(config.apiKey) || Object.values(config.profiles ?? {}).some((profile) => Boolean(profile.apiKey));
 }
 
@@ -78,7 +86,7 @@ export function loadConfigFile(path: string, warn: Warn): ConfigFile | null {
 		// The parser's message quotes the text around the error, which may be a key: not shown.
 		throw new ConfigError(`the config file ${path} is not valid JSON`);
 	}
-	const result = configSchema.safeParse(raw);
+	const result = configSchema().safeParse(raw);
 	if (!result.success) throw new ConfigError(`the config file ${path} is invalid: ${describeIssues(result.error)}`);
 	// Only a file that holds a key is sensitive; a base URL in a 0644 file is nobody's business.
 	if (holdsKey(result.data)) warnIfShared(path, 'the config file', warn);
