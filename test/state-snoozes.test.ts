@@ -109,7 +109,13 @@ test('a timed snooze holds until its time, then the row comes back by itself', a
 		});
 	});
 	clock += 1;
+	// The wrapper's timer is unref'd on purpose (a headless command is not kept alive by a snooze),
+	// so while this test waits on it nothing else holds the event loop: Node 22 then ends the file
+	// with the promise pending ("the event loop has already resolved"). A ref'd timer holds it; it
+	// is a guard, never the thing waited for.
+	const hold = setTimeout(() => undefined, 30_000);
 	await woken;
+	clearTimeout(hold);
 	assert.equal(store.getSnapshot().conversations.get(waiting)?.snoozed, undefined);
 	await settle();
 	assert.equal(book.get(waiting), undefined);
