@@ -8,8 +8,7 @@ export class RowsMemo<Rows extends object, Value> {
 
 	get(rows: Rows, key: string, compute: () => Value): Value {
 		let entries = this.#entries.get(rows);
-		const cached = entries?.get(key);
-		if (cached) return cached;
+		if (entries?.has(key)) return entries.get(key) as Value;
 		const value = compute();
 		if (!entries) {
 			entries = new Map();
